@@ -1,0 +1,29 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { McpStdioTransport } from '@app/mcp';
+import { AppModule } from './app.module';
+import { StderrLogger } from './stderr.logger';
+
+async function serveStdio(): Promise<void> {
+  const app = await NestFactory.createApplicationContext(AppModule, { logger: new StderrLogger() });
+  await app.get(McpStdioTransport).listen();
+  await app.close();
+}
+
+async function serveHttp(): Promise<void> {
+  // The MCP transport reads and limits request bodies itself (JSON-RPC errors for bad JSON).
+  const app = await NestFactory.create(AppModule, { bodyParser: false });
+  app.enableShutdownHooks();
+  const host = process.env.HOST ?? '127.0.0.1';
+  const port = Number(process.env.PORT ?? 3000);
+  await app.listen(port, host);
+  const address = app.getHttpServer().address() as { port: number };
+  const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  process.stderr.write(`helpdesk MCP server listening on http://${shown}:${address.port}/mcp\n`);
+}
+
+const stdio = process.argv.includes('--stdio') || process.env.MCP_TRANSPORT === 'stdio';
+(stdio ? serveStdio() : serveHttp()).catch((error: Error) => {
+  process.stderr.write(`helpdesk failed to start: ${error.message}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,16 @@
+/** Unit specs sit beside the code; end-to-end suites live under test/. */
+const common = {
+  moduleFileExtensions: ['js', 'json', 'ts'],
+  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.jest.json' }] },
+  moduleNameMapper: { '^@app/mcp(|/.*)$': '<rootDir>/libs/mcp/src$1' },
+  testEnvironment: 'node',
+};
+
+module.exports = {
+  projects: [
+    { ...common, displayName: 'unit', rootDir: __dirname, testMatch: ['<rootDir>/libs/**/*.spec.ts', '<rootDir>/apps/**/*.spec.ts'] },
+    { ...common, displayName: 'e2e', rootDir: __dirname, testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'] },
+  ],
+  reporters: ['default', '<rootDir>/test/support/count-reporter.js'],
+  testTimeout: 30000,
+};

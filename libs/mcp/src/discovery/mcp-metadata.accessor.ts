@@ -1,0 +1,41 @@
+import { Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import {
+  MCP_COMPLETION_METADATA,
+  MCP_PROMPT_METADATA,
+  MCP_RESOURCE_METADATA,
+  MCP_RESOURCE_TEMPLATE_METADATA,
+  MCP_TOOL_METADATA,
+} from '../mcp.constants';
+import {
+  McpCompletionOptions,
+  McpPromptOptions,
+  McpResourceOptions,
+  McpResourceTemplateOptions,
+  McpToolOptions,
+} from '../interfaces/definitions.interface';
+
+/** Reads the MCP decorators' metadata from a method. @internal */
+@Injectable()
+export class McpMetadataAccessor {
+  constructor(private readonly reflector: Reflector) {}
+
+  tool(target: Function): McpToolOptions | undefined {
+    return this.reflector.get(MCP_TOOL_METADATA, target);
+  }
+  prompt(target: Function): McpPromptOptions | undefined {
+    return this.reflector.get(MCP_PROMPT_METADATA, target);
+  }
+  resource(target: Function): McpResourceOptions | undefined {
+    return this.reflector.get(MCP_RESOURCE_METADATA, target);
+  }
+  resourceTemplate(target: Function): McpResourceTemplateOptions | undefined {
+    return this.reflector.get(MCP_RESOURCE_TEMPLATE_METADATA, target);
+  }
+  completion(target: Function): McpCompletionOptions | undefined {
+    return this.reflector.get(MCP_COMPLETION_METADATA, target);
+  }
+  hasAny(target: Function): boolean {
+    return !!(this.tool(target) || this.prompt(target) || this.resource(target) || this.resourceTemplate(target) || this.completion(target));
+  }
+}

@@ -1,0 +1,147 @@
+import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { DiscoveryService, ExternalContextCreator, MetadataScanner } from '@nestjs/core';
+import { MCP_CONTEXT_TYPE, MCP_MODULE_OPTIONS, MCP_PARAM_ARGS_METADATA } from '../mcp.constants';
+import { ResolvedMcpOptions } from '../interfaces/mcp-module-options.interface';
+import { McpRegistry } from '../registry/mcp.registry';
+import { RegistryViolations } from '../registry/registry-rules';
+import { SchemaCompiler } from '../registry/schema-compiler';
+import { buildToolEntry } from '../registry/tool-entry.factory';
+import { buildResourceEntry, buildTemplateEntry } from '../registry/resource-entry.factory';
+import { buildPromptEntry } from '../registry/prompt-entry.factory';
+import { CompletionHandler, McpHandler } from '../registry/registry-entries';
+import { McpMetadataAccessor } from './mcp-metadata.accessor';
+import { McpParamsFactory } from './mcp-params.factory';
+
+/** Default tool timeout until the limits layer makes it configurable. @internal */
+export const DEFAULT_TOOL_TIMEOUT_MS = 30_000;
+
+/**
+ * Finds every decorated provider method at module init, wraps each once in Nest's pipeline under
+ * context type `mcp`, and fills the registry. Any rule broken stops the boot, naming class and method.
+ * @internal
+ */
+@Injectable()
+export class McpExplorer implements OnModuleInit {
+  private readonly logger = new Logger('McpExplorer');
+  private readonly paramsFactory = new McpParamsFactory();
+
+  constructor(
+    private readonly discovery: DiscoveryService,
+    private readonly scanner: MetadataScanner,
+    private readonly contextCreator: ExternalContextCreator,
+    private readonly accessor: McpMetadataAccessor,
+    private readonly registry: McpRegistry,
+    @Inject(MCP_MODULE_OPTIONS) private readonly options: ResolvedMcpOptions,
+  ) {}
+
+  onModuleInit(): void {
+    const violations = new RegistryViolations();
+    const compiler = new SchemaCompiler();
+    const completions: { where: string; key: string; ref: string; kind: 'prompt' | 'template' }[] = [];
+    for (const wrapper of this.discovery.getProviders()) {
+      const { instance } = wrapper;
+      if (!instance || typeof instance !== 'object') {
+        if (!wrapper.isDependencyTreeStatic() && wrapper.metatype?.prototype) {
+          this.refuseScoped(wrapper.metatype as Function, wrapper.name, violations);
+        }
+        continue;
+      }
+      const prototype = Object.getPrototypeOf(instance);
+      for (const methodName of this.scanner.getAllMethodNames(prototype)) {
+        const method = prototype[methodName] as Function;
+        if (!this.accessor.hasAny(method)) continue;
+        const source = { className: instance.constructor.name, methodName };
+        const where = `${source.className}.${methodName}`;
+        if (!wrapper.isDependencyTreeStatic()) {
+          violations.add(where, 'MCP handlers must live in singleton providers: request-scoped and transient providers are refused (inject McpCallContext via @McpCtx() instead of a REQUEST-scoped provider)');
+          continue;
+        }
+        const handler = this.wrap(instance, methodName);
+        this.register(method, source, handler, compiler, violations, completions);
+      }
+    }
+    for (const c of completions) {
+      const exists = c.kind === 'prompt' ? this.registry.prompts.has(c.ref) : this.registry.templates.has(c.ref);
+      if (!exists) violations.add(c.where, `@McpCompletion refers to unknown ${c.kind === 'prompt' ? 'prompt' : 'resource template'} "${c.ref}"`);
+    }
+    violations.throwIfAny();
+    const r = this.registry;
+    this.logger.log(`MCP registry: ${r.tools.size} tools, ${r.prompts.size} prompts, ${r.resources.size} resources, ${r.templates.size} resource templates`);
+  }
+
+  private register(
+    method: Function,
+    source: { className: string; methodName: string },
+    handler: McpHandler,
+    compiler: SchemaCompiler,
+    violations: RegistryViolations,
+    completions: { where: string; key: string; ref: string; kind: 'prompt' | 'template' }[],
+  ): void {
+    const where = `${source.className}.${source.methodName}`;
+    const service = this.options.name;
+    const tool = this.accessor.tool(method);
+    if (tool) {
+      const entry = buildToolEntry(tool, source, handler, { service, defaultTimeoutMs: DEFAULT_TOOL_TIMEOUT_MS, compiler, violations });
+      if (entry && this.registry.tools.has(entry.name)) violations.add(where, `duplicate tool name "${entry.name}"`);
+      else if (entry) this.registry.tools.set(entry.name, entry);
+    }
+    const prompt = this.accessor.prompt(method);
+    if (prompt) {
+      const entry = buildPromptEntry(prompt, source, handler, violations);
+      if (entry && this.registry.prompts.has(entry.name)) violations.add(where, `duplicate prompt name "${entry.name}"`);
+      else if (entry) this.registry.prompts.set(entry.name, entry);
+    }
+    const resource = this.accessor.resource(method);
+    if (resource) {
+      const entry = buildResourceEntry(resource, source, handler, service, violations);
+      if (entry && this.registry.resources.has(entry.uri)) violations.add(where, `duplicate resource URI "${entry.uri}"`);
+      else if (entry) this.registry.resources.set(entry.uri, entry);
+    }
+    const template = this.accessor.resourceTemplate(method);
+    if (template) {
+      const entry = buildTemplateEntry(template, source, handler, service, violations);
+      if (entry && this.registry.templates.has(entry.uriTemplate)) violations.add(where, `duplicate resource template "${entry.uriTemplate}"`);
+      else if (entry) this.registry.templates.set(entry.uriTemplate, entry);
+    }
+    const completion = this.accessor.completion(method);
+    if (completion) {
+      const [kind, ref] = 'prompt' in completion ? (['prompt', completion.prompt] as const) : (['template', completion.resourceTemplate] as const);
+      const key = McpRegistry.completionKey(kind, ref, completion.argument);
+      if (this.registry.completions.has(key)) violations.add(where, `duplicate completion for ${kind} "${ref}" argument "${completion.argument}"`);
+      // Completion methods are plain helpers: no pipeline, they see only the partial value.
+      const fn = method.bind(this.instanceOf(handler)) as CompletionHandler;
+      this.registry.completions.set(key, async (value, context) => fn(value, context));
+      completions.push({ where, key, ref, kind });
+    }
+  }
+
+  private readonly instances = new WeakMap<McpHandler, object>();
+  private instanceOf(handler: McpHandler): object {
+    return this.instances.get(handler)!;
+  }
+
+  private wrap(instance: object, methodName: string): McpHandler {
+    const callback = (instance as Record<string, (...a: unknown[]) => unknown>)[methodName];
+    const wrapped = this.contextCreator.create(
+      instance as never,
+      callback,
+      methodName,
+      MCP_PARAM_ARGS_METADATA,
+      this.paramsFactory,
+      undefined,
+      undefined,
+      { guards: true, interceptors: true, filters: true },
+      MCP_CONTEXT_TYPE,
+    ) as McpHandler;
+    this.instances.set(wrapped, instance);
+    return wrapped;
+  }
+
+  private refuseScoped(metatype: Function, name: string, violations: RegistryViolations): void {
+    for (const methodName of this.scanner.getAllMethodNames(metatype.prototype)) {
+      if (this.accessor.hasAny(metatype.prototype[methodName])) {
+        violations.add(`${name}.${methodName}`, 'MCP handlers must live in singleton providers: request-scoped and transient providers are refused (inject McpCallContext via @McpCtx() instead of a REQUEST-scoped provider)');
+      }
+    }
+  }
+}

@@ -1,0 +1,49 @@
+import { HttpException, HttpStatus, Logger } from '@nestjs/common';
+import { ErrorCode, JsonRpcErrorObject } from '../protocol/json-rpc';
+import { McpError, ToolExecutionError } from './mcp.error';
+
+const logger = new Logger('McpErrors');
+
+/**
+ * The one place that decides what a client sees for a thrown value in a protocol method.
+ * Unknown errors become a generic `-32603`; the full error goes only to the server log.
+ * @internal
+ */
+export function toJsonRpcError(error: unknown, context: string): JsonRpcErrorObject {
+  if (error instanceof McpError) {
+    return error.data === undefined ? { code: error.code, message: error.message } : { code: error.code, message: error.message, data: error.data };
+  }
+  if (error instanceof HttpException) {
+    const status = error.getStatus();
+    if (status === HttpStatus.FORBIDDEN || status === HttpStatus.UNAUTHORIZED) return { code: ErrorCode.Forbidden, message: 'Forbidden' };
+    if (status === HttpStatus.NOT_FOUND) return { code: ErrorCode.ResourceNotFound, message: 'Resource not found' };
+    if (status === HttpStatus.BAD_REQUEST) return { code: ErrorCode.InvalidParams, message: safeHttpMessage(error) };
+    if (status === HttpStatus.CONFLICT) return { code: ErrorCode.Conflict, message: 'Conflict' };
+    if (status === HttpStatus.TOO_MANY_REQUESTS) return { code: ErrorCode.RateLimited, message: 'Rate limited' };
+  }
+  logger.error(`${context} failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+  return { code: ErrorCode.InternalError, message: 'Internal error' };
+}
+
+/**
+ * Decides, for a value thrown by a tool, between a tool result with `isError: true` (the model can
+ * act on it) and a protocol error. Returns the text for `isError`, or undefined for a protocol error.
+ * @internal
+ */
+export function toolErrorText(error: unknown): string | undefined {
+  if (error instanceof ToolExecutionError) return error.message;
+  if (error instanceof HttpException) {
+    const status = error.getStatus();
+    if (status >= 400 && status < 500 && status !== HttpStatus.FORBIDDEN && status !== HttpStatus.UNAUTHORIZED && status !== HttpStatus.TOO_MANY_REQUESTS) {
+      return safeHttpMessage(error);
+    }
+  }
+  return undefined;
+}
+
+function safeHttpMessage(error: HttpException): string {
+  const body = error.getResponse();
+  const message = typeof body === 'object' && body !== null ? (body as { message?: unknown }).message : body;
+  const text = Array.isArray(message) ? message.slice(0, 8).join('; ') : typeof message === 'string' ? message : error.message;
+  return text.slice(0, 1000);
+}

@@ -1,0 +1,50 @@
+import { JsonRpcId } from '../protocol/json-rpc';
+
+/** Syslog severities of MCP `notifications/message`, lowest first. */
+export const LOGGING_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
+export type LoggingLevel = (typeof LOGGING_LEVELS)[number];
+
+/** Sends `notifications/message` to the client of the current call, filtered by its `logging/setLevel`. */
+export type McpClientLogger = Record<LoggingLevel, (data: unknown, logger?: string) => void>;
+
+/** Identity of the MCP client as it introduced itself in `initialize`. */
+export interface McpClientInfo {
+  name: string;
+  version: string;
+  title?: string;
+  [key: string]: unknown;
+}
+
+/**
+ * Everything a handler may know about, and do within, the current MCP call. Inject it with
+ * `@McpCtx()` or read it in a guard or interceptor with `McpExecutionContext.create(ctx).getContext()`.
+ */
+export interface McpCallContext {
+  /** The JSON-RPC id of the request. */
+  readonly requestId: JsonRpcId;
+  /** `tools/call`, `prompts/get` or `resources/read`. */
+  readonly method: string;
+  /** Tool or prompt name, or resource URI. */
+  readonly target: string;
+  readonly sessionId: string | undefined;
+  readonly protocolVersion: string;
+  readonly transport: 'http' | 'stdio';
+  readonly clientInfo: McpClientInfo | undefined;
+  readonly clientCapabilities: Readonly<Record<string, unknown>>;
+  /** `params._meta` of the request, if any. */
+  readonly meta: Readonly<Record<string, unknown>> | undefined;
+  /** Aborted when the client cancels the call, the session ends, or the server gives up on it. */
+  readonly signal: AbortSignal;
+  /** The authenticated principal, when an auth guard set one. */
+  principal?: unknown;
+  /** Reports progress when the client asked for it; values must rise, and bursts are coalesced. */
+  reportProgress(progress: number, total?: number, message?: string): void;
+  /** Log lines for the client (not for the server's own logs). */
+  readonly log: McpClientLogger;
+  /** `elicitation/create`; rejects with a clear error when the client did not declare `elicitation`. */
+  elicit(params: Record<string, unknown>, options?: { timeoutMs?: number }): Promise<Record<string, unknown>>;
+  /** `sampling/createMessage`; rejects when the client did not declare `sampling`. */
+  sample(params: Record<string, unknown>, options?: { timeoutMs?: number }): Promise<Record<string, unknown>>;
+  /** `roots/list`; rejects when the client did not declare `roots`. */
+  listRoots(options?: { timeoutMs?: number }): Promise<{ roots: { uri: string; name?: string }[] }>;
+}

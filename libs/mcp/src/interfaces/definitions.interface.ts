@@ -1,0 +1,115 @@
+/** JSON Schema as a plain object. */
+export type JsonSchema = Record<string, unknown>;
+/** A class-validator DTO class. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type DtoClass = new (...args: any[]) => object;
+
+/** An icon as in MCP 2025-11-25 `Icon`. */
+export interface McpIcon {
+  src: string;
+  mimeType?: string;
+  sizes?: string[];
+  theme?: 'light' | 'dark';
+}
+
+/** MCP tool annotations (hints; clients must not trust them for security). */
+export interface McpToolAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+/** Corporate risk level (standard §9.3). */
+export type RiskLevel = 'low' | 'medium' | 'high';
+
+/**
+ * What a mutating tool changes, and how a caller should treat it (standard §9.3). Rendered into the
+ * tool's `description` and `annotations` at boot.
+ */
+export interface McpToolMutation {
+  risk: RiskLevel;
+  /** What the call changes, in one or two sentences. */
+  sideEffects: string;
+  /** `true` (default) when the change is visible outside this call (records, messages, money). */
+  external?: boolean;
+  /** The argument that makes a retry safe, or why there is none. Required when `external`. */
+  idempotency?: { key: string } | { none: string };
+  /** When and how a caller may retry. Required when `external`. */
+  retry?: string;
+  /** Who must approve, or `'not required'`. Required when `external`. */
+  approval?: string;
+  /** The audit event name; defaults to `<service>.tool.<name>`. */
+  audit?: string;
+  /** What happens on timeout; defaults to a sentence derived from the timeout. */
+  timeoutBehavior?: string;
+}
+
+/** Options of {@link McpTool}. */
+export interface McpToolOptions {
+  /** `^[a-z][a-z0-9_]{1,63}$`; defaults to the method name in snake_case. */
+  name?: string;
+  title?: string;
+  description: string;
+  /** Arguments: a class-validator DTO class or a raw JSON Schema object. Omitted: no arguments. */
+  input?: DtoClass | JsonSchema;
+  /** Structured result: a DTO class or a raw JSON Schema object. */
+  output?: DtoClass | JsonSchema;
+  annotations?: McpToolAnnotations;
+  /** Required on every tool that is not `annotations.readOnlyHint: true`. */
+  mutation?: McpToolMutation;
+  icons?: McpIcon[];
+  /** Per-call timeout in milliseconds (limits issue). */
+  timeoutMs?: number;
+  _meta?: Record<string, unknown>;
+}
+
+/** One prompt argument as listed in `prompts/list`. */
+export interface McpPromptArgument {
+  name: string;
+  title?: string;
+  description?: string;
+  required?: boolean;
+}
+
+/** Options of {@link McpPrompt}. */
+export interface McpPromptOptions {
+  name?: string;
+  title?: string;
+  description: string;
+  arguments?: McpPromptArgument[];
+  icons?: McpIcon[];
+  _meta?: Record<string, unknown>;
+}
+
+/** Options of {@link McpResource}. */
+export interface McpResourceOptions {
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType: string;
+  size?: number;
+  icons?: McpIcon[];
+  annotations?: { audience?: ('user' | 'assistant')[]; priority?: number; lastModified?: string };
+  _meta?: Record<string, unknown>;
+}
+
+/** Options of {@link McpResourceTemplate}. */
+export interface McpResourceTemplateOptions {
+  /** RFC 6570 URI template, e.g. `helpdesk://tickets/{id}`. */
+  uriTemplate: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType: string;
+  icons?: McpIcon[];
+  annotations?: { audience?: ('user' | 'assistant')[]; priority?: number };
+  _meta?: Record<string, unknown>;
+}
+
+/** What {@link McpCompletion} completes: a prompt argument or a template variable. */
+export type McpCompletionOptions =
+  | { prompt: string; argument: string }
+  | { resourceTemplate: string; argument: string };

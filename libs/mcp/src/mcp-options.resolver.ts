@@ -1,0 +1,52 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { McpModuleOptions, ResolvedMcpOptions } from './interfaces/mcp-module-options.interface';
+import { DEFAULT_ALLOWED_HOSTS, DEFAULT_ALLOWED_ORIGINS } from './transports/http/http-checks';
+
+const list = (v: string | undefined) => v?.split(',').map((s) => s.trim()).filter(Boolean);
+
+/** Fills defaults (environment first, then built-ins) and checks what cannot be checked by types. @internal */
+export function resolveMcpOptions(o: McpModuleOptions): ResolvedMcpOptions {
+  if (!o || typeof o.name !== 'string' || !/^[a-z][a-z0-9+.-]*$/.test(o.name)) {
+    throw new Error(`McpModule: "name" must be a lower-case service name usable as a URI scheme (got ${JSON.stringify(o?.name)})`);
+  }
+  const env = process.env;
+  const resolved: ResolvedMcpOptions = {
+    name: o.name,
+    version: o.version ?? packageVersion(),
+    title: o.title,
+    instructions: o.instructions,
+    path: o.path ?? '/mcp',
+    pageSize: o.pageSize ?? (Number(env.MCP_PAGE_SIZE) || 100),
+    sessionIdleTimeoutMs: o.sessionIdleTimeoutMs ?? 30 * 60_000,
+    allowedHosts: o.allowedHosts ?? list(env.MCP_ALLOWED_HOSTS) ?? DEFAULT_ALLOWED_HOSTS,
+    allowedOrigins: o.allowedOrigins ?? list(env.MCP_ALLOWED_ORIGINS) ?? DEFAULT_ALLOWED_ORIGINS,
+    progressIntervalMs: o.progressIntervalMs ?? 50,
+    clientRequestTimeoutMs: o.clientRequestTimeoutMs ?? 5 * 60_000,
+    sseRetryMs: o.sseRetryMs ?? 1_000,
+    maxRequestBytes: o.maxRequestBytes ?? 1_048_576,
+    http: o.http ?? true,
+  };
+  if (!Number.isInteger(resolved.pageSize) || resolved.pageSize < 1) throw new Error('McpModule: "pageSize" must be a positive integer');
+  if (!/^\d+\.\d+\.\d+/.test(resolved.version)) throw new Error(`McpModule: "version" must be semver (got ${JSON.stringify(resolved.version)})`);
+  return resolved;
+}
+
+/** The version of the app: the nearest package.json above the entry script, else above the working directory. */
+function packageVersion(): string {
+  const starts = [require.main?.filename ? dirname(require.main.filename) : undefined, process.cwd()];
+  for (const start of starts) {
+    let dir = start;
+    while (dir) {
+      const file = join(dir, 'package.json');
+      if (existsSync(file)) {
+        const version = (JSON.parse(readFileSync(file, 'utf8')) as { version?: string }).version;
+        if (version) return version;
+      }
+      const up = dirname(dir);
+      if (up === dir) break;
+      dir = up;
+    }
+  }
+  return '0.0.0';
+}

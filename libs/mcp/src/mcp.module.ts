@@ -1,0 +1,80 @@
+import { DynamicModule, Module, Provider } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
+import { MCP_MODULE_OPTIONS } from './mcp.constants';
+import { McpModuleAsyncOptions, McpModuleOptions, McpOptionsFactory } from './interfaces/mcp-module-options.interface';
+import { resolveMcpOptions } from './mcp-options.resolver';
+import { McpExplorer } from './discovery/mcp.explorer';
+import { McpMetadataAccessor } from './discovery/mcp-metadata.accessor';
+import { McpRegistry } from './registry/mcp.registry';
+import { McpDispatcher } from './protocol/mcp.dispatcher';
+import { McpSessionManager } from './protocol/mcp-session.manager';
+import { McpHttpService } from './transports/http/mcp-http.service';
+import { createMcpHttpController } from './transports/http/mcp-http.controller';
+import { McpStdioTransport } from './transports/stdio/mcp-stdio.transport';
+import { McpNotifier } from './mcp.notifier';
+import { InMemorySessionStore, MCP_SESSION_STORE } from './stores/session-store.interface';
+import { InMemoryEventStore, MCP_EVENT_STORE } from './stores/event-store.interface';
+
+const CORE_PROVIDERS: Provider[] = [
+  McpMetadataAccessor,
+  McpExplorer,
+  McpRegistry,
+  McpDispatcher,
+  McpSessionManager,
+  McpHttpService,
+  McpStdioTransport,
+  McpNotifier,
+  { provide: MCP_SESSION_STORE, useFactory: () => new InMemorySessionStore() },
+  { provide: MCP_EVENT_STORE, useFactory: () => new InMemoryEventStore() },
+];
+const EXPORTS = [McpRegistry, McpNotifier, McpStdioTransport, McpSessionManager, MCP_MODULE_OPTIONS];
+
+/**
+ * The MCP platform: discovers `@McpTool`, `@McpPrompt`, `@McpResource` and `@McpResourceTemplate`
+ * providers at boot and serves them over Streamable HTTP (`path`, default `/mcp`) and stdio.
+ *
+ * @example
+ * @Module({ imports: [McpModule.forRoot({ name: 'helpdesk' })], providers: [TicketsTools] })
+ * export class AppModule {}
+ */
+@Module({})
+export class McpModule {
+  static forRoot(options: McpModuleOptions): DynamicModule {
+    const resolved = resolveMcpOptions(options);
+    return {
+      module: McpModule,
+      global: true,
+      imports: [DiscoveryModule],
+      controllers: resolved.http ? [createMcpHttpController(resolved.path)] : [],
+      providers: [{ provide: MCP_MODULE_OPTIONS, useValue: resolved }, ...CORE_PROVIDERS],
+      exports: EXPORTS,
+    };
+  }
+
+  /**
+   * Options from a factory (for example from `ConfigService`). The HTTP path and whether HTTP is
+   * served are decided at import time, as Nest needs controllers before factories run.
+   */
+  static forRootAsync(options: McpModuleAsyncOptions & { path?: string }): DynamicModule {
+    const optionsProvider: Provider = options.useFactory
+      ? {
+          provide: MCP_MODULE_OPTIONS,
+          useFactory: async (...args: unknown[]) => resolveMcpOptions({ ...(await options.useFactory!(...args)), path: options.path }),
+          inject: options.inject ?? [],
+        }
+      : {
+          provide: MCP_MODULE_OPTIONS,
+          useFactory: async (factory: McpOptionsFactory) => resolveMcpOptions({ ...(await factory.createMcpOptions()), path: options.path }),
+          inject: [options.useExisting ?? options.useClass!],
+        };
+    const extra: Provider[] = options.useClass ? [{ provide: options.useClass, useClass: options.useClass }] : [];
+    return {
+      module: McpModule,
+      global: true,
+      imports: [DiscoveryModule, ...(options.imports ?? [])],
+      controllers: options.http === false ? [] : [createMcpHttpController(options.path ?? '/mcp')],
+      providers: [optionsProvider, ...extra, ...CORE_PROVIDERS],
+      exports: EXPORTS,
+    };
+  }
+}

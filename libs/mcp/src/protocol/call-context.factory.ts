@@ -1,0 +1,82 @@
+import { McpError } from '../errors/mcp.error';
+import { LOGGING_LEVELS, LoggingLevel, McpCallContext, McpClientLogger } from '../interfaces/call-context.interface';
+import { ResolvedMcpOptions } from '../interfaces/mcp-module-options.interface';
+import { ErrorCode, JsonRpcRequest } from './json-rpc';
+import { McpSession } from './mcp-session';
+import { MessageSink } from './message-sink';
+import { ProgressReporter } from './progress-reporter';
+
+/** The context plus the engine's handle to end it. @internal */
+export interface LiveCallContext extends McpCallContext {
+  end(): void;
+}
+
+/**
+ * Builds the {@link McpCallContext} of one request. Messages it sends (progress, logs, server
+ * requests) go on `sink`, the stream of this request.
+ * @internal
+ */
+export function createCallContext(
+  session: McpSession,
+  request: JsonRpcRequest,
+  target: string,
+  sink: MessageSink,
+  signal: AbortSignal,
+  options: ResolvedMcpOptions,
+): LiveCallContext {
+  const meta = request.params?._meta as Record<string, unknown> | undefined;
+  const token = meta?.progressToken as string | number | undefined;
+  const progress = new ProgressReporter(
+    typeof token === 'string' || typeof token === 'number' ? token : undefined,
+    sink,
+    options.progressIntervalMs,
+  );
+  let ended = false;
+  const log = Object.fromEntries(
+    LOGGING_LEVELS.map((level: LoggingLevel) => [
+      level,
+      (data: unknown, logger?: string) => {
+        if (ended || !session.wantsLog(level)) return;
+        const params: Record<string, unknown> = { level, data };
+        if (logger) params.logger = logger;
+        sink.send({ jsonrpc: '2.0', method: 'notifications/message', params });
+      },
+    ]),
+  ) as McpClientLogger;
+
+  const ask = (capability: string, method: string, params: Record<string, unknown>, timeoutMs?: number) => {
+    if (!session.clientCapabilities[capability]) {
+      return Promise.reject(new McpError(ErrorCode.InvalidRequest, `The client did not declare the "${capability}" capability, so ${method} cannot be used`));
+    }
+    if (ended) return Promise.reject(new McpError(ErrorCode.ServerError, 'The call has already ended'));
+    return session.request(sink, method, params, timeoutMs ?? options.clientRequestTimeoutMs, signal);
+  };
+
+  return {
+    requestId: request.id,
+    method: request.method,
+    target,
+    sessionId: session.transport === 'http' ? session.id : undefined,
+    protocolVersion: session.protocolVersion,
+    transport: session.transport,
+    clientInfo: session.clientInfo,
+    clientCapabilities: session.clientCapabilities,
+    meta,
+    signal,
+    principal: session.principal,
+    log,
+    reportProgress: (p, total, message) => progress.report(p, total, message),
+    elicit: (params, o) => {
+      if (!session.era.elicitation) {
+        return Promise.reject(new McpError(ErrorCode.InvalidRequest, `Elicitation does not exist in protocol ${session.protocolVersion}`));
+      }
+      return ask('elicitation', 'elicitation/create', params, o?.timeoutMs);
+    },
+    sample: (params, o) => ask('sampling', 'sampling/createMessage', params, o?.timeoutMs),
+    listRoots: (o) => ask('roots', 'roots/list', {}, o?.timeoutMs) as Promise<{ roots: { uri: string; name?: string }[] }>,
+    end: () => {
+      ended = true;
+      progress.end();
+    },
+  };
+}

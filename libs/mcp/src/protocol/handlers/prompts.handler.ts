@@ -1,0 +1,45 @@
+import { InvalidParamsError, McpError } from '../../errors/mcp.error';
+import { toJsonRpcError } from '../../errors/error-mapper';
+import { createCallContext } from '../call-context.factory';
+import { MethodResult, RequestScope } from './handler-context';
+
+/** `prompts/list`. @internal */
+export const listPrompts = ({ registry, params }: RequestScope): MethodResult => ({ raw: registry.pagers.prompts.page(params.cursor) });
+
+/** `prompts/get`: name and string arguments checked, required ones present. @internal */
+export async function getPrompt(scope: RequestScope): Promise<MethodResult> {
+  const { params, registry } = scope;
+  if (typeof params.name !== 'string') throw new InvalidParamsError('Invalid params: name must be a string', { field: 'name', reason: 'required' });
+  const prompt = registry.prompts.get(params.name);
+  if (!prompt) throw new InvalidParamsError('Unknown prompt', { field: 'name', reason: 'unknown_prompt' });
+  const args = params.arguments ?? {};
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) {
+    throw new InvalidParamsError('Invalid params: arguments must be an object', { field: 'arguments', reason: 'type' });
+  }
+  for (const [key, value] of Object.entries(args)) {
+    if (typeof value !== 'string') throw new InvalidParamsError(`Invalid params: argument ${key.slice(0, 64)} must be a string`, { field: key.slice(0, 64), reason: 'type' });
+  }
+  for (const name of prompt.required) {
+    if (!(name in args)) throw new InvalidParamsError(`Missing required argument: ${name}`, { field: name, reason: 'required' });
+  }
+  const ctx = createCallContext(scope.session, scope.request, prompt.name, scope.sink, scope.signal, scope.options);
+  try {
+    return normalisePrompt(await prompt.handler(args as Record<string, string>, ctx), prompt.definition.description as string);
+  } catch (error) {
+    if (error instanceof McpError) throw error;
+    const e = toJsonRpcError(error, `prompts/get ${prompt.name}`);
+    throw new McpError(e.code, e.message, e.data as Record<string, unknown> | undefined);
+  } finally {
+    ctx.end();
+  }
+}
+
+function normalisePrompt(value: unknown, description: string): Record<string, unknown> {
+  const text = (t: string) => ({ role: 'user', content: { type: 'text', text: t } });
+  if (typeof value === 'string') return { description, messages: [text(value)] };
+  if (Array.isArray(value)) return { description, messages: value };
+  if (value && typeof value === 'object' && Array.isArray((value as { messages?: unknown }).messages)) {
+    return { description, ...(value as Record<string, unknown>) };
+  }
+  throw new Error('prompt handler returned neither a string, a message array nor { messages }');
+}

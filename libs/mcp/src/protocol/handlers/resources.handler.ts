@@ -1,0 +1,76 @@
+import { InvalidParamsError, McpError, ResourceNotFoundError } from '../../errors/mcp.error';
+import { toJsonRpcError } from '../../errors/error-mapper';
+import { McpHandler } from '../../registry/registry-entries';
+import { createCallContext } from '../call-context.factory';
+import { MethodResult, RequestScope } from './handler-context';
+
+/** `resources/list`. @internal */
+export const listResources = ({ registry, params }: RequestScope): MethodResult => ({ raw: registry.pagers.resources.page(params.cursor) });
+/** `resources/templates/list`. @internal */
+export const listTemplates = ({ registry, params }: RequestScope): MethodResult => ({
+  raw: registry.pagers.resourceTemplates.page(params.cursor),
+});
+
+const uriOf = (params: Record<string, unknown>): string => {
+  if (typeof params.uri !== 'string' || params.uri.length === 0 || params.uri.length > 2048) {
+    throw new InvalidParamsError('Invalid params: uri must be a non-empty string', { field: 'uri', reason: 'required' });
+  }
+  return params.uri;
+};
+
+/** `resources/read`: an exact URI first, then the templates in registration order. @internal */
+export async function readResource(scope: RequestScope): Promise<MethodResult> {
+  const uri = uriOf(scope.params);
+  const { registry } = scope;
+  let handler: McpHandler | undefined;
+  let args: Record<string, unknown> = {};
+  let mimeType = 'text/plain';
+  const fixed = registry.resources.get(uri);
+  if (fixed) {
+    handler = fixed.handler;
+    mimeType = fixed.mimeType;
+  } else {
+    for (const t of registry.templates.values()) {
+      const vars = t.match(uri);
+      if (vars) {
+        handler = t.handler;
+        args = vars;
+        mimeType = t.mimeType;
+        break;
+      }
+    }
+  }
+  if (!handler) throw new ResourceNotFoundError();
+  const ctx = createCallContext(scope.session, scope.request, uri, scope.sink, scope.signal, scope.options);
+  try {
+    return normaliseContents(await handler(args, ctx), uri, mimeType);
+  } catch (error) {
+    if (error instanceof McpError) throw error;
+    const e = toJsonRpcError(error, `resources/read`);
+    throw new McpError(e.code, e.message, e.data as Record<string, unknown> | undefined);
+  } finally {
+    ctx.end();
+  }
+}
+
+function normaliseContents(value: unknown, uri: string, mimeType: string): Record<string, unknown> {
+  if (value === undefined || value === null) throw new ResourceNotFoundError();
+  if (typeof value === 'string') return { contents: [{ uri, mimeType, text: value }] };
+  if (value instanceof Uint8Array) return { contents: [{ uri, mimeType, blob: Buffer.from(value).toString('base64') }] };
+  if (typeof value === 'object' && Array.isArray((value as { contents?: unknown }).contents)) {
+    const contents = (value as { contents: Record<string, unknown>[] }).contents.map((c) => ({ uri, mimeType, ...c }));
+    return { ...(value as Record<string, unknown>), contents };
+  }
+  if (typeof value === 'object') return { contents: [{ uri, mimeType, text: JSON.stringify(value) }] };
+  return { contents: [{ uri, mimeType, text: String(value) }] };
+}
+
+/** `resources/subscribe` and `resources/unsubscribe`. @internal */
+export function subscribe(scope: RequestScope): MethodResult {
+  scope.session.subscriptions.add(uriOf(scope.params));
+  return {};
+}
+export function unsubscribe(scope: RequestScope): MethodResult {
+  scope.session.subscriptions.delete(uriOf(scope.params));
+  return {};
+}

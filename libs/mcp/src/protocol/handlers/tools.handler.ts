@@ -1,0 +1,67 @@
+import { plainToInstance } from 'class-transformer';
+import { validate } from 'class-validator';
+import { InvalidParamsError } from '../../errors/mcp.error';
+import { toJsonRpcError, toolErrorText } from '../../errors/error-mapper';
+import { McpError } from '../../errors/mcp.error';
+import { describeSchemaErrors } from '../../registry/schema-compiler';
+import { ToolEntry } from '../../registry/registry-entries';
+import { createCallContext } from '../call-context.factory';
+import { normaliseToolResult } from '../tool-result.normalizer';
+import { MethodResult, RequestScope } from './handler-context';
+
+const errorResult = (text: string): Record<string, unknown> => ({ content: [{ type: 'text', text }], isError: true });
+
+/** `tools/list`: a page serialised at boot. @internal */
+export const listTools = ({ registry, params }: RequestScope): MethodResult => ({ raw: registry.pagers.tools.page(params.cursor) });
+
+/**
+ * `tools/call`: shape checks (-32602), lookup, argument validation (isError naming fields and
+ * constraints, never values), the handler through Nest's pipeline, result normalisation.
+ * @internal
+ */
+export async function callTool(scope: RequestScope): Promise<MethodResult> {
+  const { params, registry } = scope;
+  if (typeof params.name !== 'string') throw new InvalidParamsError('Invalid params: name must be a string', { field: 'name', reason: 'required' });
+  const args = params.arguments ?? {};
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) {
+    throw new InvalidParamsError('Invalid params: arguments must be an object', { field: 'arguments', reason: 'type' });
+  }
+  const tool = registry.tools.get(params.name);
+  if (!tool) throw new InvalidParamsError('Unknown tool', { field: 'name', reason: 'unknown_tool' });
+
+  const prepared = await prepareArguments(tool, args as Record<string, unknown>);
+  if ('violations' in prepared) return errorResult(`Invalid arguments for tool ${tool.name}: ${prepared.violations.join('; ')}`);
+
+  const ctx = createCallContext(scope.session, scope.request, tool.name, scope.sink, scope.signal, scope.options);
+  try {
+    const value = await tool.handler(prepared.value, ctx);
+    return normaliseToolResult(value, tool);
+  } catch (error) {
+    const text = toolErrorText(error);
+    if (text !== undefined) return errorResult(text);
+    if (error instanceof McpError) throw error;
+    throw new McpError(...errorArgs(toJsonRpcError(error, `tools/call ${tool.name}`)));
+  } finally {
+    ctx.end();
+  }
+}
+
+const errorArgs = (e: { code: number; message: string; data?: unknown }) =>
+  [e.code, e.message, e.data as Record<string, unknown> | undefined] as const;
+
+async function prepareArguments(
+  tool: ToolEntry,
+  args: Record<string, unknown>,
+): Promise<{ value: Record<string, unknown> } | { violations: string[] }> {
+  if (!tool.validateInput(args)) return { violations: describeSchemaErrors(tool.validateInput.errors) };
+  if (!tool.inputDto) return { value: args };
+  const instance = plainToInstance(tool.inputDto, args) as Record<string, unknown>;
+  const errors = await validate(instance, { forbidUnknownValues: false });
+  if (errors.length) {
+    const violations = errors
+      .flatMap((e) => Object.keys(e.constraints ?? { invalid: '' }).map((c) => `${e.property}: ${c}`))
+      .slice(0, 8);
+    return { violations };
+  }
+  return { value: instance };
+}

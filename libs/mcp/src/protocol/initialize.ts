@@ -1,0 +1,32 @@
+import { InvalidParamsError } from '../errors/mcp.error';
+import { McpClientInfo } from '../interfaces/call-context.interface';
+import { ResolvedMcpOptions } from '../interfaces/mcp-module-options.interface';
+import { McpSession } from './mcp-session';
+import { negotiateVersion } from './protocol-version';
+
+/**
+ * Negotiates the revision, records the client, and builds `InitializeResult`.
+ * @internal
+ */
+export function initializeResult(
+  params: Record<string, unknown>,
+  session: McpSession,
+  capabilities: Record<string, unknown>,
+  options: ResolvedMcpOptions,
+): Record<string, unknown> {
+  if (typeof params.protocolVersion !== 'string') {
+    throw new InvalidParamsError('Invalid params: protocolVersion is required', { field: 'protocolVersion', reason: 'required' });
+  }
+  const clientCaps = params.capabilities;
+  if (clientCaps !== undefined && (typeof clientCaps !== 'object' || clientCaps === null || Array.isArray(clientCaps))) {
+    throw new InvalidParamsError('Invalid params: capabilities must be an object', { field: 'capabilities', reason: 'type' });
+  }
+  const version = negotiateVersion(params.protocolVersion);
+  const info = params.clientInfo as McpClientInfo | undefined;
+  session.negotiate(version, info && typeof info === 'object' ? info : undefined, (clientCaps as Record<string, unknown>) ?? {});
+  const serverInfo: Record<string, unknown> = { name: options.name, version: options.version };
+  if (options.title) serverInfo.title = options.title;
+  const result: Record<string, unknown> = { protocolVersion: version, capabilities, serverInfo };
+  if (options.instructions) result.instructions = options.instructions;
+  return result;
+}

@@ -1,0 +1,101 @@
+import { Inject, Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { MCP_MODULE_OPTIONS } from '../mcp.constants';
+import { ResolvedMcpOptions } from '../interfaces/mcp-module-options.interface';
+import { MCP_SESSION_STORE, McpSessionStore } from '../stores/session-store.interface';
+import { McpRegistry } from '../registry/mcp.registry';
+import { JsonRpcNotification } from './json-rpc';
+import { McpSession } from './mcp-session';
+
+/**
+ * Owns the live sessions: creation, idle expiry (one sweep timer, not one per session), and the
+ * notifications that go to every session (list changes, resource updates).
+ */
+@Injectable()
+export class McpSessionManager implements OnModuleInit, OnModuleDestroy {
+  private sweeper: NodeJS.Timeout | undefined;
+  private readonly local = new Set<McpSession>();
+  private readonly closeListeners: ((session: McpSession) => void)[] = [];
+
+  constructor(
+    @Inject(MCP_SESSION_STORE) private readonly store: McpSessionStore,
+    @Inject(MCP_MODULE_OPTIONS) private readonly options: ResolvedMcpOptions,
+    private readonly registry: McpRegistry,
+  ) {}
+
+  onModuleInit(): void {
+    const every = Math.min(60_000, Math.max(1_000, Math.floor(this.options.sessionIdleTimeoutMs / 4)));
+    this.sweeper = setInterval(() => this.sweep(), every);
+    this.sweeper.unref();
+    this.registry.onListChanged((kind) =>
+      this.broadcast({ jsonrpc: '2.0', method: `notifications/${kind}/list_changed` }),
+    );
+  }
+
+  onModuleDestroy(): void {
+    if (this.sweeper) clearInterval(this.sweeper);
+    for (const session of [...this.store.values(), ...this.local]) this.close(session);
+  }
+
+  /** A new HTTP session, stored and found by id from now on. */
+  createHttpSession(): McpSession {
+    const session = new McpSession(McpSession.newId(), 'http');
+    this.store.set(session);
+    return session;
+  }
+
+  /** A session that is not looked up by id (stdio): tracked only for broadcasts. */
+  attachLocal(session: McpSession): void {
+    this.local.add(session);
+  }
+
+  /** A live HTTP session, or undefined when unknown or expired (expiry is checked here, too). */
+  find(id: string): McpSession | undefined {
+    const session = this.store.get(id);
+    if (!session) return undefined;
+    if (Date.now() - session.lastSeen > this.options.sessionIdleTimeoutMs && session.inflight.size === 0) {
+      this.close(session);
+      return undefined;
+    }
+    session.lastSeen = Date.now();
+    return session;
+  }
+
+  close(session: McpSession): void {
+    this.store.delete(session.id);
+    this.local.delete(session);
+    session.close();
+    for (const l of this.closeListeners) l(session);
+  }
+
+  onClose(listener: (session: McpSession) => void): void {
+    this.closeListeners.push(listener);
+  }
+
+  get size(): number {
+    return this.store.size + this.local.size;
+  }
+
+  /** Tells subscribers of `uri` that it changed (`notifications/resources/updated`). */
+  resourceUpdated(uri: string): void {
+    const message: JsonRpcNotification = { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri } };
+    for (const session of this.all()) {
+      if (session.initialized && session.subscriptions.has(uri)) session.standalone?.send(message);
+    }
+  }
+
+  private broadcast(message: JsonRpcNotification): void {
+    for (const session of this.all()) if (session.initialized) session.standalone?.send(message);
+  }
+
+  private *all(): IterableIterator<McpSession> {
+    yield* this.store.values();
+    yield* this.local;
+  }
+
+  private sweep(): void {
+    const cutoff = Date.now() - this.options.sessionIdleTimeoutMs;
+    for (const session of [...this.store.values()]) {
+      if (session.lastSeen < cutoff && session.inflight.size === 0) this.close(session);
+    }
+  }
+}

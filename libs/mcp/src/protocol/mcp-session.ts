@@ -1,0 +1,122 @@
+import { randomUUID } from 'node:crypto';
+import { LOGGING_LEVELS, LoggingLevel, McpClientInfo } from '../interfaces/call-context.interface';
+import { McpError } from '../errors/mcp.error';
+import { ErrorCode, JsonRpcId, JsonRpcMessage, JsonRpcResponse } from './json-rpc';
+import { MessageSink } from './message-sink';
+import { EraFeatures, ProtocolVersion, eraFeatures } from './protocol-version';
+
+interface PendingRequest {
+  resolve(result: Record<string, unknown>): void;
+  reject(error: Error): void;
+  timer: NodeJS.Timeout;
+}
+
+/** A call in progress, for cancellation. @internal */
+export interface InflightCall {
+  controller: AbortController;
+  cancelled: boolean;
+}
+
+/**
+ * One MCP session: what was negotiated, what is in flight, and where unrelated messages go.
+ * Lives in the process that serves it; only its metadata is ever shared.
+ * @internal
+ */
+export class McpSession {
+  protocolVersion!: ProtocolVersion;
+  era!: EraFeatures;
+  initialized = false;
+  clientInfo: McpClientInfo | undefined;
+  clientCapabilities: Record<string, unknown> = {};
+  logLevel: LoggingLevel = 'info';
+  lastSeen = Date.now();
+  closed = false;
+  /** The standalone channel: the GET stream over HTTP, stdout over stdio. */
+  standalone: MessageSink | undefined;
+  principal: unknown;
+  readonly subscriptions = new Set<string>();
+  readonly inflight = new Map<string, InflightCall>();
+  private readonly pending = new Map<string, PendingRequest>();
+  private nextId = 0;
+
+  constructor(
+    readonly id: string,
+    readonly transport: 'http' | 'stdio',
+  ) {}
+
+  static newId(): string {
+    return randomUUID();
+  }
+
+  negotiate(version: ProtocolVersion, clientInfo: McpClientInfo | undefined, capabilities: Record<string, unknown>): void {
+    this.protocolVersion = version;
+    this.era = eraFeatures(version);
+    this.clientInfo = clientInfo;
+    this.clientCapabilities = capabilities;
+    this.initialized = true;
+  }
+
+  wantsLog(level: LoggingLevel): boolean {
+    return LOGGING_LEVELS.indexOf(level) >= LOGGING_LEVELS.indexOf(this.logLevel);
+  }
+
+  /** Sends a server-to-client request on `sink` and waits for the client's response. */
+  request(sink: MessageSink, method: string, params: Record<string, unknown>, timeoutMs: number, signal?: AbortSignal): Promise<Record<string, unknown>> {
+    if (this.closed) return Promise.reject(new McpError(ErrorCode.ServerError, 'Session closed'));
+    const id = `srv-${++this.nextId}`;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        reject(new McpError(ErrorCode.Timeout, `The client did not answer ${method} in time`));
+      }, timeoutMs);
+      const onAbort = () => {
+        clearTimeout(timer);
+        this.pending.delete(id);
+        sink.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'Call cancelled' } });
+        reject(new McpError(ErrorCode.ServerError, 'Call cancelled'));
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.pending.set(id, {
+        resolve: (r) => { signal?.removeEventListener('abort', onAbort); resolve(r); },
+        reject: (e) => { signal?.removeEventListener('abort', onAbort); reject(e); },
+        timer,
+      });
+      if (!sink.send({ jsonrpc: '2.0', id, method, params } as JsonRpcMessage)) {
+        clearTimeout(timer);
+        this.pending.delete(id);
+        reject(new McpError(ErrorCode.ServerError, `No open stream to send ${method} to the client`));
+      }
+    });
+  }
+
+  /** Routes a client's response to the server request waiting for it. Unknown ids are ignored. */
+  resolveResponse(response: JsonRpcResponse): boolean {
+    const key = String(response.id);
+    const waiting = this.pending.get(key);
+    if (!waiting) return false;
+    this.pending.delete(key);
+    clearTimeout(waiting.timer);
+    if ('result' in response) waiting.resolve(response.result);
+    else {
+      const { code, message } = response.error;
+      waiting.reject(new McpError(code, `Client answered with an error: ${String(message).slice(0, 200)}`));
+    }
+    return true;
+  }
+
+  static inflightKey(id: JsonRpcId): string {
+    return `${typeof id}:${id}`;
+  }
+
+  /** Ends the session: aborts calls in flight and fails every pending server request. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const call of this.inflight.values()) call.controller.abort(new Error('Session closed'));
+    for (const [id, p] of this.pending) {
+      clearTimeout(p.timer);
+      p.reject(new McpError(ErrorCode.ServerError, 'Session closed'));
+      this.pending.delete(id);
+    }
+  }
+}

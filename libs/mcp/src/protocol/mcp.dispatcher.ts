@@ -1,0 +1,195 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { MCP_MODULE_OPTIONS } from '../mcp.constants';
+import { ResolvedMcpOptions } from '../interfaces/mcp-module-options.interface';
+import { LOGGING_LEVELS, LoggingLevel } from '../interfaces/call-context.interface';
+import { McpError } from '../errors/mcp.error';
+import { toJsonRpcError } from '../errors/error-mapper';
+import { McpRegistry } from '../registry/mcp.registry';
+import { ErrorCode, JsonRpcId, JsonRpcNotification, JsonRpcRequest, classifyMessage, errorResponse, serialiseRawResult } from './json-rpc';
+import { McpSession } from './mcp-session';
+import { MessageSink } from './message-sink';
+import { MethodHandler, MethodResult, RequestScope } from './handlers/handler-context';
+import { callTool, listTools } from './handlers/tools.handler';
+import { getPrompt, listPrompts } from './handlers/prompts.handler';
+import { listResources, listTemplates, readResource, subscribe, unsubscribe } from './handlers/resources.handler';
+import { complete } from './handlers/completion.handler';
+import { initializeResult } from './initialize';
+
+/** A serialised answer to one request, with its JSON-RPC error code when it failed. @internal */
+export interface DispatchOutcome {
+  body: string;
+  errorCode?: number;
+}
+
+/**
+ * The method router: one JSON-RPC message in, at most one serialised response out. Transports do
+ * framing only; everything with meaning happens here, identically for HTTP and stdio.
+ */
+@Injectable()
+export class McpDispatcher {
+  private readonly logger = new Logger('McpDispatcher');
+  private readonly methods = new Map<string, MethodHandler>();
+
+  constructor(
+    private readonly registry: McpRegistry,
+    @Inject(MCP_MODULE_OPTIONS) private readonly options: ResolvedMcpOptions,
+  ) {
+    this.methods.set('ping', () => ({}));
+    this.methods.set('logging/setLevel', setLevel);
+    this.methods.set('tools/list', this.needs('tools', listTools));
+    this.methods.set('tools/call', this.needs('tools', callTool));
+    this.methods.set('prompts/list', this.needs('prompts', listPrompts));
+    this.methods.set('prompts/get', this.needs('prompts', getPrompt));
+    this.methods.set('resources/list', this.needs('resources', listResources));
+    this.methods.set('resources/read', this.needs('resources', readResource));
+    this.methods.set('resources/templates/list', this.needs('resources', listTemplates));
+    this.methods.set('resources/subscribe', this.needs('resources', subscribe));
+    this.methods.set('resources/unsubscribe', this.needs('resources', unsubscribe));
+    this.methods.set('completion/complete', this.needs('completions', complete));
+  }
+
+  /** The capabilities this registry supports; declared in `initialize`. */
+  capabilities(): Record<string, unknown> {
+    const r = this.registry;
+    const caps: Record<string, unknown> = { logging: {} };
+    if (r.tools.size) caps.tools = { listChanged: true };
+    if (r.prompts.size) caps.prompts = { listChanged: true };
+    if (r.resources.size || r.templates.size) caps.resources = { subscribe: true, listChanged: true };
+    if (r.completions.size) caps.completions = {};
+    return caps;
+  }
+
+  /**
+   * Handles one parsed JSON value. Requests get an outcome; notifications and responses get
+   * undefined (never answered), as do requests cancelled while running.
+   */
+  async dispatch(value: unknown, session: McpSession, sink: MessageSink): Promise<DispatchOutcome | undefined> {
+    const msg = classifyMessage(value);
+    switch (msg.kind) {
+      case 'invalid':
+        return fail(msg.id, ErrorCode.InvalidRequest, `Invalid Request: ${msg.reason}`);
+      case 'response':
+        session.resolveResponse(msg.message);
+        return undefined;
+      case 'notification':
+        this.notification(msg.message, session);
+        return undefined;
+      case 'request':
+        return this.request(msg.message, session, sink);
+    }
+  }
+
+  private async request(request: JsonRpcRequest, session: McpSession, sink: MessageSink): Promise<DispatchOutcome | undefined> {
+    const { id, method } = request;
+    if (method === 'initialize') {
+      if (session.initialized) return fail(id, ErrorCode.InvalidRequest, 'Invalid Request: session already initialized');
+      try {
+        const result = initializeResult(request.params ?? {}, session, this.capabilities(), this.options);
+        return { body: JSON.stringify({ jsonrpc: '2.0', id, result }) };
+      } catch (error) {
+        const e = toJsonRpcError(error, 'initialize');
+        return fail(id, e.code, e.message, e.data);
+      }
+    }
+    if (!session.initialized && method !== 'ping') {
+      return fail(id, ErrorCode.InvalidRequest, 'Invalid Request: send initialize first');
+    }
+    const handler = this.methods.get(method);
+    if (!handler) return fail(id, ErrorCode.MethodNotFound, 'Method not found');
+
+    const key = McpSession.inflightKey(id);
+    if (session.inflight.has(key)) return fail(id, ErrorCode.InvalidRequest, 'Invalid Request: id already in use by a running request');
+    const call = { controller: new AbortController(), cancelled: false };
+    session.inflight.set(key, call);
+    const scope: RequestScope = {
+      request,
+      params: request.params ?? {},
+      session,
+      sink,
+      signal: call.controller.signal,
+      registry: this.registry,
+      options: this.options,
+    };
+    try {
+      const result = await handler(scope);
+      if (call.cancelled) return undefined;
+      return { body: serialise(id, result) };
+    } catch (error) {
+      if (call.cancelled) return undefined;
+      const e = toJsonRpcError(error, method);
+      return fail(id, e.code, e.message, e.data);
+    } finally {
+      session.inflight.delete(key);
+    }
+  }
+
+  private notification(n: JsonRpcNotification, session: McpSession): void {
+    switch (n.method) {
+      case 'notifications/cancelled': {
+        const requestId = n.params?.requestId as JsonRpcId | undefined;
+        if (requestId === undefined) return;
+        const call = session.inflight.get(McpSession.inflightKey(requestId));
+        if (!call) return;
+        call.cancelled = true;
+        const reason = typeof n.params?.reason === 'string' ? n.params.reason.slice(0, 200) : 'cancelled by client';
+        this.logger.debug(`request cancelled by the client: ${reason}`);
+        call.controller.abort(new McpError(ErrorCode.ServerError, 'Request cancelled'));
+        return;
+      }
+      default:
+        // notifications/initialized, roots/list_changed, progress and unknown ones need no answer.
+        return;
+    }
+  }
+
+  private needs(capability: 'tools' | 'prompts' | 'resources' | 'completions', handler: MethodHandler): MethodHandler {
+    const r = this.registry;
+    const has = {
+      tools: () => r.tools.size > 0,
+      prompts: () => r.prompts.size > 0,
+      resources: () => r.resources.size > 0 || r.templates.size > 0,
+      completions: () => r.completions.size > 0,
+    }[capability];
+    return (scope) => {
+      if (!has()) throw new McpError(ErrorCode.MethodNotFound, 'Method not found');
+      return handler(scope);
+    };
+  }
+
+  /**
+   * A JSON-RPC batch: accepted only from sessions on 2025-03-26, the one revision that had them.
+   * Answers with the serialised array of responses, or undefined when nothing needs an answer.
+   */
+  async dispatchBatch(items: unknown[], session: McpSession, sink: MessageSink): Promise<DispatchOutcome | undefined> {
+    if (!session.initialized || !session.era.batches) {
+      return fail(null, ErrorCode.InvalidRequest, `Invalid Request: JSON-RPC batches are not supported${session.initialized ? ` in protocol ${session.protocolVersion}` : ' before initialize'}`);
+    }
+    if (items.length === 0) return fail(null, ErrorCode.InvalidRequest, 'Invalid Request: empty batch');
+    const outcomes = await Promise.all(
+      items.map((item) =>
+        (item as { method?: unknown })?.method === 'initialize'
+          ? fail((item as { id?: JsonRpcId }).id ?? null, ErrorCode.InvalidRequest, 'Invalid Request: initialize must not be batched')
+          : this.dispatch(item, session, sink),
+      ),
+    );
+    const bodies = outcomes.filter((o): o is DispatchOutcome => o !== undefined).map((o) => o.body);
+    return bodies.length ? { body: `[${bodies.join(',')}]` } : undefined;
+  }
+}
+
+function setLevel({ params, session }: RequestScope): MethodResult {
+  if (!(LOGGING_LEVELS as readonly string[]).includes(params.level as string)) {
+    throw new McpError(ErrorCode.InvalidParams, 'Invalid params: level must be a syslog level', { field: 'level', reason: 'enum' });
+  }
+  session.logLevel = params.level as LoggingLevel;
+  return {};
+}
+
+function serialise(id: JsonRpcId, result: MethodResult): string {
+  if ('raw' in result && typeof result.raw === 'string' && Object.keys(result).length === 1) return serialiseRawResult(id, result.raw);
+  return JSON.stringify({ jsonrpc: '2.0', id, result });
+}
+
+function fail(id: JsonRpcId | null, code: number, message: string, data?: unknown): DispatchOutcome {
+  return { body: JSON.stringify(errorResponse(id, code, message, data)), errorCode: code };
+}

@@ -1,0 +1,10 @@
+import { JsonRpcMessage } from './json-rpc';
+
+/**
+ * Where the engine writes messages for a client: a POST's response stream, the standalone GET
+ * stream, or stdout. `send` returns false when nothing could take the message.
+ * @internal
+ */
+export interface MessageSink {
+  send(message: JsonRpcMessage): boolean;
+}

@@ -1,0 +1,37 @@
+import { McpError } from '../errors/mcp.error';
+import { ToolEntry } from '../registry/registry-entries';
+import { describeSchemaErrors } from '../registry/schema-compiler';
+import { ErrorCode } from './json-rpc';
+
+const CONTENT_TYPES = new Set(['text', 'image', 'audio', 'resource', 'resource_link']);
+const isContentItem = (v: unknown): boolean =>
+  typeof v === 'object' && v !== null && CONTENT_TYPES.has((v as { type?: unknown }).type as string);
+
+/**
+ * Turns whatever a tool returned into a `CallToolResult`: a string is text, a content item or an
+ * array of them is `content`, an object with `content` is taken as is, any other object becomes
+ * `structuredContent` mirrored as JSON text. Structured output is checked against `outputSchema`.
+ * @internal
+ */
+export function normaliseToolResult(value: unknown, tool: ToolEntry): Record<string, unknown> {
+  let result: Record<string, unknown>;
+  if (value === undefined || value === null) result = { content: [] };
+  else if (typeof value === 'string') result = { content: [{ type: 'text', text: value }] };
+  else if (typeof value === 'number' || typeof value === 'boolean') result = { content: [{ type: 'text', text: String(value) }] };
+  else if (Array.isArray(value) && value.every(isContentItem)) result = { content: value };
+  else if (isContentItem(value)) result = { content: [value] };
+  else if (typeof value === 'object' && Array.isArray((value as { content?: unknown }).content)) result = { ...(value as Record<string, unknown>) };
+  else if (typeof value === 'object' && !Array.isArray(value)) {
+    const structured = { ...(value as Record<string, unknown>) };
+    result = { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
+  } else {
+    throw new McpError(ErrorCode.InternalError, 'Internal error');
+  }
+  if (tool.validateOutput && result.isError !== true) {
+    if (result.structuredContent === undefined || !tool.validateOutput(result.structuredContent)) {
+      const why = result.structuredContent === undefined ? 'no structuredContent' : describeSchemaErrors(tool.validateOutput.errors).join('; ');
+      throw Object.assign(new Error(`tool ${tool.name} returned output that does not match its outputSchema: ${why}`), { internal: true });
+    }
+  }
+  return result;
+}

@@ -1,0 +1,102 @@
+import { DtoClass, JsonSchema, McpToolOptions } from '../interfaces/definitions.interface';
+import { dtoToJsonSchema } from './dto-schema.factory';
+import { RegistryViolations, TOOL_NAME_PATTERN, toSnakeCase } from './registry-rules';
+import { McpHandler, ToolEntry } from './registry-entries';
+import { SchemaCompiler } from './schema-compiler';
+import { TOOL_SAFETY_META_KEY, renderToolSafety } from './tool-description.renderer';
+
+const isDtoClass = (v: unknown): v is DtoClass => typeof v === 'function';
+const EMPTY_INPUT: JsonSchema = { type: 'object', properties: {}, required: [], additionalProperties: false };
+
+/**
+ * Compiles one `@McpTool` into its wire definition, validators and handler, reporting every
+ * corporate rule it breaks.
+ * @internal
+ */
+export function buildToolEntry(
+  options: McpToolOptions,
+  source: { className: string; methodName: string },
+  handler: McpHandler,
+  ctx: { service: string; defaultTimeoutMs: number; compiler: SchemaCompiler; violations: RegistryViolations },
+): ToolEntry | undefined {
+  const where = `${source.className}.${source.methodName}`;
+  const name = options.name ?? toSnakeCase(source.methodName);
+  let ok = true;
+  const fail = (msg: string) => {
+    ctx.violations.add(where, msg);
+    ok = false;
+  };
+  if (!TOOL_NAME_PATTERN.test(name)) fail(`tool name "${name}" does not match ${TOOL_NAME_PATTERN}`);
+  if (!options.description?.trim()) fail(`tool "${name}" has an empty description`);
+  const readOnly = options.annotations?.readOnlyHint === true;
+  if (!readOnly) {
+    const m = options.mutation;
+    if (!m?.risk || !['low', 'medium', 'high'].includes(m.risk)) {
+      fail(`tool "${name}" is not readOnlyHint:true, so it needs mutation.risk ('low' | 'medium' | 'high')`);
+    }
+    if (!m?.sideEffects?.trim()) fail(`tool "${name}" is not readOnlyHint:true, so it needs mutation.sideEffects`);
+    if (m && m.external !== false) {
+      for (const field of ['idempotency', 'retry', 'approval'] as const) {
+        if (!m[field]) fail(`tool "${name}" has external side effects, so it needs mutation.${field}`);
+      }
+    }
+  }
+  const inputSchema = schemaOf(options.input, EMPTY_INPUT, `tool "${name}" input`, fail);
+  const outputSchema = options.output ? schemaOf(options.output, undefined, `tool "${name}" output`, fail) : undefined;
+  if (inputSchema && inputSchema.type !== 'object') fail(`tool "${name}" inputSchema must have type "object"`);
+  const validateInput = inputSchema ? compile(ctx.compiler, inputSchema, `tool "${name}" inputSchema`, fail) : undefined;
+  const validateOutput = outputSchema ? compile(ctx.compiler, outputSchema, `tool "${name}" outputSchema`, fail) : undefined;
+  if (!ok || !validateInput || !inputSchema) return undefined;
+
+  const timeoutMs = options.timeoutMs ?? ctx.defaultTimeoutMs;
+  const { description, annotations, safety } = renderToolSafety(options, name, ctx.service, timeoutMs);
+  const definition: Record<string, unknown> = { name };
+  if (options.title) definition.title = options.title;
+  definition.description = description;
+  definition.inputSchema = inputSchema;
+  if (outputSchema) definition.outputSchema = outputSchema;
+  if (Object.keys(annotations).length) definition.annotations = annotations;
+  if (options.icons) definition.icons = options.icons;
+  if (options._meta || safety) definition._meta = { ...options._meta, ...(safety ? { [TOOL_SAFETY_META_KEY]: safety } : {}) };
+  return {
+    name,
+    definition,
+    validateInput,
+    inputDto: isDtoClass(options.input) ? options.input : undefined,
+    validateOutput,
+    timeoutMs,
+    handler,
+    ...source,
+  };
+}
+
+function schemaOf(
+  input: DtoClass | JsonSchema | undefined,
+  fallback: JsonSchema | undefined,
+  label: string,
+  fail: (m: string) => void,
+): JsonSchema | undefined {
+  if (input === undefined) return fallback;
+  if (isDtoClass(input)) {
+    try {
+      return dtoToJsonSchema(input);
+    } catch (e) {
+      fail(`${label}: cannot build a JSON Schema from ${input.name}: ${(e as Error).message}`);
+      return undefined;
+    }
+  }
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    fail(`${label} must be a DTO class or a JSON Schema object`);
+    return undefined;
+  }
+  return input;
+}
+
+function compile(compiler: SchemaCompiler, schema: JsonSchema, label: string, fail: (m: string) => void) {
+  try {
+    return compiler.compile(schema);
+  } catch (e) {
+    fail(`${label} is ${(e as Error).message}`);
+    return undefined;
+  }
+}

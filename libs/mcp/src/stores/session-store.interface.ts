@@ -1,0 +1,36 @@
+import { McpSession } from '../protocol/mcp-session';
+
+/**
+ * Where live sessions are kept. The default keeps them in memory; a shared store (Redis, in a later
+ * issue) keeps their metadata so any replica can tell "expired" from "never existed".
+ */
+export interface McpSessionStore {
+  get(id: string): McpSession | undefined;
+  set(session: McpSession): void;
+  delete(id: string): void;
+  values(): IterableIterator<McpSession>;
+  readonly size: number;
+}
+
+/** Injection token of the {@link McpSessionStore}. */
+export const MCP_SESSION_STORE = Symbol('MCP_SESSION_STORE');
+
+/** The default store: a Map. */
+export class InMemorySessionStore implements McpSessionStore {
+  private readonly sessions = new Map<string, McpSession>();
+  get(id: string) {
+    return this.sessions.get(id);
+  }
+  set(session: McpSession) {
+    this.sessions.set(session.id, session);
+  }
+  delete(id: string) {
+    this.sessions.delete(id);
+  }
+  values() {
+    return this.sessions.values();
+  }
+  get size() {
+    return this.sessions.size;
+  }
+}

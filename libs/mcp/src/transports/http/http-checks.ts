@@ -1,0 +1,72 @@
+import type { Request, Response } from 'express';
+import { ErrorCode, errorResponse } from '../../protocol/json-rpc';
+
+/** Default `Host` names: loopback only (DNS-rebinding protection for local servers). @internal */
+export const DEFAULT_ALLOWED_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
+/** Default origins: loopback pages on any port. @internal */
+export const DEFAULT_ALLOWED_ORIGINS = ['http://localhost:*', 'http://127.0.0.1:*', 'http://[::1]:*', 'https://localhost:*'];
+
+/** Compiles an allow-list where `:*` matches any port. @internal */
+export function originMatcher(allowed: string[]): (origin: string) => boolean {
+  const exact = new Set(allowed.filter((a) => !a.endsWith(':*')).map((a) => a.toLowerCase()));
+  const prefixes = allowed.filter((a) => a.endsWith(':*')).map((a) => a.slice(0, -1).toLowerCase());
+  return (origin) => {
+    const o = origin.toLowerCase();
+    if (exact.has(o)) return true;
+    return prefixes.some((p) => o.startsWith(p) && /^\d{1,5}$/.test(o.slice(p.length)));
+  };
+}
+
+/** @internal */
+export function hostMatcher(allowed: string[]): (host: string) => boolean {
+  const names = new Set(allowed.map((h) => h.toLowerCase()));
+  return (host) => {
+    const h = host.toLowerCase();
+    const name = h.startsWith('[') ? h.slice(0, h.indexOf(']') + 1) : h.split(':')[0];
+    return names.has(h) || names.has(name);
+  };
+}
+
+/** Writes a JSON-RPC error with no id as the whole HTTP answer. @internal */
+export function sendHttpError(res: Response, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
+  if (res.headersSent) return;
+  res.writeHead(status, { ...headers, 'Content-Type': 'application/json' });
+  res.end(JSON.stringify(errorResponse(null, code, message)));
+}
+
+/** Reads the raw body, refusing more than `limit` bytes while reading. @internal */
+export function readBody(req: Request, limit: number): Promise<Buffer | 'too-large'> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) return Promise.resolve('too-large');
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    req.on('data', (chunk: Buffer) => {
+      if (done) return;
+      size += chunk.length;
+      if (size > limit) {
+        done = true;
+        req.removeAllListeners('data');
+        req.resume();
+        resolve('too-large');
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => !done && ((done = true), resolve(Buffer.concat(chunks))));
+    req.on('error', (e) => !done && ((done = true), reject(e)));
+  });
+}
+
+/** True when a media-type list names `type` (or a wildcard that covers it). @internal */
+export function accepts(header: string | undefined, type: string): boolean {
+  if (!header) return false;
+  const [major] = type.split('/');
+  return header.split(',').some((part) => {
+    const t = part.split(';')[0].trim().toLowerCase();
+    return t === type || t === `${major}/*` || t === '*/*';
+  });
+}
+
+export { ErrorCode };

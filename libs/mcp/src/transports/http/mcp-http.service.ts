@@ -1,0 +1,189 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { MCP_MODULE_OPTIONS } from '../../mcp.constants';
+import { ResolvedMcpOptions } from '../../interfaces/mcp-module-options.interface';
+import { McpDispatcher } from '../../protocol/mcp.dispatcher';
+import { McpSessionManager } from '../../protocol/mcp-session.manager';
+import { McpSession } from '../../protocol/mcp-session';
+import { ErrorCode, JsonRpcMessage } from '../../protocol/json-rpc';
+import { isSupportedVersion } from '../../protocol/protocol-version';
+import { MCP_EVENT_STORE, McpEventStore } from '../../stores/event-store.interface';
+import { accepts, hostMatcher, originMatcher, readBody, sendHttpError } from './http-checks';
+import { PostResponseChannel } from './post-response.channel';
+import { SseStream } from './sse-stream';
+
+const SESSION_HEADER = 'mcp-session-id';
+const VERSION_HEADER = 'mcp-protocol-version';
+
+/**
+ * Streamable HTTP (MCP 2025-11-25 and the revisions before it) over Express: framing, sessions,
+ * headers and SSE. Meaning lives in the dispatcher.
+ * @internal
+ */
+@Injectable()
+export class McpHttpService {
+  private readonly originAllowed: (o: string) => boolean;
+  private readonly hostAllowed: (h: string) => boolean;
+  private readonly streams = new Map<string, SseStream>();
+
+  constructor(
+    private readonly dispatcher: McpDispatcher,
+    private readonly sessions: McpSessionManager,
+    @Inject(MCP_EVENT_STORE) private readonly events: McpEventStore,
+    @Inject(MCP_MODULE_OPTIONS) private readonly options: ResolvedMcpOptions,
+  ) {
+    this.originAllowed = originMatcher(options.allowedOrigins);
+    this.hostAllowed = hostMatcher(options.allowedHosts);
+    sessions.onClose((s) => {
+      if (s.transport !== 'http') return;
+      for (const [id, stream] of this.streams) if (stream.sessionId === s.id) (stream.end(), this.streams.delete(id));
+      events.dropSession(s.id);
+    });
+  }
+
+  async post(req: Request, res: Response): Promise<void> {
+    if (!this.checkOriginAndHost(req, res)) return;
+    const contentType = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+    if (contentType !== 'application/json') {
+      return sendHttpError(res, 415, ErrorCode.InvalidRequest, 'Unsupported Media Type: Content-Type must be application/json');
+    }
+    if (!accepts(req.headers.accept, 'application/json') || !accepts(req.headers.accept, 'text/event-stream')) {
+      return sendHttpError(res, 406, ErrorCode.InvalidRequest, 'Not Acceptable: Accept must list application/json and text/event-stream');
+    }
+    // With Nest's global body parser on (see README), Express has already read and parsed the body.
+    const preParsed = (req as { _body?: boolean })._body === true;
+    const raw = preParsed ? Buffer.from(JSON.stringify(req.body)) : await readBody(req, this.options.maxRequestBytes).catch(() => undefined);
+    if (raw === undefined) return sendHttpError(res, 400, ErrorCode.ParseError, 'Parse error: the body could not be read');
+    if (raw === 'too-large') {
+      res.setHeader('Connection', 'close');
+      return sendHttpError(res, 413, ErrorCode.PayloadTooLarge, `Payload too large: the limit is ${this.options.maxRequestBytes} bytes`);
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(raw.toString('utf8'));
+    } catch {
+      return sendHttpError(res, 400, ErrorCode.ParseError, 'Parse error: the body is not valid JSON');
+    }
+    const version = req.headers[VERSION_HEADER] as string | undefined;
+    if (version !== undefined && !isSupportedVersion(version)) {
+      return sendHttpError(res, 400, ErrorCode.InvalidRequest, 'Bad Request: unsupported MCP-Protocol-Version');
+    }
+    const sessionId = req.headers[SESSION_HEADER] as string | undefined;
+    if (!Array.isArray(body) && (body as { method?: unknown })?.method === 'initialize' && 'id' in (body as object)) {
+      if (sessionId !== undefined) return sendHttpError(res, 400, ErrorCode.InvalidRequest, 'Bad Request: initialize must not carry an Mcp-Session-Id');
+      return this.initialize(body, res);
+    }
+    const session = this.sessionFor(sessionId, version, res);
+    if (!session) return;
+    const headers = { 'Mcp-Session-Id': session.id };
+    if (Array.isArray(body)) {
+      const outcome = await this.dispatcher.dispatchBatch(body, session, session.standalone ?? nullSink);
+      if (!outcome) return void res.writeHead(202, headers).end();
+      res.writeHead(outcome.errorCode === ErrorCode.InvalidRequest && body.length === 0 ? 400 : 200, { ...headers, 'Content-Type': 'application/json' });
+      return void res.end(outcome.body);
+    }
+    const isRequest = typeof (body as { method?: unknown })?.method === 'string' && 'id' in (body as object);
+    if (!isRequest) {
+      const outcome = await this.dispatcher.dispatch(body, session, session.standalone ?? nullSink);
+      if (outcome) return void res.writeHead(400, { ...headers, 'Content-Type': 'application/json' }).end(outcome.body);
+      return void res.writeHead(202, headers).end();
+    }
+    const channel = new PostResponseChannel(res, session, this.events, headers, this.options.sseRetryMs, this.streams);
+    const outcome = await this.dispatcher.dispatch(body, session, channel);
+    if (!outcome) {
+      // Cancelled: no response. Close a stream if one was opened, answer 202 otherwise.
+      if (channel.sse) channel.sse.end();
+      else if (!res.headersSent) res.writeHead(202, headers).end();
+      return;
+    }
+    channel.finish(outcome.body, 200);
+  }
+
+  async get(req: Request, res: Response): Promise<void> {
+    if (!this.checkOriginAndHost(req, res)) return;
+    if (!accepts(req.headers.accept, 'text/event-stream')) {
+      return sendHttpError(res, 406, ErrorCode.InvalidRequest, 'Not Acceptable: Accept must list text/event-stream');
+    }
+    const version = req.headers[VERSION_HEADER] as string | undefined;
+    if (version !== undefined && !isSupportedVersion(version)) {
+      return sendHttpError(res, 400, ErrorCode.InvalidRequest, 'Bad Request: unsupported MCP-Protocol-Version');
+    }
+    const session = this.sessionFor(req.headers[SESSION_HEADER] as string | undefined, version, res);
+    if (!session) return;
+    const headers = { 'Mcp-Session-Id': session.id };
+    const lastEventId = req.headers['last-event-id'];
+    if (typeof lastEventId === 'string' && lastEventId.length > 0) return this.resume(lastEventId, session, res, headers);
+    if (session.standalone) return sendHttpError(res, 409, ErrorCode.InvalidRequest, 'Conflict: this session already has an open GET stream');
+    const stream = new SseStream(this.events, session.id, () => {
+      if (session.standalone === stream) session.standalone = undefined;
+      this.streams.delete(stream.id);
+    });
+    this.streams.set(stream.id, stream);
+    session.standalone = stream;
+    stream.attach(res, headers, session.era.sseResumePriming ? this.options.sseRetryMs : undefined);
+  }
+
+  delete(req: Request, res: Response): void {
+    if (!this.checkOriginAndHost(req, res)) return;
+    const session = this.sessionFor(req.headers[SESSION_HEADER] as string | undefined, undefined, res);
+    if (!session) return;
+    this.sessions.close(session);
+    res.writeHead(200).end();
+  }
+
+  private initialize(body: unknown, res: Response): Promise<void> {
+    const session = this.sessions.createHttpSession();
+    return this.dispatcher.dispatch(body, session, nullSink).then((outcome) => {
+      if (!outcome || outcome.errorCode !== undefined || !session.initialized) {
+        this.sessions.close(session);
+        res.writeHead(400, { 'Content-Type': 'application/json' }).end(outcome?.body);
+        return;
+      }
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Mcp-Session-Id': session.id }).end(outcome.body);
+    });
+  }
+
+  private resume(lastEventId: string, session: McpSession, res: Response, headers: Record<string, string>): void {
+    const replayed: [string, JsonRpcMessage][] = [];
+    const found = this.events.replayAfter(lastEventId.slice(0, 256), session.id, (id, m) => replayed.push([id, m]));
+    if (!found) return sendHttpError(res, 404, ErrorCode.InvalidRequest, 'Not Found: unknown or expired Last-Event-ID');
+    const live = this.streams.get(found.streamId);
+    const stream = live ?? new SseStream(this.events, session.id);
+    stream.attach(res, headers);
+    for (const [id, m] of replayed) stream.writeReplayed(id, m);
+    if (found.complete || !live) res.end();
+  }
+
+  private sessionFor(id: string | undefined, version: string | undefined, res: Response): McpSession | undefined {
+    if (!id) {
+      sendHttpError(res, 400, ErrorCode.InvalidRequest, 'Bad Request: Mcp-Session-Id header is required');
+      return undefined;
+    }
+    const session = id.length <= 128 ? this.sessions.find(id) : undefined;
+    if (!session) {
+      sendHttpError(res, 404, ErrorCode.InvalidRequest, 'Not Found: session unknown or expired; initialize a new one');
+      return undefined;
+    }
+    if (version !== undefined && session.initialized && version !== session.protocolVersion) {
+      sendHttpError(res, 400, ErrorCode.InvalidRequest, 'Bad Request: MCP-Protocol-Version differs from the negotiated version');
+      return undefined;
+    }
+    return session;
+  }
+
+  private checkOriginAndHost(req: Request, res: Response): boolean {
+    const origin = req.headers.origin;
+    if (origin !== undefined && !this.originAllowed(origin)) {
+      sendHttpError(res, 403, ErrorCode.InvalidRequest, 'Forbidden: Origin not allowed');
+      return false;
+    }
+    const host = req.headers.host;
+    if (host !== undefined && !this.hostAllowed(host)) {
+      sendHttpError(res, 403, ErrorCode.InvalidRequest, 'Forbidden: Host not allowed');
+      return false;
+    }
+    return true;
+  }
+}
+
+const nullSink = { send: () => false };

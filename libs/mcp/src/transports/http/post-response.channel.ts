@@ -1,0 +1,54 @@
+import type { Response } from 'express';
+import { JsonRpcMessage } from '../../protocol/json-rpc';
+import { MessageSink } from '../../protocol/message-sink';
+import { McpSession } from '../../protocol/mcp-session';
+import { McpEventStore } from '../../stores/event-store.interface';
+import { SseStream } from './sse-stream';
+
+/**
+ * The answer channel of one POSTed request. It stays a plain JSON response unless the handler
+ * sends something before its result (progress, a log line, a sampling request); then it upgrades
+ * to an SSE stream, so quick calls pay nothing for streaming.
+ * @internal
+ */
+export class PostResponseChannel implements MessageSink {
+  private stream: SseStream | undefined;
+
+  constructor(
+    private readonly res: Response,
+    private readonly session: McpSession,
+    private readonly store: McpEventStore,
+    private readonly headers: Record<string, string>,
+    private readonly retryMs: number,
+    private readonly streams: Map<string, SseStream>,
+  ) {}
+
+  send(message: JsonRpcMessage): boolean {
+    if (!this.stream) {
+      if (this.res.headersSent) return false;
+      const stream = new SseStream(this.store, this.session.id, () => undefined);
+      this.streams.set(stream.id, stream);
+      stream.attach(this.res, this.headers, this.session.era.sseResumePriming ? this.retryMs : undefined);
+      this.stream = stream;
+    }
+    return this.stream.send(message);
+  }
+
+  /** Sends the response: as JSON, or as the last event of the stream. */
+  finish(body: string, status: number): void {
+    if (this.stream) {
+      this.stream.send(JSON.parse(body) as JsonRpcMessage);
+      this.stream.end();
+      this.streams.delete(this.stream.id);
+      return;
+    }
+    if (this.res.headersSent || this.res.writableEnded) return;
+    this.res.writeHead(status, { ...this.headers, 'Content-Type': 'application/json' });
+    this.res.end(body);
+  }
+
+  /** The stream, once upgraded (for server-initiated disconnects). */
+  get sse(): SseStream | undefined {
+    return this.stream;
+  }
+}

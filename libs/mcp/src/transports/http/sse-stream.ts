@@ -1,0 +1,92 @@
+import { randomBytes } from 'node:crypto';
+import type { Response } from 'express';
+import { JsonRpcMessage } from '../../protocol/json-rpc';
+import { MessageSink } from '../../protocol/message-sink';
+import { McpEventStore } from '../../stores/event-store.interface';
+
+const KEEPALIVE_MS = 25_000;
+
+/**
+ * One SSE stream of a session: every message is stored (for `Last-Event-ID` resumption) and
+ * written to the connection attached at the moment, if any. A dropped connection does not end the
+ * stream; a resumed one takes over.
+ * @internal
+ */
+export class SseStream implements MessageSink {
+  readonly id = randomBytes(12).toString('base64url').replace(/_/g, '-');
+  private res: Response | undefined;
+  private keepalive: NodeJS.Timeout | undefined;
+  private ended = false;
+
+  constructor(
+    private readonly store: McpEventStore,
+    readonly sessionId: string,
+    private readonly onDetach?: () => void,
+  ) {
+    store.open(this.id, sessionId);
+  }
+
+  /** Starts (or resumes) the stream on `res`. `primeRetryMs` sends the 2025-11-25 priming event. */
+  attach(res: Response, headers: Record<string, string>, primeRetryMs?: number): void {
+    this.res = res;
+    res.writeHead(200, {
+      ...headers,
+      'Content-Type': 'text/event-stream',
+      'Cache-Control': 'no-cache, no-transform',
+      Connection: 'keep-alive',
+      'X-Accel-Buffering': 'no',
+    });
+    if (primeRetryMs !== undefined) res.write(`id: ${this.id}_0\nretry: ${primeRetryMs}\ndata: \n\n`);
+    res.flushHeaders?.();
+    this.keepalive = setInterval(() => this.res?.write(': keepalive\n\n'), KEEPALIVE_MS);
+    this.keepalive.unref();
+    res.on('close', () => {
+      if (this.res !== res) return;
+      this.detach();
+    });
+  }
+
+  /** Writes a replayed event during a resume. */
+  writeReplayed(eventId: string, message: JsonRpcMessage): void {
+    this.res?.write(frame(eventId, message));
+  }
+
+  send(message: JsonRpcMessage): boolean {
+    if (this.ended) return false;
+    const eventId = this.store.append(this.id, message);
+    if (this.res && !this.res.writableEnded) this.res.write(frame(eventId, message));
+    return true;
+  }
+
+  /** Ends the stream after its last message (the response). */
+  end(): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.store.complete(this.id);
+    const res = this.res;
+    this.detach();
+    res?.end();
+  }
+
+  /** Closes the connection but not the stream: the client may come back with `Last-Event-ID`. */
+  closeConnection(retryMs: number): void {
+    const res = this.res;
+    if (!res) return;
+    res.write(`retry: ${retryMs}\n\n`);
+    this.detach();
+    res.end();
+  }
+
+  get isEnded(): boolean {
+    return this.ended;
+  }
+
+  private detach(): void {
+    if (this.keepalive) clearInterval(this.keepalive);
+    this.keepalive = undefined;
+    this.res = undefined;
+    this.onDetach?.();
+  }
+}
+
+const frame = (eventId: string, message: JsonRpcMessage) => `id: ${eventId}\nevent: message\ndata: ${JSON.stringify(message)}\n\n`;

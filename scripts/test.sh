@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The whole test suite: build the example (stdio and compose tests run the built server), then jest.
+# Runs on the project's own Node 24 (npm puts node_modules/.bin first on PATH).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+export NODE_OPTIONS="--experimental-vm-modules ${NODE_OPTIONS:-}"
+count_file="$(mktemp)"
+export TEST_COUNT_FILE="$count_file"
+
+if ! nest build helpdesk >/tmp/nest-build.log 2>&1; then
+  cat /tmp/nest-build.log
+  echo "0 passed, 1 failed"
+  exit 1
+fi
+
+jest --ci "$@"
+status=$?
+if [ -s "$count_file" ]; then
+  line=$(cat "$count_file")
+else
+  line="0 passed, 1 failed"
+  status=1
+fi
+rm -f "$count_file"
+echo "$line"
+exit $status

@@ -1,0 +1,46 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+
+/** The built example server (the test command builds it first). */
+export const HELPDESK_MAIN = resolve(__dirname, '../../dist/apps/helpdesk/apps/helpdesk/src/main.js');
+
+export interface RunningServer {
+  url: string;
+  process: ChildProcess;
+  stderr: () => string;
+  stop(): Promise<number | null>;
+}
+
+/** Starts the built helpdesk over HTTP on an ephemeral loopback port and waits until it listens. */
+export function startHelpdeskHttp(env: Record<string, string> = {}): Promise<RunningServer> {
+  const child = spawn(process.execPath, [HELPDESK_MAIN], {
+    env: { ...process.env, NODE_OPTIONS: '', HOST: '127.0.0.1', PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let err = '';
+  return new Promise((resolvePromise, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${err}`)), 20_000);
+    child.stderr!.on('data', (d: Buffer) => {
+      err += d.toString();
+      const m = /listening on (http:\/\/[^\s]+)/.exec(err);
+      if (m) {
+        clearTimeout(timer);
+        resolvePromise({ url: m[1], process: child, stderr: () => err, stop: () => stop(child) });
+      }
+    });
+    child.stdout!.on('data', () => undefined);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}:\n${err}`));
+    });
+  });
+}
+
+function stop(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((r) => {
+    child.once('exit', (code) => r(code));
+    child.kill('SIGTERM');
+    setTimeout(() => child.kill('SIGKILL'), 5_000).unref();
+  });
+}
