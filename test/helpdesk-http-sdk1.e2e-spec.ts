@@ -136,7 +136,7 @@ describe('helpdesk over HTTP with @modelcontextprotocol/sdk 1.x', () => {
     const { resourceTemplates } = await client.listResourceTemplates();
     expect(resourceTemplates[0].uriTemplate).toBe('helpdesk://tickets/{id}');
     const ticket = await client.readResource({ uri: 'helpdesk://tickets/HD-3' });
-    expect(JSON.parse(ticket.contents[0].text as string)).toMatchObject({ id: 'HD-3' });
+    expect(JSON.parse((ticket.contents[0] as { text: string }).text)).toMatchObject({ id: 'HD-3' });
     await expect(client.readResource({ uri: 'helpdesk://tickets/HD-424242' })).rejects.toMatchObject({ code: -32002 });
     await expect(client.readResource({ uri: 'other://x' })).rejects.toMatchObject({ code: -32002 });
     const completion = await client.complete({ ref: { type: 'ref/resource', uri: 'helpdesk://tickets/{id}' }, argument: { name: 'id', value: 'hd-1' } });

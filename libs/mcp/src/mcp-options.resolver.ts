@@ -18,7 +18,7 @@ export function resolveMcpOptions(o: McpModuleOptions): ResolvedMcpOptions {
     instructions: o.instructions,
     path: o.path ?? '/mcp',
     pageSize: o.pageSize ?? (Number(env.MCP_PAGE_SIZE) || 100),
-    sessionIdleTimeoutMs: o.sessionIdleTimeoutMs ?? 30 * 60_000,
+    sessionIdleTimeoutMs: o.sessionIdleTimeoutMs ?? (Number(env.MCP_SESSION_IDLE_TIMEOUT_MS) || 30 * 60_000),
     allowedHosts: o.allowedHosts ?? list(env.MCP_ALLOWED_HOSTS) ?? DEFAULT_ALLOWED_HOSTS,
     allowedOrigins: o.allowedOrigins ?? list(env.MCP_ALLOWED_ORIGINS) ?? DEFAULT_ALLOWED_ORIGINS,
     progressIntervalMs: o.progressIntervalMs ?? 50,

@@ -1,10 +1,13 @@
 import { PipeTransform, Type, assignMetadata } from '@nestjs/common';
 import { MCP_PARAM_ARGS_METADATA } from '../mcp.constants';
 
-/** @internal Parameter kinds resolved by the MCP params factory. */
+/**
+ * @internal Parameter kinds resolved by the MCP params factory. ARGS shares the number of Nest's
+ * `RouteParamtypes.BODY`, so pipes (ValidationPipe included) see the arguments as `type: 'body'`.
+ */
 export enum McpParamType {
-  ARGS = 0,
-  CONTEXT = 1,
+  ARGS = 3,
+  CONTEXT = 64,
 }
 
 function createMcpParamDecorator(type: McpParamType) {

@@ -52,7 +52,7 @@ export class McpSessionManager implements OnModuleInit, OnModuleDestroy {
   find(id: string): McpSession | undefined {
     const session = this.store.get(id);
     if (!session) return undefined;
-    if (Date.now() - session.lastSeen > this.options.sessionIdleTimeoutMs && session.inflight.size === 0) {
+    if (Date.now() - session.lastSeen > this.options.sessionIdleTimeoutMs && !session.busy) {
       this.close(session);
       return undefined;
     }
@@ -95,7 +95,7 @@ export class McpSessionManager implements OnModuleInit, OnModuleDestroy {
   private sweep(): void {
     const cutoff = Date.now() - this.options.sessionIdleTimeoutMs;
     for (const session of [...this.store.values()]) {
-      if (session.lastSeen < cutoff && session.inflight.size === 0) this.close(session);
+      if (session.lastSeen < cutoff && !session.busy) this.close(session);
     }
   }
 }

@@ -56,6 +56,11 @@ export class McpSession {
     this.initialized = true;
   }
 
+  /** In use: a call is running or the standalone stream is connected, so idle expiry must wait. */
+  get busy(): boolean {
+    return this.inflight.size > 0 || (this.standalone as { connected?: boolean } | undefined)?.connected === true;
+  }
+
   wantsLog(level: LoggingLevel): boolean {
     return LOGGING_LEVELS.indexOf(level) >= LOGGING_LEVELS.indexOf(this.logLevel);
   }

@@ -2,8 +2,15 @@ import { Inject, Injectable } from '@nestjs/common';
 import { MCP_MODULE_OPTIONS } from '../mcp.constants';
 import { ResolvedMcpOptions } from '../interfaces/mcp-module-options.interface';
 import { ListPager } from './list-pager';
+import { ListKind, projectDefinition } from '../protocol/era-projection';
+import { ProtocolVersion } from '../protocol/protocol-version';
+import { McpResourceOptions } from '../interfaces/definitions.interface';
+import { McpCallContext } from '../interfaces/call-context.interface';
+import { RegistryViolations } from './registry-rules';
+import { buildResourceEntry } from './resource-entry.factory';
 import {
   CompletionHandler,
+  McpHandler,
   PromptEntry,
   ResourceEntry,
   ResourceTemplateEntry,
@@ -25,18 +32,26 @@ export class McpRegistry {
   readonly resources = new Map<string, ResourceEntry>();
   readonly templates = new Map<string, ResourceTemplateEntry>();
   readonly completions = new Map<string, CompletionHandler>();
-  readonly pagers: Record<'tools' | 'prompts' | 'resources' | 'resourceTemplates', ListPager>;
+  private readonly pagers = new Map<string, ListPager>();
   private readonly listeners: ((kind: McpListKind) => void)[] = [];
 
-  constructor(@Inject(MCP_MODULE_OPTIONS) options: ResolvedMcpOptions) {
-    const defs = <T extends { definition: Record<string, unknown> }>(m: Map<string, T>) => () =>
-      [...m.values()].map((e) => e.definition);
-    this.pagers = {
-      tools: new ListPager('tools', options.pageSize, defs(this.tools)),
-      prompts: new ListPager('prompts', options.pageSize, defs(this.prompts)),
-      resources: new ListPager('resources', options.pageSize, defs(this.resources)),
-      resourceTemplates: new ListPager('resourceTemplates', options.pageSize, defs(this.templates)),
-    };
+  constructor(@Inject(MCP_MODULE_OPTIONS) private readonly options: ResolvedMcpOptions) {}
+
+  /**
+   * One page of a list, serialised for a client on `version` (built on first use, then reused).
+   * @internal
+   */
+  page(kind: ListKind, version: ProtocolVersion, cursor: unknown): string {
+    const key = `${kind}@${version}`;
+    let pager = this.pagers.get(key);
+    if (!pager) {
+      const source = { tools: this.tools, prompts: this.prompts, resources: this.resources, resourceTemplates: this.templates }[kind];
+      pager = new ListPager(kind, this.options.pageSize, () =>
+        [...(source as Map<string, { definition: Record<string, unknown> }>).values()].map((e) => projectDefinition(kind, e.definition, version)),
+      );
+      this.pagers.set(key, pager);
+    }
+    return pager.page(cursor);
   }
 
   /** Key of a completion provider. @internal */
@@ -45,11 +60,18 @@ export class McpRegistry {
   }
 
   /**
-   * Publishes a resource at run time (for example one per open record) and tells subscribed
-   * clients that the resource list changed.
+   * Publishes a resource at run time (for example one per open record) and tells connected clients
+   * that the resource list changed. The same URI rules as for `@McpResource` apply; the `read`
+   * function is called directly, without Nest's pipeline.
+   *
+   * @example registry.addResource({ uri: 'helpdesk://reports/q3', name: 'q3', mimeType: 'text/csv' }, () => csv);
    */
-  addResource(entry: ResourceEntry): void {
-    this.resources.set(entry.uri, entry);
+  addResource(options: McpResourceOptions, read: (ctx: McpCallContext) => unknown): void {
+    const violations = new RegistryViolations();
+    const handler: McpHandler = async (_args, ctx) => read(ctx);
+    const entry = buildResourceEntry(options, { className: 'McpRegistry', methodName: 'addResource' }, handler, this.options.name, violations);
+    violations.throwIfAny();
+    this.resources.set(entry!.uri, entry!);
     this.changed('resources');
   }
 
@@ -62,7 +84,7 @@ export class McpRegistry {
 
   /** Rebuilds a list's pages and tells connected clients (`list_changed`). */
   changed(kind: McpListKind): void {
-    this.pagers[kind].invalidate();
+    for (const [key, pager] of this.pagers) if (key.startsWith(`${kind}@`)) pager.invalidate();
     for (const listener of this.listeners) listener(kind);
   }
 

@@ -1,10 +1,11 @@
 import { InvalidParamsError, McpError } from '../../errors/mcp.error';
 import { toJsonRpcError } from '../../errors/error-mapper';
 import { createCallContext } from '../call-context.factory';
+import { projectContent } from '../era-projection';
 import { MethodResult, RequestScope } from './handler-context';
 
 /** `prompts/list`. @internal */
-export const listPrompts = ({ registry, params }: RequestScope): MethodResult => ({ raw: registry.pagers.prompts.page(params.cursor) });
+export const listPrompts = ({ registry, params, session }: RequestScope): MethodResult => ({ raw: registry.page('prompts', session.protocolVersion, params.cursor) });
 
 /** `prompts/get`: name and string arguments checked, required ones present. @internal */
 export async function getPrompt(scope: RequestScope): Promise<MethodResult> {
@@ -12,7 +13,7 @@ export async function getPrompt(scope: RequestScope): Promise<MethodResult> {
   if (typeof params.name !== 'string') throw new InvalidParamsError('Invalid params: name must be a string', { field: 'name', reason: 'required' });
   const prompt = registry.prompts.get(params.name);
   if (!prompt) throw new InvalidParamsError('Unknown prompt', { field: 'name', reason: 'unknown_prompt' });
-  const args = params.arguments ?? {};
+  const args = params.arguments === undefined ? {} : params.arguments;
   if (typeof args !== 'object' || args === null || Array.isArray(args)) {
     throw new InvalidParamsError('Invalid params: arguments must be an object', { field: 'arguments', reason: 'type' });
   }
@@ -24,7 +25,10 @@ export async function getPrompt(scope: RequestScope): Promise<MethodResult> {
   }
   const ctx = createCallContext(scope.session, scope.request, prompt.name, scope.sink, scope.signal, scope.options);
   try {
-    return normalisePrompt(await prompt.handler(args as Record<string, string>, ctx), prompt.definition.description as string);
+    const result = normalisePrompt(await prompt.handler(args as Record<string, string>, ctx), prompt.definition.description as string);
+    const version = scope.session.protocolVersion;
+    const messages = (result.messages as { content?: unknown }[]).map((m) => ({ ...m, content: projectContent(m.content, version) }));
+    return { ...result, messages };
   } catch (error) {
     if (error instanceof McpError) throw error;
     const e = toJsonRpcError(error, `prompts/get ${prompt.name}`);

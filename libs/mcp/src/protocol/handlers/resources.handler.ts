@@ -5,10 +5,10 @@ import { createCallContext } from '../call-context.factory';
 import { MethodResult, RequestScope } from './handler-context';
 
 /** `resources/list`. @internal */
-export const listResources = ({ registry, params }: RequestScope): MethodResult => ({ raw: registry.pagers.resources.page(params.cursor) });
+export const listResources = ({ registry, params, session }: RequestScope): MethodResult => ({ raw: registry.page('resources', session.protocolVersion, params.cursor) });
 /** `resources/templates/list`. @internal */
-export const listTemplates = ({ registry, params }: RequestScope): MethodResult => ({
-  raw: registry.pagers.resourceTemplates.page(params.cursor),
+export const listTemplates = ({ registry, params, session }: RequestScope): MethodResult => ({
+  raw: registry.page('resourceTemplates', session.protocolVersion, params.cursor),
 });
 
 const uriOf = (params: Record<string, unknown>): string => {

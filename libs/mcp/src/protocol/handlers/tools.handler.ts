@@ -7,12 +7,13 @@ import { describeSchemaErrors } from '../../registry/schema-compiler';
 import { ToolEntry } from '../../registry/registry-entries';
 import { createCallContext } from '../call-context.factory';
 import { normaliseToolResult } from '../tool-result.normalizer';
+import { projectToolResult } from '../era-projection';
 import { MethodResult, RequestScope } from './handler-context';
 
 const errorResult = (text: string): Record<string, unknown> => ({ content: [{ type: 'text', text }], isError: true });
 
 /** `tools/list`: a page serialised at boot. @internal */
-export const listTools = ({ registry, params }: RequestScope): MethodResult => ({ raw: registry.pagers.tools.page(params.cursor) });
+export const listTools = ({ registry, params, session }: RequestScope): MethodResult => ({ raw: registry.page('tools', session.protocolVersion, params.cursor) });
 
 /**
  * `tools/call`: shape checks (-32602), lookup, argument validation (isError naming fields and
@@ -22,7 +23,7 @@ export const listTools = ({ registry, params }: RequestScope): MethodResult => (
 export async function callTool(scope: RequestScope): Promise<MethodResult> {
   const { params, registry } = scope;
   if (typeof params.name !== 'string') throw new InvalidParamsError('Invalid params: name must be a string', { field: 'name', reason: 'required' });
-  const args = params.arguments ?? {};
+  const args = params.arguments === undefined ? {} : params.arguments;
   if (typeof args !== 'object' || args === null || Array.isArray(args)) {
     throw new InvalidParamsError('Invalid params: arguments must be an object', { field: 'arguments', reason: 'type' });
   }
@@ -35,7 +36,7 @@ export async function callTool(scope: RequestScope): Promise<MethodResult> {
   const ctx = createCallContext(scope.session, scope.request, tool.name, scope.sink, scope.signal, scope.options);
   try {
     const value = await tool.handler(prepared.value, ctx);
-    return normaliseToolResult(value, tool);
+    return projectToolResult(normaliseToolResult(value, tool), scope.session.protocolVersion);
   } catch (error) {
     const text = toolErrorText(error);
     if (text !== undefined) return errorResult(text);

@@ -79,7 +79,8 @@ export class McpHttpService {
     if (Array.isArray(body)) {
       const outcome = await this.dispatcher.dispatchBatch(body, session, session.standalone ?? nullSink);
       if (!outcome) return void res.writeHead(202, headers).end();
-      res.writeHead(outcome.errorCode === ErrorCode.InvalidRequest && body.length === 0 ? 400 : 200, { ...headers, 'Content-Type': 'application/json' });
+      // A batch refused as a whole (empty, or not allowed in this revision) is one error, like any body that is not a message.
+      res.writeHead(outcome.errorCode !== undefined ? 400 : 200, { ...headers, 'Content-Type': 'application/json' });
       return void res.end(outcome.body);
     }
     const isRequest = typeof (body as { method?: unknown })?.method === 'string' && 'id' in (body as object);
@@ -113,11 +114,12 @@ export class McpHttpService {
     const headers = { 'Mcp-Session-Id': session.id };
     const lastEventId = req.headers['last-event-id'];
     if (typeof lastEventId === 'string' && lastEventId.length > 0) return this.resume(lastEventId, session, res, headers);
-    if (session.standalone) return sendHttpError(res, 409, ErrorCode.InvalidRequest, 'Conflict: this session already has an open GET stream');
-    const stream = new SseStream(this.events, session.id, () => {
-      if (session.standalone === stream) session.standalone = undefined;
-      this.streams.delete(stream.id);
-    });
+    // The GET stream outlives its connection (messages are stored for a Last-Event-ID resume);
+    // only a connected one blocks a new GET. A fresh GET (no Last-Event-ID) replaces a disconnected one.
+    const current = session.standalone instanceof SseStream ? session.standalone : undefined;
+    if (current?.connected) return sendHttpError(res, 409, ErrorCode.InvalidRequest, 'Conflict: this session already has an open GET stream');
+    if (current) (current.end(), this.streams.delete(current.id));
+    const stream = new SseStream(this.events, session.id);
     this.streams.set(stream.id, stream);
     session.standalone = stream;
     stream.attach(res, headers, session.era.sseResumePriming ? this.options.sseRetryMs : undefined);

@@ -28,7 +28,13 @@ export class SseStream implements MessageSink {
 
   /** Starts (or resumes) the stream on `res`. `primeRetryMs` sends the 2025-11-25 priming event. */
   attach(res: Response, headers: Record<string, string>, primeRetryMs?: number): void {
+    // A resume while the previous connection is still open moves the stream: stop the old
+    // connection's keepalive and end it, or it would hang open (and its timer leak) for good.
+    const previous = this.res;
+    if (this.keepalive) clearInterval(this.keepalive);
+    this.keepalive = undefined;
     this.res = res;
+    if (previous && previous !== res && !previous.writableEnded) previous.end();
     res.writeHead(200, {
       ...headers,
       'Content-Type': 'text/event-stream',
@@ -75,6 +81,11 @@ export class SseStream implements MessageSink {
     res.write(`retry: ${retryMs}\n\n`);
     this.detach();
     res.end();
+  }
+
+  /** True while a connection is attached (a dropped one can be resumed with `Last-Event-ID`). */
+  get connected(): boolean {
+    return this.res !== undefined && !this.ended;
   }
 
   get isEnded(): boolean {

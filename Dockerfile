@@ -1,0 +1,35 @@
+# syntax=docker/dockerfile:1
+# Container image for the example MCP server (apps/helpdesk), Streamable HTTP on port 3000.
+#
+#   docker build -t helpdesk .
+#   docker run --rm -p 127.0.0.1:3000:3000 -e MCP_ALLOWED_HOSTS=localhost,127.0.0.1 helpdesk
+#
+# The project pins Node 24 through the `node` devDependency for local work and tests; the image
+# uses the official Node 24 base instead, and that package is a devDependency, so it never reaches
+# the runtime stage. Debian slim (glibc), not Alpine: the build stage's `npm ci` installs the
+# `node` package, whose prebuilt binary needs glibc.
+ARG NODE_IMAGE=node:24-bookworm-slim
+
+# ---- build: all dependencies, compile the Nest monorepo app to dist/ ----
+FROM ${NODE_IMAGE} AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY . .
+RUN npm run build
+
+# ---- runtime: production dependencies and the compiled output only ----
+FROM ${NODE_IMAGE} AS runtime
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000
+WORKDIR /app
+# Installed as root and left root-owned, so the unprivileged runtime user cannot modify the app.
+# No production dependency has an install script, hence --ignore-scripts.
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+COPY --from=build /app/dist ./dist
+# The official image's unprivileged user (uid 1000).
+USER node
+EXPOSE 3000
+# No HEALTHCHECK yet: the server has no /health endpoint (added in a later issue), and probing
+# /mcp would need a full MCP initialize exchange. Add `HEALTHCHECK CMD ...` once /health exists.
+CMD ["node", "dist/apps/helpdesk/apps/helpdesk/src/main.js"]

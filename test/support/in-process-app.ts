@@ -1,0 +1,10 @@
+import { INestApplication, Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+
+/** Boots a fixture module as a real HTTP server on an ephemeral loopback port. */
+export async function startInProcess(module: Type<unknown>): Promise<{ app: INestApplication; url: string }> {
+  const app = await NestFactory.create(module, { bodyParser: false, logger: false });
+  await app.listen(0, '127.0.0.1');
+  const { port } = app.getHttpServer().address() as { port: number };
+  return { app, url: `http://127.0.0.1:${port}/mcp` };
+}
