@@ -4,6 +4,14 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export NODE_OPTIONS="--experimental-vm-modules ${NODE_OPTIONS:-}"
+# The deploy-files tests validate docker-compose.yml with docker-compose (no engine needed).
+if ! command -v docker-compose >/dev/null 2>&1; then
+  if ! { apt-get update -qq && apt-get install -y -qq docker-compose >/dev/null; } >/tmp/ci-apt.log 2>&1; then
+    tail -20 /tmp/ci-apt.log
+    echo "could not install docker-compose (apt-get install -y docker-compose); the deploy-files tests need it" >&2
+  fi
+fi
+
 count_file="$(mktemp)"
 export TEST_COUNT_FILE="$count_file"
 
