@@ -124,6 +124,7 @@ describe('helpdesk over HTTP with @modelcontextprotocol/sdk 1.x', () => {
     expect((prompt.messages[0].content as { text: string }).text).toContain('HD-2');
     expect((prompt.messages[0].content as { text: string }).text).toContain('formal');
     await expect(client.getPrompt({ name: 'triage_ticket', arguments: {} })).rejects.toMatchObject({ code: -32602 });
+    await expect(client.getPrompt({ name: 'triage_ticket', arguments: { ticketId: 'HD-99999' } })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('No ticket HD-99999') });
     const completion = await client.complete({ ref: { type: 'ref/prompt', name: 'triage_ticket' }, argument: { name: 'tone', value: 'f' } });
     expect(completion.completion.values).toEqual(['friendly', 'formal']);
   });
@@ -139,6 +140,7 @@ describe('helpdesk over HTTP with @modelcontextprotocol/sdk 1.x', () => {
     expect(JSON.parse((ticket.contents[0] as { text: string }).text)).toMatchObject({ id: 'HD-3' });
     await expect(client.readResource({ uri: 'helpdesk://tickets/HD-424242' })).rejects.toMatchObject({ code: -32002 });
     await expect(client.readResource({ uri: 'other://x' })).rejects.toMatchObject({ code: -32002 });
+    await expect(client.subscribeResource({ uri: 'other://x' })).rejects.toMatchObject({ code: -32002 });
     const completion = await client.complete({ ref: { type: 'ref/resource', uri: 'helpdesk://tickets/{id}' }, argument: { name: 'id', value: 'hd-1' } });
     expect(completion.completion.values).toContain('HD-1');
     expect(completion.completion.values).toContain('HD-10');

@@ -1,6 +1,6 @@
 import { RawStdioServer } from './support/raw-stdio';
 import { SDK1_STDIO, SDK2_STDIO, StdioFlavour, StdioSession } from './support/stdio-clients';
-import { EXPORT_DURATION_MS, firstText, sleep } from './support/wait';
+import { EXPORT_DURATION_MS, firstText, sleep, waitFor } from './support/wait';
 
 const ALL_TOOLS = ['search_tickets', 'get_ticket', 'create_ticket', 'close_ticket', 'export_tickets', 'draft_reply'];
 
@@ -167,5 +167,35 @@ describe('helpdesk stdio framing, by hand', () => {
     expect((read.result!.contents as { uri: string }[])[0].uri).toBe('helpdesk://tickets/HD-2');
     server.endInput();
     expect(await server.exited).toEqual({ code: 0, signal: null });
+  });
+});
+
+describe('helpdesk over stdio: limits and shutdown', () => {
+  let server: RawStdioServer;
+  beforeEach(() => {
+    server = new RawStdioServer();
+  });
+  afterEach(() => server.kill());
+
+  it('drops a line over 1 MiB with -32005 without buffering it, then keeps serving', async () => {
+    await server.initialize(1);
+    server.send(`{"jsonrpc":"2.0","id":2,"method":"ping","params":{"pad":"${'x'.repeat(2 * 1024 * 1024)}"}}`);
+    expect(await server.response(null)).toMatchObject({ id: null, error: { code: -32005 } });
+    server.send({ jsonrpc: '2.0', id: 3, method: 'ping' });
+    expect(await server.response(3)).toEqual({ jsonrpc: '2.0', id: 3, result: {} });
+  });
+
+  it('exits promptly when stdin closes while a tool waits for the client', async () => {
+    server.send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: { elicitation: {} }, clientInfo: { name: 'raw', version: '1' } } });
+    await server.response(1);
+    server.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    server.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'close_ticket', arguments: { id: 'HD-3', resolution: 'Fixed it' } } });
+    await waitFor(() => server.messages().some((m) => m.method === 'elicitation/create'), 5000, 'an elicitation request');
+    const started = Date.now();
+    server.endInput();
+    expect(await server.exited).toEqual({ code: 0, signal: null });
+    expect(Date.now() - started).toBeLessThan(5000);
+    // The call could not be confirmed, so it ended as a tool error and the ticket stayed open.
+    expect(await server.response(2)).toMatchObject({ id: 2, error: { code: -32000 } });
   });
 });

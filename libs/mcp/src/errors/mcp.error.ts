@@ -1,3 +1,4 @@
+import { IntrinsicException } from '@nestjs/common';
 import { ErrorCode } from '../protocol/json-rpc';
 
 /**
@@ -6,7 +7,7 @@ import { ErrorCode } from '../protocol/json-rpc';
  *
  * @example throw new McpError(ErrorCode.Conflict, 'Ticket was changed concurrently', { reason: 'conflict' });
  */
-export class McpError extends Error {
+export class McpError extends IntrinsicException {
   constructor(
     readonly code: number,
     message: string,
@@ -37,7 +38,7 @@ export class ResourceNotFoundError extends McpError {
  *
  * @example throw new ToolExecutionError('Ticket HD-7 is already closed; reopen it first.');
  */
-export class ToolExecutionError extends Error {
+export class ToolExecutionError extends IntrinsicException {
   constructor(message: string) {
     super(message);
     this.name = 'ToolExecutionError';

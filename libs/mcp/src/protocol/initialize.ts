@@ -4,6 +4,8 @@ import { ResolvedMcpOptions } from '../interfaces/mcp-module-options.interface';
 import { McpSession } from './mcp-session';
 import { negotiateVersion } from './protocol-version';
 
+const MAX_CLIENT_METADATA = 16_384;
+
 /**
  * Negotiates the revision, records the client, and builds `InitializeResult`.
  * @internal
@@ -20,6 +22,10 @@ export function initializeResult(
   const clientCaps = params.capabilities;
   if (clientCaps !== undefined && (typeof clientCaps !== 'object' || clientCaps === null || Array.isArray(clientCaps))) {
     throw new InvalidParamsError('Invalid params: capabilities must be an object', { field: 'capabilities', reason: 'type' });
+  }
+  // Kept for the session's lifetime, so bounded: real clients send well under a kilobyte.
+  if (JSON.stringify(clientCaps ?? {}).length + JSON.stringify(params.clientInfo ?? {}).length > MAX_CLIENT_METADATA) {
+    throw new InvalidParamsError('Invalid params: capabilities and clientInfo are too large', { field: 'capabilities', reason: 'size' });
   }
   const version = negotiateVersion(params.protocolVersion);
   const info = params.clientInfo as McpClientInfo | undefined;

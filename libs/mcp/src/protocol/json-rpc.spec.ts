@@ -23,6 +23,10 @@ describe('classifyMessage', () => {
     [{ jsonrpc: '2.0', id: 1, method: 7 }],
     [{ jsonrpc: '2.0', id: 1, method: 'x', params: [1] }],
     [{ jsonrpc: '2.0', id: 1 }],
+    [{ jsonrpc: '2.0', id: ['srv-1'], error: { code: 1, message: 'x' } }],
+    [{ jsonrpc: '2.0', id: 'srv-1', error: { code: 1.5, message: 'x' } }],
+    [{ jsonrpc: '2.0', id: 'srv-1', error: { code: 1, message: {} } }],
+    [{ jsonrpc: '2.0', id: 'srv-1', result: {}, error: { code: 1, message: 'x' } }],
   ])('refuses %j', (value) => {
     expect(classifyMessage(value).kind).toBe('invalid');
   });

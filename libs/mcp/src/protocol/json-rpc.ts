@@ -85,16 +85,20 @@ export function classifyMessage(value: unknown): ClassifiedMessage {
     return { kind: 'request', message: value as unknown as JsonRpcRequest };
   }
   if ('method' in value) return { kind: 'invalid', id: isValidId(value.id) ? value.id : null, reason: 'method must be a string' };
-  if (hasId && ('result' in value || 'error' in value)) {
+  if (hasId && ('result' in value) !== ('error' in value)) {
     if ('result' in value && isObject(value.result) && isValidId(value.id)) {
       return { kind: 'response', message: value as unknown as JsonRpcResponse };
     }
-    if ('error' in value && isObject(value.error) && typeof value.error.code === 'number') {
+    const error = value.error;
+    if (isObject(error) && Number.isInteger(error.code) && typeof error.message === 'string' && (isValidId(value.id) || value.id === null)) {
       return { kind: 'response', message: value as unknown as JsonRpcResponse };
     }
   }
   return { kind: 'invalid', id: isValidId(value.id) ? value.id : null, reason: 'Not a request, notification or response' };
 }
+
+/** @internal */
+export const isJsonRpcId = isValidId;
 
 /** @internal */
 export function errorResponse(id: JsonRpcId | null, code: number, message: string, data?: unknown): JsonRpcErrorResponse {

@@ -68,10 +68,13 @@ export class McpSession {
   /** Sends a server-to-client request on `sink` and waits for the client's response. */
   request(sink: MessageSink, method: string, params: Record<string, unknown>, timeoutMs: number, signal?: AbortSignal): Promise<Record<string, unknown>> {
     if (this.closed) return Promise.reject(new McpError(ErrorCode.ServerError, 'Session closed'));
+    if (signal?.aborted) return Promise.reject(new McpError(ErrorCode.ServerError, 'Call cancelled'));
     const id = `srv-${++this.nextId}`;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
+        signal?.removeEventListener('abort', onAbort);
+        sink.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'Timed out' } });
         reject(new McpError(ErrorCode.Timeout, `The client did not answer ${method} in time`));
       }, timeoutMs);
       const onAbort = () => {
@@ -96,15 +99,17 @@ export class McpSession {
 
   /** Routes a client's response to the server request waiting for it. Unknown ids are ignored. */
   resolveResponse(response: JsonRpcResponse): boolean {
-    const key = String(response.id);
+    if (typeof response.id !== 'string') return false;
+    const key = response.id;
     const waiting = this.pending.get(key);
     if (!waiting) return false;
     this.pending.delete(key);
     clearTimeout(waiting.timer);
     if ('result' in response) waiting.resolve(response.result);
     else {
+      // The client's code is reported in data; ours stays a fixed server error.
       const { code, message } = response.error;
-      waiting.reject(new McpError(code, `Client answered with an error: ${String(message).slice(0, 200)}`));
+      waiting.reject(new McpError(ErrorCode.ServerError, `Client answered with an error: ${String(message).slice(0, 200)}`, { clientCode: code }));
     }
     return true;
   }
@@ -113,15 +118,20 @@ export class McpSession {
     return `${typeof id}:${id}`;
   }
 
+  /** Fails every server request still waiting for the client (it can no longer answer). */
+  failPending(reason: string): void {
+    for (const [id, p] of this.pending) {
+      clearTimeout(p.timer);
+      this.pending.delete(id);
+      p.reject(new McpError(ErrorCode.ServerError, reason));
+    }
+  }
+
   /** Ends the session: aborts calls in flight and fails every pending server request. */
   close(): void {
     if (this.closed) return;
     this.closed = true;
     for (const call of this.inflight.values()) call.controller.abort(new Error('Session closed'));
-    for (const [id, p] of this.pending) {
-      clearTimeout(p.timer);
-      p.reject(new McpError(ErrorCode.ServerError, 'Session closed'));
-      this.pending.delete(id);
-    }
+    this.failPending('Session closed');
   }
 }

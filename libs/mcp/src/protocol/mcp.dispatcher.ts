@@ -5,7 +5,7 @@ import { LOGGING_LEVELS, LoggingLevel } from '../interfaces/call-context.interfa
 import { McpError } from '../errors/mcp.error';
 import { toJsonRpcError } from '../errors/error-mapper';
 import { McpRegistry } from '../registry/mcp.registry';
-import { ErrorCode, JsonRpcId, JsonRpcNotification, JsonRpcRequest, classifyMessage, errorResponse, serialiseRawResult } from './json-rpc';
+import { ErrorCode, JsonRpcId, JsonRpcNotification, JsonRpcRequest, classifyMessage, errorResponse, isJsonRpcId, serialiseRawResult } from './json-rpc';
 import { McpSession } from './mcp-session';
 import { MessageSink } from './message-sink';
 import { MethodHandler, MethodResult, RequestScope } from './handlers/handler-context';
@@ -168,13 +168,19 @@ export class McpDispatcher {
     const outcomes = await Promise.all(
       items.map((item) =>
         (item as { method?: unknown })?.method === 'initialize'
-          ? fail((item as { id?: JsonRpcId }).id ?? null, ErrorCode.InvalidRequest, 'Invalid Request: initialize must not be batched')
+          ? batchedInitialize(item)
           : this.dispatch(item, session, sink),
       ),
     );
     const bodies = outcomes.filter((o): o is DispatchOutcome => o !== undefined).map((o) => o.body);
     return bodies.length ? { body: `[${bodies.join(',')}]` } : undefined;
   }
+}
+
+function batchedInitialize(item: unknown): DispatchOutcome | undefined {
+  const id = (item as { id?: unknown }).id;
+  if (id === undefined) return undefined; // a notification is never answered
+  return fail(isJsonRpcId(id) ? id : null, ErrorCode.InvalidRequest, 'Invalid Request: initialize must not be batched');
 }
 
 function setLevel({ params, session }: RequestScope): MethodResult {

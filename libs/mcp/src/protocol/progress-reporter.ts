@@ -19,11 +19,11 @@ export class ProgressReporter {
   ) {}
 
   report(progress: number, total?: number, message?: string): void {
-    if (this.token === undefined || this.ended || !Number.isFinite(progress) || progress <= this.last) return;
+    if (this.token === undefined || this.ended || typeof progress !== 'number' || !Number.isFinite(progress) || progress <= this.last) return;
     this.last = progress;
     const params: Record<string, unknown> = { progressToken: this.token, progress };
-    if (total !== undefined) params.total = total;
-    if (message !== undefined) params.message = message;
+    if (typeof total === 'number' && Number.isFinite(total)) params.total = total;
+    if (message !== undefined) params.message = String(message).slice(0, 1_000);
     const wait = this.lastSentAt + this.intervalMs - Date.now();
     if (wait <= 0 && !this.timer) return this.flush(params);
     this.queued = params;

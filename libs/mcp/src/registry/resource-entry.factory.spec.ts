@@ -11,6 +11,7 @@ describe('resource templates', () => {
     expect(t.match('svc://tickets/HD-1')).toEqual({ id: 'HD-1' });
     expect(t.match('svc://tickets/a/b')).toBeNull();
     expect(t.match('svc://other/1')).toBeNull();
+    expect(t.match('svc://tickets/HD-1,HD-2')).toBeNull();
     const multi = buildTemplateEntry({ uriTemplate: 'svc://{kind}/{id}/data', name: 't', mimeType: 'text/plain' }, source, handler, 'svc', v)!;
     expect(multi.match('svc://orders/42/data')).toEqual({ kind: 'orders', id: '42' });
     expect(() => v.throwIfAny()).not.toThrow();

@@ -62,10 +62,10 @@ export function buildTemplateEntry(
   }
   const definition = pick(o, ['uriTemplate', 'name', 'title', 'description', 'mimeType', 'icons', 'annotations', '_meta']);
   const match = (uri: string): Record<string, string> | null => {
-    const vars = template.match(uri) as Record<string, string> | null;
-    if (!vars) return null;
+    const vars = template.match(uri) as Record<string, unknown> | null;
+    if (!vars || Object.values(vars).some((v) => typeof v !== 'string' || v.includes('\0'))) return null;
     // A match must also expand back to the same URI, or a variable swallowed a separator.
-    return template.expand(vars) === uri ? vars : null;
+    return template.expand(vars) === uri ? (vars as Record<string, string>) : null;
   };
   return { uriTemplate: o.uriTemplate, mimeType: o.mimeType, definition, match, handler, ...source };
 }

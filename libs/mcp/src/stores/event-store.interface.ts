@@ -36,8 +36,8 @@ interface StoredStream {
 }
 
 /**
- * The default store: bounded per stream (oldest events dropped first) and expired after `ttlMs`
- * without activity.
+ * The default store: bounded per stream (oldest events dropped first); a complete stream is kept
+ * `ttlMs` after its last activity for late resumes, an open one until its session ends.
  */
 export class InMemoryEventStore implements McpEventStore {
   private readonly streams = new Map<string, StoredStream>();
@@ -54,8 +54,12 @@ export class InMemoryEventStore implements McpEventStore {
   }
 
   append(streamId: string, message: JsonRpcMessage): string {
-    const stream = this.streams.get(streamId);
-    if (!stream) return `${streamId}_0`;
+    let stream = this.streams.get(streamId);
+    if (!stream) {
+      // Only happens after dropSession; keep ids unique rather than repeating `_0`.
+      stream = { sessionId: '', events: [], seq: 0, complete: false, touched: Date.now() };
+      this.streams.set(streamId, stream);
+    }
     const id = `${streamId}_${++stream.seq}`;
     stream.events.push({ id, message });
     if (stream.events.length > this.maxEventsPerStream) stream.events.shift();
@@ -90,6 +94,7 @@ export class InMemoryEventStore implements McpEventStore {
     const now = Date.now();
     if (now - this.lastSweep < 10_000) return;
     this.lastSweep = now;
-    for (const [id, s] of this.streams) if (now - s.touched > this.ttlMs) this.streams.delete(id);
+    // Open streams (a quiet GET stream, a call waiting on the client) live until their session ends.
+    for (const [id, s] of this.streams) if (s.complete && now - s.touched > this.ttlMs) this.streams.delete(id);
   }
 }

@@ -1,4 +1,4 @@
-import { InvalidParamsError, McpError } from '../../errors/mcp.error';
+import { InvalidParamsError, McpError, ToolExecutionError } from '../../errors/mcp.error';
 import { toJsonRpcError } from '../../errors/error-mapper';
 import { createCallContext } from '../call-context.factory';
 import { projectContent } from '../era-projection';
@@ -31,6 +31,7 @@ export async function getPrompt(scope: RequestScope): Promise<MethodResult> {
     return { ...result, messages };
   } catch (error) {
     if (error instanceof McpError) throw error;
+    if (error instanceof ToolExecutionError) throw new InvalidParamsError(error.message.slice(0, 1000));
     const e = toJsonRpcError(error, `prompts/get ${prompt.name}`);
     throw new McpError(e.code, e.message, e.data as Record<string, unknown> | undefined);
   } finally {

@@ -1,4 +1,4 @@
-import { InvalidParamsError, McpError, ResourceNotFoundError } from '../../errors/mcp.error';
+import { InvalidParamsError, McpError, ResourceNotFoundError, ToolExecutionError } from '../../errors/mcp.error';
 import { toJsonRpcError } from '../../errors/error-mapper';
 import { McpHandler } from '../../registry/registry-entries';
 import { createCallContext } from '../call-context.factory';
@@ -46,6 +46,7 @@ export async function readResource(scope: RequestScope): Promise<MethodResult> {
     return normaliseContents(await handler(args, ctx), uri, mimeType);
   } catch (error) {
     if (error instanceof McpError) throw error;
+    if (error instanceof ToolExecutionError) throw new InvalidParamsError(error.message.slice(0, 1000));
     const e = toJsonRpcError(error, `resources/read`);
     throw new McpError(e.code, e.message, e.data as Record<string, unknown> | undefined);
   } finally {
@@ -66,8 +67,17 @@ function normaliseContents(value: unknown, uri: string, mimeType: string): Recor
 }
 
 /** `resources/subscribe` and `resources/unsubscribe`. @internal */
+const MAX_SUBSCRIPTIONS = 1_000;
+
 export function subscribe(scope: RequestScope): MethodResult {
-  scope.session.subscriptions.add(uriOf(scope.params));
+  const uri = uriOf(scope.params);
+  const { registry, session } = scope;
+  const known = registry.resources.has(uri) || [...registry.templates.values()].some((t) => t.match(uri) !== null);
+  if (!known) throw new ResourceNotFoundError();
+  if (!session.subscriptions.has(uri) && session.subscriptions.size >= MAX_SUBSCRIPTIONS) {
+    throw new InvalidParamsError(`Too many subscriptions: at most ${MAX_SUBSCRIPTIONS} per session`, { field: 'uri', reason: 'limit' });
+  }
+  session.subscriptions.add(uri);
   return {};
 }
 export function unsubscribe(scope: RequestScope): MethodResult {

@@ -3,6 +3,7 @@ import { validate } from 'class-validator';
 import { InvalidParamsError } from '../../errors/mcp.error';
 import { toJsonRpcError, toolErrorText } from '../../errors/error-mapper';
 import { McpError } from '../../errors/mcp.error';
+import { ErrorCode } from '../json-rpc';
 import { describeSchemaErrors } from '../../registry/schema-compiler';
 import { ToolEntry } from '../../registry/registry-entries';
 import { createCallContext } from '../call-context.factory';
@@ -38,6 +39,7 @@ export async function callTool(scope: RequestScope): Promise<MethodResult> {
     const value = await tool.handler(prepared.value, ctx);
     return projectToolResult(normaliseToolResult(value, tool), scope.session.protocolVersion);
   } catch (error) {
+    if (scope.signal.aborted) throw new McpError(ErrorCode.ServerError, 'Request cancelled');
     const text = toolErrorText(error);
     if (text !== undefined) return errorResult(text);
     if (error instanceof McpError) throw error;

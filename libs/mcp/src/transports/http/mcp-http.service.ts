@@ -10,7 +10,7 @@ import { isSupportedVersion } from '../../protocol/protocol-version';
 import { MCP_EVENT_STORE, McpEventStore } from '../../stores/event-store.interface';
 import { accepts, hostMatcher, originMatcher, readBody, sendHttpError } from './http-checks';
 import { PostResponseChannel } from './post-response.channel';
-import { SseStream } from './sse-stream';
+import { SseStream, frame } from './sse-stream';
 
 const SESSION_HEADER = 'mcp-session-id';
 const VERSION_HEADER = 'mcp-protocol-version';
@@ -91,12 +91,8 @@ export class McpHttpService {
     }
     const channel = new PostResponseChannel(res, session, this.events, headers, this.options.sseRetryMs, this.streams);
     const outcome = await this.dispatcher.dispatch(body, session, channel);
-    if (!outcome) {
-      // Cancelled: no response. Close a stream if one was opened, answer 202 otherwise.
-      if (channel.sse) channel.sse.end();
-      else if (!res.headersSent) res.writeHead(202, headers).end();
-      return;
-    }
+    // Cancelled requests get no response: their stream (opened now if need be) just ends.
+    if (!outcome) return channel.abandon();
     channel.finish(outcome.body, 200);
   }
 
@@ -149,11 +145,16 @@ export class McpHttpService {
     const replayed: [string, JsonRpcMessage][] = [];
     const found = this.events.replayAfter(lastEventId.slice(0, 256), session.id, (id, m) => replayed.push([id, m]));
     if (!found) return sendHttpError(res, 404, ErrorCode.InvalidRequest, 'Not Found: unknown or expired Last-Event-ID');
-    const live = this.streams.get(found.streamId);
-    const stream = live ?? new SseStream(this.events, session.id);
-    stream.attach(res, headers);
-    for (const [id, m] of replayed) stream.writeReplayed(id, m);
-    if (found.complete || !live) res.end();
+    const live = found.complete ? undefined : this.streams.get(found.streamId);
+    if (live) {
+      live.attach(res, headers);
+      for (const [id, m] of replayed) live.writeReplayed(id, m);
+      return;
+    }
+    // A finished stream: replay what was missed and end; nothing stays attached.
+    res.on('error', () => undefined);
+    res.writeHead(200, { ...headers, 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache, no-transform' });
+    res.end(replayed.map(([id, m]) => frame(id, m)).join(''));
   }
 
   private sessionFor(id: string | undefined, version: string | undefined, res: Response): McpSession | undefined {

@@ -47,6 +47,19 @@ export class PostResponseChannel implements MessageSink {
     this.res.end(body);
   }
 
+  /** Ends the answer without a response (the request was cancelled), releasing its stream. */
+  abandon(): void {
+    if (!this.stream && !this.res.headersSent) {
+      this.res.writeHead(200, { ...this.headers, 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
+      this.res.end();
+      return;
+    }
+    if (this.stream) {
+      this.stream.end();
+      this.streams.delete(this.stream.id);
+    }
+  }
+
   /** The stream, once upgraded (for server-initiated disconnects). */
   get sse(): SseStream | undefined {
     return this.stream;

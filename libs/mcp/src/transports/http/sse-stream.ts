@@ -34,7 +34,9 @@ export class SseStream implements MessageSink {
     if (this.keepalive) clearInterval(this.keepalive);
     this.keepalive = undefined;
     this.res = res;
-    if (previous && previous !== res && !previous.writableEnded) previous.end();
+    if (previous && previous !== res && writable(previous)) previous.end();
+    // A broken connection must never become an unhandled 'error' event (that would end the process).
+    res.on('error', () => undefined);
     res.writeHead(200, {
       ...headers,
       'Content-Type': 'text/event-stream',
@@ -44,7 +46,7 @@ export class SseStream implements MessageSink {
     });
     if (primeRetryMs !== undefined) res.write(`id: ${this.id}_0\nretry: ${primeRetryMs}\ndata: \n\n`);
     res.flushHeaders?.();
-    this.keepalive = setInterval(() => this.res?.write(': keepalive\n\n'), KEEPALIVE_MS);
+    this.keepalive = setInterval(() => this.write(': keepalive\n\n'), KEEPALIVE_MS);
     this.keepalive.unref();
     res.on('close', () => {
       if (this.res !== res) return;
@@ -54,13 +56,13 @@ export class SseStream implements MessageSink {
 
   /** Writes a replayed event during a resume. */
   writeReplayed(eventId: string, message: JsonRpcMessage): void {
-    this.res?.write(frame(eventId, message));
+    this.write(frame(eventId, message));
   }
 
   send(message: JsonRpcMessage): boolean {
     if (this.ended) return false;
     const eventId = this.store.append(this.id, message);
-    if (this.res && !this.res.writableEnded) this.res.write(frame(eventId, message));
+    this.write(frame(eventId, message));
     return true;
   }
 
@@ -71,16 +73,16 @@ export class SseStream implements MessageSink {
     this.store.complete(this.id);
     const res = this.res;
     this.detach();
-    res?.end();
+    if (res && writable(res)) res.end();
   }
 
   /** Closes the connection but not the stream: the client may come back with `Last-Event-ID`. */
   closeConnection(retryMs: number): void {
     const res = this.res;
     if (!res) return;
-    res.write(`retry: ${retryMs}\n\n`);
+    this.write(`retry: ${retryMs}\n\n`);
     this.detach();
-    res.end();
+    if (writable(res)) res.end();
   }
 
   /** True while a connection is attached (a dropped one can be resumed with `Last-Event-ID`). */
@@ -92,6 +94,10 @@ export class SseStream implements MessageSink {
     return this.ended;
   }
 
+  private write(chunk: string): void {
+    if (this.res && writable(this.res)) this.res.write(chunk);
+  }
+
   private detach(): void {
     if (this.keepalive) clearInterval(this.keepalive);
     this.keepalive = undefined;
@@ -100,4 +106,6 @@ export class SseStream implements MessageSink {
   }
 }
 
-const frame = (eventId: string, message: JsonRpcMessage) => `id: ${eventId}\nevent: message\ndata: ${JSON.stringify(message)}\n\n`;
+const writable = (res: Response) => !res.writableEnded && !res.destroyed;
+/** One SSE event carrying one JSON-RPC message. @internal */
+export const frame = (eventId: string, message: JsonRpcMessage) => `id: ${eventId}\nevent: message\ndata: ${JSON.stringify(message)}\n\n`;

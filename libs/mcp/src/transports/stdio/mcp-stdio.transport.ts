@@ -1,12 +1,16 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { MCP_MODULE_OPTIONS } from '../../mcp.constants';
 import { ResolvedMcpOptions } from '../../interfaces/mcp-module-options.interface';
 import { ErrorCode, JsonRpcMessage, errorResponse } from '../../protocol/json-rpc';
 import { McpDispatcher } from '../../protocol/mcp.dispatcher';
 import { McpSession } from '../../protocol/mcp-session';
 import { McpSessionManager } from '../../protocol/mcp-session.manager';
+import { LineSplitter } from './line-splitter';
+
+/** How long calls in flight may finish after stdin closes. */
+const DRAIN_MS = 30_000;
 
 /**
  * The stdio transport: newline-delimited JSON-RPC on stdin/stdout, one session per process, the
@@ -24,30 +28,38 @@ export class McpStdioTransport {
     @Inject(MCP_MODULE_OPTIONS) private readonly options: ResolvedMcpOptions,
   ) {}
 
-  /** Serves until `input` ends, then waits for calls in flight and resolves. */
+  /**
+   * Serves until `input` ends. Then server requests waiting on the client fail at once (it can no
+   * longer answer), calls in flight get up to 30 s to finish and write their results, and it resolves.
+   */
   async listen(input: Readable = process.stdin, output: Writable = process.stdout): Promise<void> {
     const session = new McpSession('stdio', 'stdio');
-    const write = (line: string) => output.writable && output.write(`${line}\n`);
-    const sink = { send: (m: JsonRpcMessage) => (session.closed ? false : write(JSON.stringify(m)) !== false) };
+    // write() returning false only means "buffered"; the message is still delivered.
+    const write = (line: string) => (output.writable ? (output.write(`${line}\n`), true) : false);
+    const sink = { send: (m: JsonRpcMessage) => !session.closed && write(JSON.stringify(m)) };
     session.standalone = sink;
     this.sessions.attachLocal(session);
     const running = new Set<Promise<void>>();
-    const lines = createInterface({ input, crlfDelay: Infinity });
-    for await (const line of lines) {
-      if (line.trim() === '') continue;
+    const limit = this.options.maxRequestBytes;
+    const splitter = new LineSplitter(limit, (line) => {
       const work = this.handleLine(line, session, sink, write).catch((e) => this.logger.error(`stdio message failed: ${(e as Error).message}`));
       running.add(work);
       void work.finally(() => running.delete(work));
-    }
-    await Promise.allSettled([...running]);
+    }, () => write(JSON.stringify(errorResponse(null, ErrorCode.PayloadTooLarge, `Payload too large: the limit is ${limit} bytes`))));
+    await new Promise<void>((resolve) => {
+      input.on('data', (chunk: Buffer | string) => splitter.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk));
+      input.once('end', resolve);
+      input.once('close', resolve);
+      input.once('error', resolve);
+    });
+    splitter.end();
+    session.failPending('The client closed stdin');
+    await Promise.race([Promise.allSettled([...running]), sleep(DRAIN_MS, undefined, { ref: false })]);
     this.sessions.close(session);
   }
 
   private async handleLine(line: string, session: McpSession, sink: { send(m: JsonRpcMessage): boolean }, write: (l: string) => unknown): Promise<void> {
-    if (Buffer.byteLength(line) > this.options.maxRequestBytes) {
-      write(JSON.stringify(errorResponse(null, ErrorCode.PayloadTooLarge, `Payload too large: the limit is ${this.options.maxRequestBytes} bytes`)));
-      return;
-    }
+    if (line.trim() === '') return;
     let value: unknown;
     try {
       value = JSON.parse(line);

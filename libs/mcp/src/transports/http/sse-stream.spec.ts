@@ -1,0 +1,54 @@
+import { EventEmitter } from 'node:events';
+import type { Response } from 'express';
+import { SseStream } from './sse-stream';
+import { InMemoryEventStore } from '../../stores/event-store.interface';
+
+/** A response that records writes and, like Node's, emits 'error' on a write after end. */
+class FakeResponse extends EventEmitter {
+  chunks: string[] = [];
+  writableEnded = false;
+  destroyed = false;
+  writeHead() {
+    return this;
+  }
+  write(chunk: string) {
+    if (this.writableEnded) this.emit('error', new Error('write after end'));
+    this.chunks.push(chunk);
+    return true;
+  }
+  end() {
+    this.writableEnded = true;
+    return this;
+  }
+}
+
+describe('SseStream', () => {
+  beforeEach(() => jest.useFakeTimers());
+  afterEach(() => jest.useRealTimers());
+
+  it('never writes to an ended connection (a keepalive after end once crashed the process)', () => {
+    const store = new InMemoryEventStore();
+    const stream = new SseStream(store, 's1');
+    const res = new FakeResponse();
+    stream.attach(res as unknown as Response, {}, 1000);
+    res.end(); // the connection ends without a 'close' event yet
+    expect(() => jest.advanceTimersByTime(60_000)).not.toThrow();
+    expect(stream.send({ jsonrpc: '2.0', method: 'notifications/message' })).toBe(true);
+    expect(res.chunks.filter((c) => c.includes('keepalive'))).toHaveLength(0);
+  });
+
+  it('stores events while detached and replays them after the last seen id', () => {
+    const store = new InMemoryEventStore();
+    const stream = new SseStream(store, 's1');
+    const res = new FakeResponse();
+    stream.attach(res as unknown as Response, {}, 1000);
+    stream.send({ jsonrpc: '2.0', method: 'a' });
+    res.emit('close');
+    stream.send({ jsonrpc: '2.0', method: 'b' });
+    const replayed: string[] = [];
+    const found = store.replayAfter(`${stream.id}_1`, 's1', (_id, m) => replayed.push((m as { method: string }).method));
+    expect(found).toEqual({ streamId: stream.id, complete: false });
+    expect(replayed).toEqual(['b']);
+    expect(store.replayAfter(`${stream.id}_1`, 'other-session', () => undefined)).toBeUndefined();
+  });
+});
