@@ -177,6 +177,16 @@ describe('helpdesk over stdio: limits and shutdown', () => {
   });
   afterEach(() => server.kill());
 
+  it('refuses requests before initialize, except ping', async () => {
+    server.send({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    expect(await server.response(1)).toMatchObject({ id: 1, error: { code: -32600, message: expect.stringContaining('initialize') } });
+    server.send({ jsonrpc: '2.0', id: 2, method: 'ping' });
+    expect(await server.response(2)).toEqual({ jsonrpc: '2.0', id: 2, result: {} });
+    await server.initialize(3);
+    server.send({ jsonrpc: '2.0', id: 4, method: 'tools/list' });
+    expect((await server.response(4)).result).toBeDefined();
+  });
+
   it('drops a line over 1 MiB with -32005 without buffering it, then keeps serving', async () => {
     await server.initialize(1);
     server.send(`{"jsonrpc":"2.0","id":2,"method":"ping","params":{"pad":"${'x'.repeat(2 * 1024 * 1024)}"}}`);

@@ -1,7 +1,7 @@
 import { INestApplication } from '@nestjs/common';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { LoggingMessageNotificationSchema, ResourceListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ListRootsRequestSchema, LoggingMessageNotificationSchema, ResourceListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { CallLog, PipelineFixtureModule } from './fixtures/pipeline-fixture.module';
 import { startInProcess } from './support/in-process-app';
 
@@ -11,10 +11,12 @@ type TextResult = { content: { type: string; text: string }[]; isError?: boolean
 describe('MCP calls run through the Nest pipeline', () => {
   let app: INestApplication;
   let client: Client;
+  let url: string;
 
   beforeAll(async () => {
     const started = await startInProcess(PipelineFixtureModule);
     app = started.app;
+    url = started.url;
     client = new Client({ name: 'pipeline-e2e', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(started.url)));
   });
@@ -65,12 +67,13 @@ describe('MCP calls run through the Nest pipeline', () => {
       changed++;
     });
     await new Promise((r) => setTimeout(r, 100)); // the standalone GET stream is open
-    expect((await client.listResources()).resources.map((r) => r.uri)).toEqual(['pipeline://readme']);
+    const before = (await client.listResources()).resources.map((r) => r.uri);
+    expect(before).not.toContain('pipeline://notes/n1');
     await call('publish_note', { id: 'n1' });
     const start = Date.now();
     while (changed === 0 && Date.now() - start < 3000) await new Promise((r) => setTimeout(r, 20));
     expect(changed).toBe(1);
-    expect((await client.listResources()).resources.map((r) => r.uri)).toEqual(['pipeline://readme', 'pipeline://notes/n1']);
+    expect((await client.listResources()).resources.map((r) => r.uri)).toEqual([...before, 'pipeline://notes/n1']);
     expect((await client.readResource({ uri: 'pipeline://notes/n1' })).contents[0]).toMatchObject({ text: 'note n1', mimeType: 'text/plain' });
   });
 
@@ -85,6 +88,27 @@ describe('MCP calls run through the Nest pipeline', () => {
     await client.setLoggingLevel('error');
     await call('chatty');
     expect(lines).toEqual(['error line']);
+  });
+
+  it('a global guard applies to MCP calls; a class-level guard to prompts and resources', async () => {
+    await expect(call('globally_blocked')).rejects.toMatchObject({ code: -32001 });
+    expect((await client.getPrompt({ name: 'guarded_prompt' })).messages[0].content).toEqual({ type: 'text', text: 'prompt text' });
+    expect((await client.readResource({ uri: 'pipeline://guarded' })).contents[0]).toMatchObject({ text: 'resource text' });
+    const stranger = new Client({ name: 'stranger', version: '1.0.0' });
+    await stranger.connect(new StreamableHTTPClientTransport(new URL(url)));
+    await expect(stranger.getPrompt({ name: 'guarded_prompt' })).rejects.toMatchObject({ code: -32001 });
+    await expect(stranger.readResource({ uri: 'pipeline://guarded' })).rejects.toMatchObject({ code: -32001 });
+    await stranger.close();
+  });
+
+  it('roots/list goes to a client that declared roots, and fails clearly for one that did not', async () => {
+    await expect(call('count_roots')).rejects.toMatchObject({ code: -32000, message: expect.stringContaining('did not declare the "roots" capability') });
+    const withRoots = new Client({ name: 'pipeline-e2e', version: '1.0.0' }, { capabilities: { roots: {} } });
+    withRoots.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: 'file:///repo', name: 'repo' }] }));
+    await withRoots.connect(new StreamableHTTPClientTransport(new URL(url)));
+    const result = (await withRoots.callTool({ name: 'count_roots', arguments: {} })) as TextResult;
+    expect(result.content[0].text).toBe('1 roots: file:///repo');
+    await withRoots.close();
   });
 
   it('an unexpected error becomes a generic -32603 with no message, path or secret', async () => {

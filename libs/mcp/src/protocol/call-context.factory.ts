@@ -46,7 +46,12 @@ export function createCallContext(
 
   const ask = (capability: string, method: string, params: Record<string, unknown>, timeoutMs?: number) => {
     if (!session.clientCapabilities[capability]) {
-      return Promise.reject(new McpError(ErrorCode.InvalidRequest, `The client did not declare the "${capability}" capability, so ${method} cannot be used`));
+      return Promise.reject(
+        new McpError(ErrorCode.ServerError, `The client did not declare the "${capability}" capability, so ${method} cannot be used`, {
+          reason: 'client_capability_missing',
+          capability,
+        }),
+      );
     }
     if (ended) return Promise.reject(new McpError(ErrorCode.ServerError, 'The call has already ended'));
     return session.request(sink, method, params, timeoutMs ?? options.clientRequestTimeoutMs, signal);
@@ -68,7 +73,9 @@ export function createCallContext(
     reportProgress: (p, total, message) => progress.report(p, total, message),
     elicit: (params, o) => {
       if (!session.era.elicitation) {
-        return Promise.reject(new McpError(ErrorCode.InvalidRequest, `Elicitation does not exist in protocol ${session.protocolVersion}`));
+        return Promise.reject(
+          new McpError(ErrorCode.ServerError, `Elicitation does not exist in protocol ${session.protocolVersion}`, { reason: 'client_capability_missing', capability: 'elicitation' }),
+        );
       }
       return ask('elicitation', 'elicitation/create', params, o?.timeoutMs);
     },
