@@ -15,7 +15,7 @@ fi
 count_file="$(mktemp)"
 export TEST_COUNT_FILE="$count_file"
 
-if ! nest build helpdesk >/tmp/nest-build.log 2>&1; then
+if ! { nest build helpdesk && nest build conformance; } >/tmp/nest-build.log 2>&1; then
   cat /tmp/nest-build.log
   echo "0 passed, 1 failed"
   exit 1

@@ -13,7 +13,12 @@ export interface RunningServer {
 
 /** Starts the built helpdesk over HTTP on an ephemeral loopback port and waits until it listens. */
 export function startHelpdeskHttp(env: Record<string, string> = {}): Promise<RunningServer> {
-  const child = spawn(process.execPath, [HELPDESK_MAIN], {
+  return startHttpServer(HELPDESK_MAIN, env);
+}
+
+/** Starts a built server entry on an ephemeral loopback port; it must print "listening on <url>". */
+export function startHttpServer(main: string, env: Record<string, string> = {}): Promise<RunningServer> {
+  const child = spawn(process.execPath, [main], {
     env: { ...process.env, NODE_OPTIONS: '', HOST: '127.0.0.1', PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -39,6 +39,12 @@ export interface McpCallContext {
   principal?: unknown;
   /** Reports progress when the client asked for it; values must rise, and bursts are coalesced. */
   reportProgress(progress: number, total?: number, message?: string): void;
+  /**
+   * Over Streamable HTTP with a 2025-11-25 client: switches the answer to SSE and closes the
+   * connection now, keeping the stream; the client reconnects with `Last-Event-ID` and gets the
+   * rest (SSE polling, SEP-1699). Frees a connection during a long call. A no-op elsewhere.
+   */
+  closeSseStream(): void;
   /** Log lines for the client (not for the server's own logs). */
   readonly log: McpClientLogger;
   /** `elicitation/create`; rejects with a clear error when the client did not declare `elicitation`. */

@@ -71,6 +71,9 @@ export function createCallContext(
     principal: session.principal,
     log,
     reportProgress: (p, total, message) => progress.report(p, total, message),
+    closeSseStream: () => {
+      if (!ended) sink.closeConnection?.();
+    },
     elicit: (params, o) => {
       if (!session.era.elicitation) {
         return Promise.reject(

@@ -7,4 +7,6 @@ import { JsonRpcMessage } from './json-rpc';
  */
 export interface MessageSink {
   send(message: JsonRpcMessage): boolean;
+  /** Closes the connection but not the stream (SSE polling); absent where there is no such thing. */
+  closeConnection?(): void;
 }

@@ -167,10 +167,6 @@ export class McpHttpService {
       sendHttpError(res, 404, ErrorCode.InvalidRequest, 'Not Found: session unknown or expired; initialize a new one');
       return undefined;
     }
-    if (version !== undefined && session.initialized && version !== session.protocolVersion) {
-      sendHttpError(res, 400, ErrorCode.InvalidRequest, 'Bad Request: MCP-Protocol-Version differs from the negotiated version');
-      return undefined;
-    }
     return session;
   }
 

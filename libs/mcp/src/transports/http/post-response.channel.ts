@@ -24,14 +24,27 @@ export class PostResponseChannel implements MessageSink {
   ) {}
 
   send(message: JsonRpcMessage): boolean {
-    if (!this.stream) {
-      if (this.res.headersSent) return false;
-      const stream = new SseStream(this.store, this.session.id, () => undefined);
-      this.streams.set(stream.id, stream);
-      stream.attach(this.res, this.headers, this.session.era.sseResumePriming ? this.retryMs : undefined);
-      this.stream = stream;
-    }
-    return this.stream.send(message);
+    const stream = this.upgrade();
+    return stream ? stream.send(message) : false;
+  }
+
+  /**
+   * Ends the HTTP connection while the call goes on (SSE polling, SEP-1699): the client comes back
+   * with `Last-Event-ID` and receives the rest. Only for 2025-11-25 sessions, whose clients expect it.
+   */
+  closeConnection(): void {
+    if (!this.session.era.sseResumePriming) return;
+    this.upgrade()?.dropConnection(this.retryMs);
+  }
+
+  private upgrade(): SseStream | undefined {
+    if (this.stream) return this.stream;
+    if (this.res.headersSent) return undefined;
+    const stream = new SseStream(this.store, this.session.id);
+    this.streams.set(stream.id, stream);
+    stream.attach(this.res, this.headers, this.session.era.sseResumePriming ? this.retryMs : undefined);
+    this.stream = stream;
+    return stream;
   }
 
   /** Sends the response: as JSON, or as the last event of the stream. */

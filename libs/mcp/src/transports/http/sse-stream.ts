@@ -77,7 +77,7 @@ export class SseStream implements MessageSink {
   }
 
   /** Closes the connection but not the stream: the client may come back with `Last-Event-ID`. */
-  closeConnection(retryMs: number): void {
+  dropConnection(retryMs: number): void {
     const res = this.res;
     if (!res) return;
     this.write(`retry: ${retryMs}\n\n`);
