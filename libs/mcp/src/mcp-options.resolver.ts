@@ -26,10 +26,16 @@ export function resolveMcpOptions(o: McpModuleOptions): ResolvedMcpOptions {
     sseRetryMs: o.sseRetryMs ?? 1_000,
     maxRequestBytes: o.maxRequestBytes ?? 1_048_576,
     http: o.http ?? true,
+    legacySse: legacySseEnabled(o.legacySse),
   };
   if (!Number.isInteger(resolved.pageSize) || resolved.pageSize < 1) throw new Error('McpModule: "pageSize" must be a positive integer');
   if (!/^\d+\.\d+\.\d+/.test(resolved.version)) throw new Error(`McpModule: "version" must be semver (got ${JSON.stringify(resolved.version)})`);
   return resolved;
+}
+
+/** Whether the legacy HTTP+SSE transport is served: the option, else `MCP_LEGACY_SSE` (`true` or `1`). @internal */
+export function legacySseEnabled(option: boolean | undefined): boolean {
+  return option ?? /^(true|1)$/i.test(process.env.MCP_LEGACY_SSE?.trim() ?? '');
 }
 
 /** The version of the app: the nearest package.json above the entry script, else above the working directory. */

@@ -2,7 +2,7 @@ import { DynamicModule, Module, Provider } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { MCP_MODULE_OPTIONS } from './mcp.constants';
 import { McpModuleAsyncOptions, McpModuleOptions, McpOptionsFactory } from './interfaces/mcp-module-options.interface';
-import { resolveMcpOptions } from './mcp-options.resolver';
+import { legacySseEnabled, resolveMcpOptions } from './mcp-options.resolver';
 import { McpExplorer } from './discovery/mcp.explorer';
 import { McpMetadataAccessor } from './discovery/mcp-metadata.accessor';
 import { McpRegistry } from './registry/mcp.registry';
@@ -10,6 +10,8 @@ import { McpDispatcher } from './protocol/mcp.dispatcher';
 import { McpSessionManager } from './protocol/mcp-session.manager';
 import { McpHttpService } from './transports/http/mcp-http.service';
 import { createMcpHttpController } from './transports/http/mcp-http.controller';
+import { McpLegacySseController } from './transports/legacy-sse/legacy-sse.controller';
+import { LegacySseService } from './transports/legacy-sse/legacy-sse.service';
 import { McpStdioTransport } from './transports/stdio/mcp-stdio.transport';
 import { McpNotifier } from './mcp.notifier';
 import { InMemorySessionStore, MCP_SESSION_STORE } from './stores/session-store.interface';
@@ -27,11 +29,17 @@ const CORE_PROVIDERS: Provider[] = [
   { provide: MCP_SESSION_STORE, useFactory: () => new InMemorySessionStore() },
   { provide: MCP_EVENT_STORE, useFactory: () => new InMemoryEventStore() },
 ];
+/** The legacy HTTP+SSE transport (2024-11-05), only when switched on. */
+const legacySse = (enabled: boolean) => ({
+  controllers: enabled ? [McpLegacySseController] : [],
+  providers: enabled ? [LegacySseService] : [],
+});
 const EXPORTS = [McpRegistry, McpNotifier, McpStdioTransport, McpSessionManager, MCP_MODULE_OPTIONS];
 
 /**
  * The MCP platform: discovers `@McpTool`, `@McpPrompt`, `@McpResource` and `@McpResourceTemplate`
- * providers at boot and serves them over Streamable HTTP (`path`, default `/mcp`) and stdio.
+ * providers at boot and serves them over Streamable HTTP (`path`, default `/mcp`) and stdio, and
+ * over the legacy HTTP+SSE transport (`/sse`, `/messages`) when `legacySse` is on.
  *
  * @example
  * @Module({ imports: [McpModule.forRoot({ name: 'helpdesk' })], providers: [TicketsTools] })
@@ -41,30 +49,34 @@ const EXPORTS = [McpRegistry, McpNotifier, McpStdioTransport, McpSessionManager,
 export class McpModule {
   static forRoot(options: McpModuleOptions): DynamicModule {
     const resolved = resolveMcpOptions(options);
+    const legacy = legacySse(resolved.legacySse);
     return {
       module: McpModule,
       global: true,
       imports: [DiscoveryModule],
-      controllers: resolved.http ? [createMcpHttpController(resolved.path)] : [],
-      providers: [{ provide: MCP_MODULE_OPTIONS, useValue: resolved }, ...CORE_PROVIDERS],
+      controllers: [...(resolved.http ? [createMcpHttpController(resolved.path)] : []), ...legacy.controllers],
+      providers: [{ provide: MCP_MODULE_OPTIONS, useValue: resolved }, ...CORE_PROVIDERS, ...legacy.providers],
       exports: EXPORTS,
     };
   }
 
   /**
-   * Options from a factory (for example from `ConfigService`). The HTTP path and whether HTTP is
-   * served are decided at import time, as Nest needs controllers before factories run.
+   * Options from a factory (for example from `ConfigService`). The HTTP path and whether HTTP and
+   * legacy HTTP+SSE are served are decided at import time, as Nest needs controllers before
+   * factories run.
    */
   static forRootAsync(options: McpModuleAsyncOptions & { path?: string }): DynamicModule {
+    const legacyOn = legacySseEnabled(options.legacySse);
+    const legacy = legacySse(legacyOn);
     const optionsProvider: Provider = options.useFactory
       ? {
           provide: MCP_MODULE_OPTIONS,
-          useFactory: async (...args: unknown[]) => resolveMcpOptions({ ...(await options.useFactory!(...args)), path: options.path }),
+          useFactory: async (...args: unknown[]) => resolveMcpOptions({ ...(await options.useFactory!(...args)), path: options.path, legacySse: legacyOn }),
           inject: options.inject ?? [],
         }
       : {
           provide: MCP_MODULE_OPTIONS,
-          useFactory: async (factory: McpOptionsFactory) => resolveMcpOptions({ ...(await factory.createMcpOptions()), path: options.path }),
+          useFactory: async (factory: McpOptionsFactory) => resolveMcpOptions({ ...(await factory.createMcpOptions()), path: options.path, legacySse: legacyOn }),
           inject: [options.useExisting ?? options.useClass!],
         };
     const extra: Provider[] = options.useClass ? [{ provide: options.useClass, useClass: options.useClass }] : [];
@@ -72,8 +84,8 @@ export class McpModule {
       module: McpModule,
       global: true,
       imports: [DiscoveryModule, ...(options.imports ?? [])],
-      controllers: options.http === false ? [] : [createMcpHttpController(options.path ?? '/mcp')],
-      providers: [optionsProvider, ...extra, ...CORE_PROVIDERS],
+      controllers: [...(options.http === false ? [] : [createMcpHttpController(options.path ?? '/mcp')]), ...legacy.controllers],
+      providers: [optionsProvider, ...extra, ...CORE_PROVIDERS, ...legacy.providers],
       exports: EXPORTS,
     };
   }

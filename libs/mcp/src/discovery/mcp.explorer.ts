@@ -11,6 +11,31 @@ import { buildPromptEntry } from '../registry/prompt-entry.factory';
 import { CompletionHandler, McpHandler } from '../registry/registry-entries';
 import { McpMetadataAccessor } from './mcp-metadata.accessor';
 import { McpParamsFactory } from './mcp-params.factory';
+import { McpCancelledError } from '../errors/mcp.error';
+
+/**
+ * Wraps a handler method so that an `AbortError` (from an API given `ctx.signal`) leaves it as a
+ * {@link McpCancelledError}: Nest's external exception filter logs every other error as a fault.
+ * The method's metadata (guards, interceptors, pipes, filters, custom keys) is copied over, so
+ * Nest and `Reflector.get(key, context.getHandler())` see the wrapper exactly as the method.
+ * @internal
+ */
+function cancellationAware(method: (...a: unknown[]) => unknown): (...a: unknown[]) => unknown {
+  const asCancelled = (error: unknown): never => {
+    throw (error as { name?: string })?.name === 'AbortError' ? new McpCancelledError() : error;
+  };
+  const wrapper = function (this: unknown, ...args: unknown[]) {
+    try {
+      const result = method.apply(this, args);
+      return result instanceof Promise ? result.catch(asCancelled) : result;
+    } catch (error) {
+      return asCancelled(error);
+    }
+  };
+  for (const key of Reflect.getMetadataKeys(method)) Reflect.defineMetadata(key, Reflect.getMetadata(key, method), wrapper);
+  Object.defineProperty(wrapper, 'name', { value: method.name });
+  return wrapper;
+}
 
 /** Default tool timeout until the limits layer makes it configurable. @internal */
 export const DEFAULT_TOOL_TIMEOUT_MS = 30_000;
@@ -121,7 +146,7 @@ export class McpExplorer implements OnModuleInit {
   }
 
   private wrap(instance: object, methodName: string): McpHandler {
-    const callback = (instance as Record<string, (...a: unknown[]) => unknown>)[methodName];
+    const callback = cancellationAware((instance as Record<string, (...a: unknown[]) => unknown>)[methodName]);
     const wrapped = this.contextCreator.create(
       instance as never,
       callback,

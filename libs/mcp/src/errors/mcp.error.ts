@@ -44,3 +44,10 @@ export class ToolExecutionError extends IntrinsicException {
     this.name = 'ToolExecutionError';
   }
 }
+
+/** The call was cancelled (by the client, a session end or a shutdown); never reported as a fault. */
+export class McpCancelledError extends McpError {
+  constructor() {
+    super(ErrorCode.ServerError, 'Request cancelled');
+  }
+}

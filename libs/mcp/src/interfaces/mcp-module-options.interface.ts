@@ -29,6 +29,11 @@ export interface McpModuleOptions {
   maxRequestBytes?: number;
   /** Serve the Streamable HTTP controller. Default true; stdio-only apps may switch it off. */
   http?: boolean;
+  /**
+   * Also serve the legacy HTTP+SSE transport of MCP 2024-11-05 (`GET /sse`, `POST /messages`), for
+   * clients that predate Streamable HTTP. Default false, or `MCP_LEGACY_SSE=true`.
+   */
+  legacySse?: boolean;
 }
 
 /** Factory of {@link McpModuleOptions} for `McpModule.forRootAsync`. */
@@ -44,6 +49,11 @@ export interface McpModuleAsyncOptions extends Pick<ModuleMetadata, 'imports'> {
   useExisting?: Type<McpOptionsFactory>;
   /** Serve the HTTP controller (decided at import time, before the factory runs). Default true. */
   http?: boolean;
+  /**
+   * Serve the legacy HTTP+SSE transport (decided at import time, like `http`). Default false, or
+   * `MCP_LEGACY_SSE=true`; a `legacySse` returned by the factory is ignored.
+   */
+  legacySse?: boolean;
 }
 
 /** @internal Options with every default filled in. */

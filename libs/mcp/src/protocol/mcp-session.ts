@@ -34,6 +34,8 @@ export class McpSession {
   /** The standalone channel: the GET stream over HTTP, stdout over stdio. */
   standalone: MessageSink | undefined;
   principal: unknown;
+  /** Opened by the legacy HTTP+SSE transport; such a session is not usable on the Streamable HTTP endpoint. */
+  legacySse = false;
   readonly subscriptions = new Set<string>();
   readonly inflight = new Map<string, InflightCall>();
   private readonly pending = new Map<string, PendingRequest>();

@@ -1,4 +1,28 @@
-import { accepts, hostMatcher, originMatcher } from './http-checks';
+import { Readable } from 'node:stream';
+import type { Request, Response } from 'express';
+import { accepts, checkOriginAndHost, hostMatcher, originMatcher, readJsonBody } from './http-checks';
+
+/** A request whose body is `chunks`, with `headers`. */
+const requestOf = (chunks: string[], headers: Record<string, string> = {}) =>
+  Object.assign(Readable.from(chunks.map((c) => Buffer.from(c))), { headers }) as unknown as Request;
+
+/** A response that records the status, headers and body it was given. */
+function responseRecorder() {
+  const r = { status: 0, headers: {} as Record<string, unknown>, body: '', headersSent: false };
+  const res = {
+    get headersSent() {
+      return r.headersSent;
+    },
+    setHeader: (k: string, v: unknown) => void (r.headers[k] = v),
+    writeHead(status: number, headers: Record<string, unknown>) {
+      Object.assign(r, { status, headersSent: true });
+      Object.assign(r.headers, headers);
+      return res;
+    },
+    end: (body?: string) => void (r.body = body ?? ''),
+  };
+  return { res: res as unknown as Response, r, json: () => JSON.parse(r.body) };
+}
 
 describe('HTTP checks', () => {
   it('matches origins exactly or by any-port pattern', () => {
@@ -27,5 +51,49 @@ describe('HTTP checks', () => {
     expect(accepts('*/*', 'text/event-stream')).toBe(true);
     expect(accepts('application/json', 'text/event-stream')).toBe(false);
     expect(accepts(undefined, 'application/json')).toBe(false);
+  });
+
+  it('reads JSON bodies within the limit, answering 413 and 400 itself', async () => {
+    const ok = responseRecorder();
+    await expect(readJsonBody(requestOf(['{"a":', '1}']), ok.res, 100)).resolves.toEqual({ value: { a: 1 } });
+    expect(ok.r.status).toBe(0);
+
+    const large = responseRecorder();
+    await expect(readJsonBody(requestOf(['x'.repeat(60), 'x'.repeat(60)]), large.res, 100)).resolves.toBeUndefined();
+    expect(large.r.status).toBe(413);
+    expect(large.r.headers.Connection).toBe('close');
+    expect(large.json().error.code).toBe(-32005);
+
+    const declared = responseRecorder();
+    await expect(readJsonBody(requestOf([], { 'content-length': '101' }), declared.res, 100)).resolves.toBeUndefined();
+    expect(declared.r.status).toBe(413);
+
+    const bad = responseRecorder();
+    await expect(readJsonBody(requestOf(['{nope']), bad.res, 100)).resolves.toBeUndefined();
+    expect(bad.r.status).toBe(400);
+    expect(bad.json().error.code).toBe(-32700);
+  });
+
+  it('takes a body Nest\'s global parser already read as parsed', async () => {
+    const req = Object.assign(requestOf([]), { _body: true, body: { jsonrpc: '2.0', id: 1, method: 'ping' } });
+    await expect(readJsonBody(req, responseRecorder().res, 10)).resolves.toEqual({ value: { jsonrpc: '2.0', id: 1, method: 'ping' } });
+  });
+
+  it('answers a disallowed Origin or Host with 403', () => {
+    const origins = originMatcher(['http://localhost:*']);
+    const hosts = hostMatcher(['localhost']);
+    const check = (headers: Record<string, string>) => {
+      const out = responseRecorder();
+      return { allowed: checkOriginAndHost(requestOf([], headers), out.res, origins, hosts), ...out };
+    };
+    expect(check({ host: 'localhost:3000', origin: 'http://localhost:5173' }).allowed).toBe(true);
+    expect(check({}).allowed).toBe(true);
+    const origin = check({ host: 'localhost', origin: 'https://evil.example.com' });
+    expect(origin.allowed).toBe(false);
+    expect(origin.r.status).toBe(403);
+    expect(origin.json().error.message).toMatch(/Origin/);
+    const host = check({ host: 'evil.example.com' });
+    expect(host.allowed).toBe(false);
+    expect(host.json().error.message).toMatch(/Host/);
   });
 });

@@ -34,6 +34,55 @@ export function sendHttpError(res: Response, status: number, code: number, messa
   res.end(JSON.stringify(errorResponse(null, code, message)));
 }
 
+/**
+ * The Origin and Host allow-list check shared by the HTTP transports: answers 403 itself and
+ * returns false when either header is present and not allowed.
+ * @internal
+ */
+export function checkOriginAndHost(
+  req: Request,
+  res: Response,
+  originAllowed: (origin: string) => boolean,
+  hostAllowed: (host: string) => boolean,
+): boolean {
+  const origin = req.headers.origin;
+  if (origin !== undefined && !originAllowed(origin)) {
+    sendHttpError(res, 403, ErrorCode.InvalidRequest, 'Forbidden: Origin not allowed');
+    return false;
+  }
+  const host = req.headers.host;
+  if (host !== undefined && !hostAllowed(host)) {
+    sendHttpError(res, 403, ErrorCode.InvalidRequest, 'Forbidden: Host not allowed');
+    return false;
+  }
+  return true;
+}
+
+/** The media type of `Content-Type`, lower-cased, without parameters (`''` when absent). @internal */
+export function mediaType(req: Request): string {
+  return (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+}
+
+/**
+ * Reads and parses a JSON body within `limit` bytes, answering 413 (`-32005`) or 400 (`-32700`)
+ * itself; undefined when it did. A body Nest's global parser already read is taken as parsed.
+ * @internal
+ */
+export async function readJsonBody(req: Request, res: Response, limit: number): Promise<{ value: unknown } | undefined> {
+  if ((req as { _body?: boolean })._body === true) return { value: req.body };
+  const raw = await readBody(req, limit).catch(() => undefined);
+  if (raw === undefined) return void sendHttpError(res, 400, ErrorCode.ParseError, 'Parse error: the body could not be read');
+  if (raw === 'too-large') {
+    res.setHeader('Connection', 'close');
+    return void sendHttpError(res, 413, ErrorCode.PayloadTooLarge, `Payload too large: the limit is ${limit} bytes`);
+  }
+  try {
+    return { value: JSON.parse(raw.toString('utf8')) };
+  } catch {
+    return void sendHttpError(res, 400, ErrorCode.ParseError, 'Parse error: the body is not valid JSON');
+  }
+}
+
 /** Reads the raw body, refusing more than `limit` bytes while reading. @internal */
 export function readBody(req: Request, limit: number): Promise<Buffer | 'too-large'> {
   const declared = Number(req.headers['content-length']);

@@ -8,7 +8,7 @@ import { McpSession } from '../../protocol/mcp-session';
 import { ErrorCode, JsonRpcMessage } from '../../protocol/json-rpc';
 import { isSupportedVersion } from '../../protocol/protocol-version';
 import { MCP_EVENT_STORE, McpEventStore } from '../../stores/event-store.interface';
-import { accepts, hostMatcher, originMatcher, readBody, sendHttpError } from './http-checks';
+import { accepts, checkOriginAndHost, hostMatcher, mediaType, originMatcher, readJsonBody, sendHttpError } from './http-checks';
 import { PostResponseChannel } from './post-response.channel';
 import { SseStream, frame } from './sse-stream';
 
@@ -43,27 +43,16 @@ export class McpHttpService {
 
   async post(req: Request, res: Response): Promise<void> {
     if (!this.checkOriginAndHost(req, res)) return;
-    const contentType = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-    if (contentType !== 'application/json') {
+    if (mediaType(req) !== 'application/json') {
       return sendHttpError(res, 415, ErrorCode.InvalidRequest, 'Unsupported Media Type: Content-Type must be application/json');
     }
     if (!accepts(req.headers.accept, 'application/json') || !accepts(req.headers.accept, 'text/event-stream')) {
       return sendHttpError(res, 406, ErrorCode.InvalidRequest, 'Not Acceptable: Accept must list application/json and text/event-stream');
     }
     // With Nest's global body parser on (see README), Express has already read and parsed the body.
-    const preParsed = (req as { _body?: boolean })._body === true;
-    const raw = preParsed ? Buffer.from(JSON.stringify(req.body)) : await readBody(req, this.options.maxRequestBytes).catch(() => undefined);
-    if (raw === undefined) return sendHttpError(res, 400, ErrorCode.ParseError, 'Parse error: the body could not be read');
-    if (raw === 'too-large') {
-      res.setHeader('Connection', 'close');
-      return sendHttpError(res, 413, ErrorCode.PayloadTooLarge, `Payload too large: the limit is ${this.options.maxRequestBytes} bytes`);
-    }
-    let body: unknown;
-    try {
-      body = JSON.parse(raw.toString('utf8'));
-    } catch {
-      return sendHttpError(res, 400, ErrorCode.ParseError, 'Parse error: the body is not valid JSON');
-    }
+    const parsed = await readJsonBody(req, res, this.options.maxRequestBytes);
+    if (!parsed) return;
+    const body = parsed.value;
     const version = req.headers[VERSION_HEADER] as string | undefined;
     if (version !== undefined && !isSupportedVersion(version)) {
       return sendHttpError(res, 400, ErrorCode.InvalidRequest, 'Bad Request: unsupported MCP-Protocol-Version');
@@ -162,7 +151,8 @@ export class McpHttpService {
       sendHttpError(res, 400, ErrorCode.InvalidRequest, 'Bad Request: Mcp-Session-Id header is required');
       return undefined;
     }
-    const session = id.length <= 128 ? this.sessions.find(id) : undefined;
+    const found = id.length <= 128 ? this.sessions.find(id) : undefined;
+    const session = found?.legacySse ? undefined : found;
     if (!session) {
       sendHttpError(res, 404, ErrorCode.InvalidRequest, 'Not Found: session unknown or expired; initialize a new one');
       return undefined;
@@ -171,17 +161,7 @@ export class McpHttpService {
   }
 
   private checkOriginAndHost(req: Request, res: Response): boolean {
-    const origin = req.headers.origin;
-    if (origin !== undefined && !this.originAllowed(origin)) {
-      sendHttpError(res, 403, ErrorCode.InvalidRequest, 'Forbidden: Origin not allowed');
-      return false;
-    }
-    const host = req.headers.host;
-    if (host !== undefined && !this.hostAllowed(host)) {
-      sendHttpError(res, 403, ErrorCode.InvalidRequest, 'Forbidden: Host not allowed');
-      return false;
-    }
-    return true;
+    return checkOriginAndHost(req, res, this.originAllowed, this.hostAllowed);
   }
 }
 

@@ -1,0 +1,104 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { MCP_MODULE_OPTIONS } from '../../mcp.constants';
+import { ResolvedMcpOptions } from '../../interfaces/mcp-module-options.interface';
+import { McpDispatcher } from '../../protocol/mcp.dispatcher';
+import { McpSessionManager } from '../../protocol/mcp-session.manager';
+import { McpSession } from '../../protocol/mcp-session';
+import { ErrorCode, classifyMessage } from '../../protocol/json-rpc';
+import { accepts, checkOriginAndHost, hostMatcher, mediaType, originMatcher, readJsonBody, sendHttpError } from '../http/http-checks';
+import { LegacySseStream } from './legacy-sse.stream';
+import { messagesEndpoint } from './legacy-sse.endpoint';
+
+/**
+ * The HTTP+SSE transport of MCP 2024-11-05 (off by default; `legacySse: true` or
+ * `MCP_LEGACY_SSE=true`): `GET /sse` opens a session and its stream, `POST /messages?sessionId=`
+ * carries the client's messages, and every answer goes back on the stream. Framing only; the
+ * dispatcher, registry and session manager are the ones Streamable HTTP and stdio use.
+ * @internal
+ */
+@Injectable()
+export class LegacySseService {
+  private readonly logger = new Logger('McpLegacySse');
+  private readonly originAllowed: (o: string) => boolean;
+  private readonly hostAllowed: (h: string) => boolean;
+  /** The open streams by session id: only these sessions are reachable through `/messages`. */
+  private readonly streams = new Map<string, LegacySseStream>();
+
+  constructor(
+    private readonly dispatcher: McpDispatcher,
+    private readonly sessions: McpSessionManager,
+    @Inject(MCP_MODULE_OPTIONS) private readonly options: ResolvedMcpOptions,
+  ) {
+    this.originAllowed = originMatcher(options.allowedOrigins);
+    this.hostAllowed = hostMatcher(options.allowedHosts);
+    // A session closed elsewhere (idle expiry, shutdown) ends its stream.
+    sessions.onClose((s) => {
+      const stream = this.streams.get(s.id);
+      if (!stream) return;
+      this.streams.delete(s.id);
+      stream.end();
+    });
+  }
+
+  /** `GET /sse`: a new session, its stream, and the `endpoint` event. */
+  open(req: Request, res: Response): void {
+    if (!checkOriginAndHost(req, res, this.originAllowed, this.hostAllowed)) return;
+    if (!accepts(req.headers.accept, 'text/event-stream')) {
+      return sendHttpError(res, 406, ErrorCode.InvalidRequest, 'Not Acceptable: Accept must allow text/event-stream');
+    }
+    const session = this.sessions.createHttpSession();
+    session.legacySse = true;
+    const stream = new LegacySseStream(() => {
+      // The client went away: in this protocol the session ends with its stream.
+      this.streams.delete(session.id);
+      this.sessions.close(session);
+    });
+    this.streams.set(session.id, stream);
+    session.standalone = stream;
+    stream.open(res, messagesEndpoint(req.originalUrl ?? req.url, session.id));
+  }
+
+  /** `POST /messages?sessionId=`: 202 for a message taken; its answer, if any, goes on the stream. */
+  async message(req: Request, res: Response): Promise<void> {
+    if (!checkOriginAndHost(req, res, this.originAllowed, this.hostAllowed)) return;
+    if (mediaType(req) !== 'application/json') {
+      return sendHttpError(res, 415, ErrorCode.InvalidRequest, 'Unsupported Media Type: Content-Type must be application/json');
+    }
+    const target = this.sessionFor(req, res);
+    if (!target) return;
+    const parsed = await readJsonBody(req, res, this.options.maxRequestBytes);
+    if (!parsed) return;
+    const { session, stream } = target;
+    const body = parsed.value;
+    if (!Array.isArray(body) && classifyMessage(body).kind === 'invalid') {
+      // Not a message at all: refused on the POST itself, as no id can route an answer on the stream.
+      const outcome = await this.dispatcher.dispatch(body, session, stream);
+      return void res.writeHead(400, { 'Content-Type': 'application/json' }).end(outcome?.body);
+    }
+    res.writeHead(202).end();
+    try {
+      const outcome = Array.isArray(body)
+        ? await this.dispatcher.dispatchBatch(body, session, stream)
+        : await this.dispatcher.dispatch(body, session, stream);
+      if (outcome) stream.sendSerialised(outcome.body);
+    } catch (error) {
+      this.logger.error(`dispatch failed: ${(error as Error).message}`, (error as Error).stack);
+    }
+  }
+
+  private sessionFor(req: Request, res: Response): { session: McpSession; stream: LegacySseStream } | undefined {
+    const id = new URL(req.originalUrl ?? req.url, 'http://localhost').searchParams.get('sessionId');
+    if (!id) {
+      sendHttpError(res, 400, ErrorCode.InvalidRequest, 'Bad Request: the sessionId query parameter is required');
+      return undefined;
+    }
+    const stream = id.length <= 128 ? this.streams.get(id) : undefined;
+    const session = stream ? this.sessions.find(id) : undefined;
+    if (!stream || !session) {
+      sendHttpError(res, 404, ErrorCode.InvalidRequest, 'Not Found: session unknown or closed; open a new one with GET /sse');
+      return undefined;
+    }
+    return { session, stream };
+  }
+}

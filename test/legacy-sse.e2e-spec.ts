@@ -1,0 +1,297 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { CreateMessageRequestSchema, LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
+import { RunningServer, startHelpdeskHttp } from './support/server-process';
+import { SseReader, messageOf, rawRequest } from './support/raw-mcp-http';
+import { HELPDESK_CAPABILITIES, rpcError, rpcResult } from './support/rpc-matchers';
+
+/** The legacy HTTP+SSE transport of 2024-11-05: off by default, on with MCP_LEGACY_SSE=true. */
+describe('legacy HTTP+SSE transport (2024-11-05)', () => {
+  let server: RunningServer;
+  let base: string;
+
+  beforeAll(async () => {
+    server = await startHelpdeskHttp({ MCP_LEGACY_SSE: 'true' });
+    base = new URL(server.url).origin;
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  describe('with the 1.x SDK SSEClientTransport', () => {
+    let client: Client;
+    let transport: SSEClientTransport;
+
+    beforeEach(async () => {
+      client = new Client({ name: 'legacy-sse-e2e', version: '1.0.0' }, { capabilities: { sampling: {} } });
+      transport = new SSEClientTransport(new URL('/sse', base));
+      await client.connect(transport);
+    });
+    afterEach(async () => {
+      await client.close();
+    });
+
+    it('initializes: the server answers with its info and capabilities on the stream', () => {
+      expect(client.getServerVersion()).toMatchObject({ name: 'helpdesk', version: '0.1.0' });
+      expect(client.getServerCapabilities()).toMatchObject({ tools: {}, prompts: {}, resources: { subscribe: true }, completions: {}, logging: {} });
+      expect(client.getInstructions()).toContain('Helpdesk tickets');
+    });
+
+    it('lists tools', async () => {
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name)).toEqual(['search_tickets', 'get_ticket', 'create_ticket', 'close_ticket', 'export_tickets', 'draft_reply']);
+    });
+
+    it('calls a tool and gets structured content', async () => {
+      const result = await client.callTool({ name: 'search_tickets', arguments: { query: 'vpn', limit: 2 } });
+      expect(result.isError).toBeFalsy();
+      const structured = result.structuredContent as { tickets: { id: string }[]; count: number; truncated: boolean };
+      expect(structured.count).toBe(2);
+      expect(structured.truncated).toBe(true);
+    });
+
+    it('turns invalid arguments into isError', async () => {
+      const result = await client.callTool({ name: 'create_ticket', arguments: { title: 'tiny', priority: 'whenever' } });
+      expect(result.isError).toBe(true);
+      expect((result.content as { text: string }[])[0].text).toContain('priority: enum');
+    });
+
+    it('gets a prompt', async () => {
+      const prompt = await client.getPrompt({ name: 'triage_ticket', arguments: { ticketId: 'HD-2' } });
+      expect((prompt.messages[0].content as { text: string }).text).toContain('HD-2');
+    });
+
+    it('reads a templated resource', async () => {
+      const ticket = await client.readResource({ uri: 'helpdesk://tickets/HD-3' });
+      expect(JSON.parse((ticket.contents[0] as { text: string }).text)).toMatchObject({ id: 'HD-3' });
+    });
+
+    it('streams progress of a long call on the SSE stream', async () => {
+      const progress: number[] = [];
+      const result = await client.callTool({ name: 'export_tickets', arguments: {} }, undefined, {
+        onprogress: (p) => progress.push(p.progress),
+      });
+      expect((result.content as { text: string }[])[0].text.split('\n')[0]).toBe('id,status,priority,category,title');
+      expect(progress.length).toBeGreaterThanOrEqual(3);
+      expect([...progress].sort((a, b) => a - b)).toEqual(progress);
+    });
+
+    it('round-trips sampling: the request arrives on the stream, the answer comes back by POST', async () => {
+      client.setRequestHandler(CreateMessageRequestSchema, async (req) => ({
+        role: 'assistant',
+        content: { type: 'text', text: `Dear requester, about "${(req.params.messages[0].content as { text: string }).text.slice(0, 20)}"` },
+        model: 'test-model',
+      }));
+      const result = await client.callTool({ name: 'draft_reply', arguments: { id: 'HD-4' } });
+      expect(result.isError).toBeFalsy();
+      expect((result.content as { text: string }[])[0].text).toContain('Dear requester');
+    });
+  });
+
+  describe('by hand', () => {
+    /** Opens `GET /sse` and returns the reader, the endpoint URL and the session id. */
+    async function connect(): Promise<{ reader: SseReader; abort: AbortController; endpoint: string; sessionId: string }> {
+      const abort = new AbortController();
+      const res = await fetch(`${base}/sse`, { headers: { accept: 'text/event-stream' }, signal: abort.signal });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('text/event-stream');
+      expect(res.headers.get('mcp-session-id')).toBeNull();
+      const reader = new SseReader(res);
+      const first = await reader.next();
+      expect(first?.event).toBe('endpoint');
+      const m = /^\/messages\?sessionId=([0-9a-f-]{36})$/.exec(first!.data);
+      expect(m).not.toBeNull();
+      return { reader, abort, endpoint: `${base}${first!.data}`, sessionId: m![1] };
+    }
+
+    const send = (endpoint: string, body: unknown, headers: Record<string, string> = {}) =>
+      fetch(endpoint, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      });
+
+    const initialize = (protocolVersion: string) => ({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion, capabilities: {}, clientInfo: { name: 'raw-legacy', version: '1.0.0' } },
+    });
+
+    /** initialize + initialized; returns the initialize result. */
+    async function handshake(endpoint: string, reader: SseReader, version: string): Promise<Record<string, any>> {
+      const res = await send(endpoint, initialize(version));
+      expect(res.status).toBe(202);
+      const answer = messageOf((await reader.next())!);
+      expect((await send(endpoint, { jsonrpc: '2.0', method: 'notifications/initialized' })).status).toBe(202);
+      return answer;
+    }
+
+    it('negotiates 2024-11-05: endpoint event, 202 for each POST, answers as message events', async () => {
+      const { reader, abort, endpoint } = await connect();
+      try {
+        const answer = await handshake(endpoint, reader, '2024-11-05');
+        expect(answer).toEqual(rpcResult(1, expect.objectContaining({ protocolVersion: '2024-11-05', capabilities: HELPDESK_CAPABILITIES })));
+        const res = await send(endpoint, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_ticket', arguments: { id: 'HD-1' } } });
+        expect(res.status).toBe(202);
+        expect(await res.text()).toBe('');
+        const event = (await reader.next())!;
+        expect(event.event).toBe('message');
+        const result = messageOf(event);
+        expect(result.id).toBe(2);
+        // 2024-11-05 has no structuredContent: it is folded into text.
+        expect(result.result.structuredContent).toBeUndefined();
+        expect(result.result.content[0].text).toContain('HD-1');
+      } finally {
+        abort.abort();
+      }
+    });
+
+    it('answers the same version the SDK asks for (the latest) too', async () => {
+      const { reader, abort, endpoint } = await connect();
+      try {
+        const answer = await handshake(endpoint, reader, LATEST_PROTOCOL_VERSION);
+        expect(answer.result.protocolVersion).toBe(LATEST_PROTOCOL_VERSION);
+      } finally {
+        abort.abort();
+      }
+    });
+
+    it('takes batches through the dispatcher: answered on 2025-03-26, refused on 2024-11-05', async () => {
+      const a = await connect();
+      const b = await connect();
+      try {
+        await handshake(a.endpoint, a.reader, '2025-03-26');
+        const batch = [
+          { jsonrpc: '2.0', id: 'p1', method: 'ping' },
+          { jsonrpc: '2.0', method: 'notifications/roots/list_changed' },
+          { jsonrpc: '2.0', id: 'p2', method: 'ping' },
+        ];
+        expect((await send(a.endpoint, batch)).status).toBe(202);
+        expect(messageOf((await a.reader.next())!)).toEqual([rpcResult('p1', {}), rpcResult('p2', {})]);
+        await handshake(b.endpoint, b.reader, '2024-11-05');
+        expect((await send(b.endpoint, batch)).status).toBe(202);
+        expect(messageOf((await b.reader.next())!)).toEqual(rpcError(null, -32600, /batches are not supported/));
+      } finally {
+        a.abort.abort();
+        b.abort.abort();
+      }
+    });
+
+    it('refuses requests before initialize on the stream, like every transport', async () => {
+      const { reader, abort, endpoint } = await connect();
+      try {
+        expect((await send(endpoint, { jsonrpc: '2.0', id: 7, method: 'tools/list' })).status).toBe(202);
+        expect(messageOf((await reader.next())!)).toEqual(rpcError(7, -32600, /initialize/));
+      } finally {
+        abort.abort();
+      }
+    });
+
+    it('closes the session when the client disconnects', async () => {
+      const { reader, abort, endpoint } = await connect();
+      await handshake(endpoint, reader, '2024-11-05');
+      abort.abort();
+      let status = 0;
+      for (let i = 0; i < 50 && status !== 404; i++) {
+        await new Promise((r) => setTimeout(r, 20));
+        status = (await send(endpoint, { jsonrpc: '2.0', id: 3, method: 'ping' })).status;
+      }
+      expect(status).toBe(404);
+    });
+
+    it('answers POST errors with statuses and JSON-RPC bodies', async () => {
+      const { reader, abort, endpoint, sessionId } = await connect();
+      try {
+        const unknown = await send(`${base}/messages?sessionId=00000000-0000-0000-0000-000000000000`, { jsonrpc: '2.0', id: 1, method: 'ping' });
+        expect(unknown.status).toBe(404);
+        expect(unknown.headers.get('content-type')).toBe('application/json');
+        expect(await unknown.json()).toEqual(rpcError(null, -32600, /Not Found/));
+
+        const missing = await send(`${base}/messages`, { jsonrpc: '2.0', id: 1, method: 'ping' });
+        expect(missing.status).toBe(400);
+        expect(await missing.json()).toEqual(rpcError(null, -32600, /sessionId/));
+
+        const wrongType = await send(endpoint, { jsonrpc: '2.0', id: 1, method: 'ping' }, { 'content-type': 'text/plain' });
+        expect(wrongType.status).toBe(415);
+        expect(await wrongType.json()).toEqual(rpcError(null, -32600, /Content-Type/));
+
+        const malformed = await send(endpoint, '{"jsonrpc":"2.0","id":1,"method":');
+        expect(malformed.status).toBe(400);
+        expect(await malformed.json()).toEqual(rpcError(null, -32700, /Parse error/));
+
+        const notRpc = await send(endpoint, { hello: 'world' });
+        expect(notRpc.status).toBe(400);
+        expect(await notRpc.json()).toEqual(rpcError(null, -32600, /Invalid Request/));
+
+        const tooLarge = await send(endpoint, { jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(1_100_000) } });
+        expect(tooLarge.status).toBe(413);
+        expect(await tooLarge.json()).toEqual(rpcError(null, -32005, /Payload too large/));
+
+        // None of these produced anything on the stream, and the session still works.
+        expect((await send(endpoint, { jsonrpc: '2.0', id: 'ping-1', method: 'ping' })).status).toBe(202);
+        expect(messageOf((await reader.next())!)).toEqual(rpcResult('ping-1', {}));
+        expect(sessionId).toBeTruthy();
+      } finally {
+        abort.abort();
+      }
+    });
+
+    it('keeps legacy sessions off the Streamable HTTP endpoint (404 there)', async () => {
+      const { reader, abort, endpoint, sessionId } = await connect();
+      await handshake(endpoint, reader, '2024-11-05');
+      const res = await fetch(`${base}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sessionId },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'ping' }),
+      });
+      expect(res.status).toBe(404);
+      abort.abort();
+    });
+
+    it('refuses a GET /sse that does not accept text/event-stream with 406', async () => {
+      const res = await fetch(`${base}/sse`, { headers: { accept: 'application/json' } });
+      expect(res.status).toBe(406);
+      expect(await res.json()).toEqual(rpcError(null, -32600, /Not Acceptable/));
+    });
+
+    it('refuses a disallowed Origin or Host with 403 on both endpoints', async () => {
+      const sse = await fetch(`${base}/sse`, { headers: { accept: 'text/event-stream', origin: 'https://evil.example.com' } });
+      expect(sse.status).toBe(403);
+      expect(await sse.json()).toEqual(rpcError(null, -32600, /Origin not allowed/));
+      const { abort, endpoint } = await connect();
+      try {
+        const post = await send(endpoint, { jsonrpc: '2.0', id: 1, method: 'ping' }, { origin: 'https://evil.example.com' });
+        expect(post.status).toBe(403);
+        const host = await rawRequest(`${base}/sse`, 'GET', { accept: 'text/event-stream', host: 'evil.example.com' });
+        expect(host.status).toBe(403);
+        expect(JSON.parse(host.text)).toEqual(rpcError(null, -32600, /Host not allowed/));
+        const allowed = await send(endpoint, { jsonrpc: '2.0', id: 1, method: 'ping' }, { origin: 'http://localhost:5173' });
+        expect(allowed.status).toBe(202);
+      } finally {
+        abort.abort();
+      }
+    });
+  });
+});
+
+describe('legacy HTTP+SSE transport, default configuration', () => {
+  let server: RunningServer;
+
+  beforeAll(async () => {
+    const env: Record<string, string> = {};
+    // The default must hold even when the test runner's own environment switches it on.
+    if (process.env.MCP_LEGACY_SSE !== undefined) env.MCP_LEGACY_SSE = '';
+    server = await startHelpdeskHttp(env);
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  it('is off: GET /sse and POST /messages are 404', async () => {
+    const base = new URL(server.url).origin;
+    expect((await fetch(`${base}/sse`, { headers: { accept: 'text/event-stream' } })).status).toBe(404);
+    const post = await fetch(`${base}/messages?sessionId=x`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(post.status).toBe(404);
+  });
+});
