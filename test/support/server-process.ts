@@ -1,20 +1,38 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
+import { TestIssuer } from './test-issuer';
 
 /** The built example server (the test command builds it first). */
 export const HELPDESK_MAIN = resolve(__dirname, '../../dist/apps/helpdesk/apps/helpdesk/src/main.js');
 
 export interface RunningServer {
   url: string;
+  /** A valid token (all scopes) from the test issuer the server trusts, when it has one. */
+  token?: string;
+  issuer?: TestIssuer;
   process: ChildProcess;
   stderr: () => string;
   stop(): Promise<number | null>;
 }
 
-/** Starts the built helpdesk over HTTP on an ephemeral loopback port and waits until it listens. */
-export function startHelpdeskHttp(env: Record<string, string> = {}): Promise<RunningServer> {
-  return startHttpServer(HELPDESK_MAIN, env);
+/**
+ * Starts the built helpdesk over HTTP on an ephemeral loopback port and waits until it listens. It
+ * trusts a fresh {@link TestIssuer} (a real JWKS on loopback) unless `env` configures auth itself;
+ * `token` is then a valid token with every scope.
+ */
+export async function startHelpdeskHttp(env: Record<string, string> = {}): Promise<RunningServer> {
+  if (env.MCP_JWKS_URI || env.MCP_AUTH_DISABLED) return startHttpServer(HELPDESK_MAIN, env);
+  const issuer = await TestIssuer.start();
+  const server = await startHttpServer(HELPDESK_MAIN, { ...issuer.env(), ...env }).catch(async (e) => {
+    await issuer.close();
+    throw e;
+  });
+  const stop = server.stop;
+  return { ...server, issuer, token: await issuer.mint(), stop: () => stop().finally(() => issuer.close()) };
 }
+
+/** `Authorization` header for a running server's token. */
+export const bearer = (server: RunningServer): Record<string, string> => (server.token ? { Authorization: `Bearer ${server.token}` } : {});
 
 /** Starts a built server entry on an ephemeral loopback port; it must print "listening on <url>". */
 export function startHttpServer(main: string, env: Record<string, string> = {}): Promise<RunningServer> {

@@ -11,7 +11,7 @@ import { ConformanceResources } from './conformance.resources';
  * not a product.
  */
 @Module({
-  imports: [McpModule.forRoot({ name: 'test', title: 'Conformance fixture' })],
+  imports: [McpModule.forRoot({ name: 'test', title: 'Conformance fixture', auth: { disabled: true } })],
   providers: [ConformanceTools, ConformancePrompts, ConformanceResources],
 })
 export class ConformanceModule {}

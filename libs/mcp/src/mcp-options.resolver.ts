@@ -16,6 +16,7 @@ export function resolveMcpOptions(o: McpModuleOptions): ResolvedMcpOptions {
     version: o.version ?? packageVersion(),
     title: o.title,
     instructions: o.instructions,
+    auth: o.auth,
     path: o.path ?? '/mcp',
     pageSize: o.pageSize ?? (Number(env.MCP_PAGE_SIZE) || 100),
     sessionIdleTimeoutMs: o.sessionIdleTimeoutMs ?? (Number(env.MCP_SESSION_IDLE_TIMEOUT_MS) || 30 * 60_000),

@@ -11,6 +11,14 @@ import { McpSessionManager } from './protocol/mcp-session.manager';
 import { McpHttpService } from './transports/http/mcp-http.service';
 import { createMcpHttpController } from './transports/http/mcp-http.controller';
 import { McpLegacySseController } from './transports/legacy-sse/legacy-sse.controller';
+import { MCP_AUTH_CONFIG } from './auth/auth.constants';
+import { createAuthConfig } from './auth/auth-config.factory';
+import { McpJwtStrategy } from './auth/mcp-jwt.strategy';
+import { McpHttpAuthGuard } from './auth/mcp-http-auth.guard';
+import { McpAuthExceptionFilter } from './auth/mcp-auth.filter';
+import { McpAuthLifecycle } from './auth/mcp-auth.lifecycle';
+import { ProtectedResourceController } from './auth/protected-resource.controller';
+import { ResolvedMcpOptions } from './interfaces/mcp-module-options.interface';
 import { LegacySseService } from './transports/legacy-sse/legacy-sse.service';
 import { McpStdioTransport } from './transports/stdio/mcp-stdio.transport';
 import { McpNotifier } from './mcp.notifier';
@@ -18,6 +26,15 @@ import { InMemorySessionStore, MCP_SESSION_STORE } from './stores/session-store.
 import { InMemoryEventStore, MCP_EVENT_STORE } from './stores/event-store.interface';
 
 const CORE_PROVIDERS: Provider[] = [
+  {
+    provide: MCP_AUTH_CONFIG,
+    useFactory: (options: ResolvedMcpOptions) => createAuthConfig(options.auth, options.name, options.http || options.legacySse),
+    inject: [MCP_MODULE_OPTIONS],
+  },
+  McpJwtStrategy,
+  McpHttpAuthGuard,
+  McpAuthExceptionFilter,
+  McpAuthLifecycle,
   McpMetadataAccessor,
   McpExplorer,
   McpRegistry,
@@ -54,7 +71,7 @@ export class McpModule {
       module: McpModule,
       global: true,
       imports: [DiscoveryModule],
-      controllers: [...(resolved.http ? [createMcpHttpController(resolved.path)] : []), ...legacy.controllers],
+      controllers: [...(resolved.http ? [createMcpHttpController(resolved.path), ProtectedResourceController] : []), ...legacy.controllers],
       providers: [{ provide: MCP_MODULE_OPTIONS, useValue: resolved }, ...CORE_PROVIDERS, ...legacy.providers],
       exports: EXPORTS,
     };
@@ -84,7 +101,7 @@ export class McpModule {
       module: McpModule,
       global: true,
       imports: [DiscoveryModule, ...(options.imports ?? [])],
-      controllers: [...(options.http === false ? [] : [createMcpHttpController(options.path ?? '/mcp')]), ...legacy.controllers],
+      controllers: [...(options.http === false ? [] : [createMcpHttpController(options.path ?? '/mcp'), ProtectedResourceController]), ...legacy.controllers],
       providers: [optionsProvider, ...extra, ...CORE_PROVIDERS, ...legacy.providers],
       exports: EXPORTS,
     };

@@ -1,4 +1,5 @@
 import { ModuleMetadata, Type } from '@nestjs/common';
+import { McpAuthOptions } from '../auth/auth-options.interface';
 
 /** Options of `McpModule.forRoot`. */
 export interface McpModuleOptions {
@@ -25,6 +26,8 @@ export interface McpModuleOptions {
   clientRequestTimeoutMs?: number;
   /** SSE `retry` hint sent to 2025-11-25 clients, in ms. Default 1000. */
   sseRetryMs?: number;
+  /** Authentication of the HTTP transports (JWT/JWKS); see {@link McpAuthOptions}. */
+  auth?: McpAuthOptions;
   /** Largest accepted request body or stdio line, in bytes. Default 1 MiB. */
   maxRequestBytes?: number;
   /** Serve the Streamable HTTP controller. Default true; stdio-only apps may switch it off. */
@@ -57,5 +60,5 @@ export interface McpModuleAsyncOptions extends Pick<ModuleMetadata, 'imports'> {
 }
 
 /** @internal Options with every default filled in. */
-export type ResolvedMcpOptions = Required<Omit<McpModuleOptions, 'title' | 'instructions'>> &
-  Pick<McpModuleOptions, 'title' | 'instructions'>;
+export type ResolvedMcpOptions = Required<Omit<McpModuleOptions, 'title' | 'instructions' | 'auth'>> &
+  Pick<McpModuleOptions, 'title' | 'instructions' | 'auth'>;

@@ -1,4 +1,6 @@
-import { Controller, Delete, Get, Post, Req, Res, Type } from '@nestjs/common';
+import { Controller, Delete, Get, Post, Req, Res, Type, UseFilters, UseGuards } from '@nestjs/common';
+import { McpHttpAuthGuard } from '../../auth/mcp-http-auth.guard';
+import { McpAuthExceptionFilter } from '../../auth/mcp-auth.filter';
 import type { Request, Response } from 'express';
 import { McpHttpService } from './mcp-http.service';
 
@@ -9,6 +11,8 @@ import { McpHttpService } from './mcp-http.service';
  */
 export function createMcpHttpController(path: string): Type<unknown> {
   @Controller(path)
+  @UseGuards(McpHttpAuthGuard)
+  @UseFilters(McpAuthExceptionFilter)
   class McpHttpController {
     constructor(private readonly http: McpHttpService) {}
 

@@ -11,6 +11,7 @@ import { MCP_EVENT_STORE, McpEventStore } from '../../stores/event-store.interfa
 import { accepts, checkOriginAndHost, hostMatcher, mediaType, originMatcher, readJsonBody, sendHttpError } from './http-checks';
 import { PostResponseChannel } from './post-response.channel';
 import { SseStream, frame } from './sse-stream';
+import { bindPrincipal } from '../../auth/session-binding';
 
 const SESSION_HEADER = 'mcp-session-id';
 const VERSION_HEADER = 'mcp-protocol-version';
@@ -60,9 +61,9 @@ export class McpHttpService {
     const sessionId = req.headers[SESSION_HEADER] as string | undefined;
     if (!Array.isArray(body) && (body as { method?: unknown })?.method === 'initialize' && 'id' in (body as object)) {
       if (sessionId !== undefined) return sendHttpError(res, 400, ErrorCode.InvalidRequest, 'Bad Request: initialize must not carry an Mcp-Session-Id');
-      return this.initialize(body, res);
+      return this.initialize(body, req, res);
     }
-    const session = this.sessionFor(sessionId, version, res);
+    const session = this.sessionFor(sessionId, req, res);
     if (!session) return;
     const headers = { 'Mcp-Session-Id': session.id };
     if (Array.isArray(body)) {
@@ -94,7 +95,7 @@ export class McpHttpService {
     if (version !== undefined && !isSupportedVersion(version)) {
       return sendHttpError(res, 400, ErrorCode.InvalidRequest, 'Bad Request: unsupported MCP-Protocol-Version');
     }
-    const session = this.sessionFor(req.headers[SESSION_HEADER] as string | undefined, version, res);
+    const session = this.sessionFor(req.headers[SESSION_HEADER] as string | undefined, req, res);
     if (!session) return;
     const headers = { 'Mcp-Session-Id': session.id };
     const lastEventId = req.headers['last-event-id'];
@@ -112,14 +113,15 @@ export class McpHttpService {
 
   delete(req: Request, res: Response): void {
     if (!this.checkOriginAndHost(req, res)) return;
-    const session = this.sessionFor(req.headers[SESSION_HEADER] as string | undefined, undefined, res);
+    const session = this.sessionFor(req.headers[SESSION_HEADER] as string | undefined, req, res);
     if (!session) return;
     this.sessions.close(session);
     res.writeHead(200).end();
   }
 
-  private initialize(body: unknown, res: Response): Promise<void> {
+  private initialize(body: unknown, req: Request, res: Response): Promise<void> {
     const session = this.sessions.createHttpSession();
+    bindPrincipal(session, req);
     return this.dispatcher.dispatch(body, session, nullSink).then((outcome) => {
       if (!outcome || outcome.errorCode !== undefined || !session.initialized) {
         this.sessions.close(session);
@@ -146,7 +148,7 @@ export class McpHttpService {
     res.end(replayed.map(([id, m]) => frame(id, m)).join(''));
   }
 
-  private sessionFor(id: string | undefined, version: string | undefined, res: Response): McpSession | undefined {
+  private sessionFor(id: string | undefined, req: Request, res: Response): McpSession | undefined {
     if (!id) {
       sendHttpError(res, 400, ErrorCode.InvalidRequest, 'Bad Request: Mcp-Session-Id header is required');
       return undefined;
@@ -157,6 +159,7 @@ export class McpHttpService {
       sendHttpError(res, 404, ErrorCode.InvalidRequest, 'Not Found: session unknown or expired; initialize a new one');
       return undefined;
     }
+    bindPrincipal(session, req);
     return session;
   }
 

@@ -1,4 +1,6 @@
-import { Controller, Get, Post, Req, Res } from '@nestjs/common';
+import { Controller, Get, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { McpHttpAuthGuard } from '../../auth/mcp-http-auth.guard';
+import { McpAuthExceptionFilter } from '../../auth/mcp-auth.filter';
 import type { Request, Response } from 'express';
 import { LEGACY_MESSAGES_PATH, LEGACY_SSE_PATH } from './legacy-sse.endpoint';
 import { LegacySseService } from './legacy-sse.service';
@@ -9,6 +11,8 @@ import { LegacySseService } from './legacy-sse.service';
  * @internal
  */
 @Controller()
+@UseGuards(McpHttpAuthGuard)
+@UseFilters(McpAuthExceptionFilter)
 export class McpLegacySseController {
   constructor(private readonly legacy: LegacySseService) {}
 

@@ -9,6 +9,7 @@ import { ErrorCode, classifyMessage } from '../../protocol/json-rpc';
 import { accepts, checkOriginAndHost, hostMatcher, mediaType, originMatcher, readJsonBody, sendHttpError } from '../http/http-checks';
 import { LegacySseStream } from './legacy-sse.stream';
 import { messagesEndpoint } from './legacy-sse.endpoint';
+import { bindPrincipal } from '../../auth/session-binding';
 
 /**
  * The HTTP+SSE transport of MCP 2024-11-05 (off by default; `legacySse: true` or
@@ -49,6 +50,7 @@ export class LegacySseService {
     }
     const session = this.sessions.createHttpSession();
     session.legacySse = true;
+    bindPrincipal(session, req);
     const stream = new LegacySseStream(() => {
       // The client went away: in this protocol the session ends with its stream.
       this.streams.delete(session.id);
@@ -99,6 +101,7 @@ export class LegacySseService {
       sendHttpError(res, 404, ErrorCode.InvalidRequest, 'Not Found: session unknown or closed; open a new one with GET /sse');
       return undefined;
     }
+    bindPrincipal(session, req);
     return { session, stream };
   }
 }

@@ -1,0 +1,56 @@
+import { Logger } from '@nestjs/common';
+import { McpAuthOptions, ResolvedAuthConfig } from './auth-options.interface';
+import { DevIssuer } from './dev-issuer';
+
+const MAX_SKEW_SEC = 60;
+const MAX_JWKS_TTL_MS = 10 * 60_000;
+const ALGORITHMS = ['RS256', 'ES256'] as const;
+
+/**
+ * Resolves the auth configuration at boot: options first, then the environment. In production a
+ * missing issuer, JWKS or audience, or `disabled`, stops the boot; elsewhere a missing issuer
+ * starts the local development issuer.
+ * @internal
+ */
+export async function createAuthConfig(options: McpAuthOptions = {}, service: string, servesHttp = true): Promise<ResolvedAuthConfig> {
+  const env = process.env;
+  const production = env.NODE_ENV === 'production';
+  const disabled = options.disabled ?? env.MCP_AUTH_DISABLED === 'true';
+  const base = {
+    clockSkewSec: options.clockSkewSec ?? 30,
+    jwksCacheTtlMs: options.jwksCacheTtlMs ?? MAX_JWKS_TTL_MS,
+    algorithms: options.algorithms ?? (env.MCP_JWT_ALGORITHMS?.split(',').map((a) => a.trim()) as ('RS256' | 'ES256')[] | undefined) ?? [...ALGORITHMS],
+    resourceUrl: options.resourceUrl ?? env.MCP_RESOURCE_URL,
+  };
+  if (base.clockSkewSec < 0 || base.clockSkewSec > MAX_SKEW_SEC) throw new Error(`McpModule auth: clockSkewSec must be 0-${MAX_SKEW_SEC}`);
+  if (base.jwksCacheTtlMs <= 0 || base.jwksCacheTtlMs > MAX_JWKS_TTL_MS) throw new Error('McpModule auth: jwksCacheTtlMs must be at most 10 minutes');
+  const bad = base.algorithms.filter((a) => !(ALGORITHMS as readonly string[]).includes(a));
+  if (bad.length || base.algorithms.length === 0) throw new Error(`McpModule auth: algorithms must be RS256 and/or ES256 (got ${base.algorithms.join(',')})`);
+  if (!servesHttp) return { mode: 'disabled', jwksUri: '', issuer: '', audience: '', authorizationServers: [], ...base };
+  if (disabled) {
+    if (production) throw new Error('McpModule auth: authentication cannot be disabled when NODE_ENV=production');
+    new Logger('McpAuth').warn('Authentication is DISABLED (test fixtures only; refused in production)');
+    return { mode: 'disabled', jwksUri: '', issuer: '', audience: '', authorizationServers: [], ...base };
+  }
+  const jwksUri = options.jwksUri ?? env.MCP_JWKS_URI;
+  const issuer = options.issuer ?? env.MCP_JWT_ISSUER;
+  const audience = options.audience ?? env.MCP_JWT_AUDIENCE;
+  if (jwksUri && issuer && audience) {
+    return { mode: 'jwt', jwksUri, issuer, audience, authorizationServers: options.authorizationServers ?? [issuer], ...base };
+  }
+  if (production || options.devIssuer === false || jwksUri || issuer || audience) {
+    const missing = [['MCP_JWKS_URI', jwksUri], ['MCP_JWT_ISSUER', issuer], ['MCP_JWT_AUDIENCE', audience]].filter(([, v]) => !v).map(([k]) => k);
+    throw new Error(`McpModule auth: missing ${missing.join(', ')} (or the matching forRoot auth options)${production ? ' — required when NODE_ENV=production' : ''}`);
+  }
+  const dev = await DevIssuer.start(service);
+  return {
+    mode: 'jwt',
+    jwksUri: dev.jwksUri,
+    issuer: dev.issuer,
+    audience: dev.audience,
+    authorizationServers: [dev.issuer],
+    ...base,
+    algorithms: ['RS256'],
+    dev: { mint: (scope, ttl) => dev.mint(scope, ttl), keyFile: dev.keyFile, close: () => dev.close() },
+  };
+}

@@ -1,0 +1,45 @@
+/**
+ * How the HTTP transports authenticate callers (corporate standard §7, Appendix A). Environment
+ * variables fill what is not given here: `MCP_JWKS_URI`, `MCP_JWT_ISSUER`, `MCP_JWT_AUDIENCE`,
+ * `MCP_JWT_ALGORITHMS`, `MCP_AUTH_DISABLED`.
+ */
+export interface McpAuthOptions {
+  /** JWKS endpoint of the corporate issuer. */
+  jwksUri?: string;
+  /** Expected `iss`. */
+  issuer?: string;
+  /** Expected `aud` (this server's identifier). */
+  audience?: string;
+  /** Accepted signing algorithms. Default `['RS256', 'ES256']`. */
+  algorithms?: ('RS256' | 'ES256')[];
+  /** Allowed clock skew in seconds, at most 60. Default 30. */
+  clockSkewSec?: number;
+  /** How long JWKS keys (and verified tokens) are trusted, at most 10 minutes. Default 10 minutes. */
+  jwksCacheTtlMs?: number;
+  /** Authorization servers named in the protected resource metadata (RFC 9728). Default: the issuer. */
+  authorizationServers?: string[];
+  /** This server's public URL, used in `resource_metadata` and the metadata's `resource`. Default: from the request. */
+  resourceUrl?: string;
+  /**
+   * Switches authentication off. For test fixtures only: refused when `NODE_ENV=production`.
+   * Also `MCP_AUTH_DISABLED=true`.
+   */
+  disabled?: boolean;
+  /** Outside production with no issuer configured, start a local development issuer. Default true. */
+  devIssuer?: boolean;
+}
+
+/** @internal Auth configuration as the guard uses it. */
+export interface ResolvedAuthConfig {
+  mode: 'jwt' | 'disabled';
+  jwksUri: string;
+  issuer: string;
+  audience: string;
+  algorithms: ('RS256' | 'ES256')[];
+  clockSkewSec: number;
+  jwksCacheTtlMs: number;
+  authorizationServers: string[];
+  resourceUrl?: string;
+  /** Set when the local development issuer is in use. */
+  dev?: { mint(scope: string, ttlSec?: number): Promise<string>; keyFile: string; close(): void };
+}

@@ -1,0 +1,21 @@
+import { IntrinsicException } from '@nestjs/common';
+
+/**
+ * An authentication or authorization failure at the HTTP layer: answered with 401/403 and a
+ * `WWW-Authenticate` challenge (RFC 6750, MCP authorization), never with a JSON-RPC code override.
+ * @internal
+ */
+export class McpAuthError extends IntrinsicException {
+  constructor(
+    readonly status: 401 | 403,
+    /** RFC 6750 error code; absent for a missing token. */
+    readonly bearerError: 'invalid_request' | 'invalid_token' | 'insufficient_scope' | undefined,
+    /** Safe to show: never echoes the token. */
+    readonly description: string,
+    /** Why, for the server log only. */
+    readonly reason: string,
+    readonly requiredScope?: string,
+  ) {
+    super(description);
+  }
+}

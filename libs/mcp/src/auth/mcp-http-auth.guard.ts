@@ -1,0 +1,65 @@
+import { ExecutionContext, Inject, Injectable, Logger } from '@nestjs/common';
+import { AuthGuard } from '@nestjs/passport';
+import type { Request } from 'express';
+import { MCP_AUTH_CONFIG } from './auth.constants';
+import { ResolvedAuthConfig } from './auth-options.interface';
+import { McpAuthError } from './mcp-auth.error';
+import { McpPrincipal } from './mcp-principal';
+import { VerdictCache } from './verdict-cache';
+
+const TOKEN_QUERY_PARAMS = ['access_token', 'token', 'bearer', 'id_token'];
+
+/**
+ * Authenticates every request to the MCP HTTP endpoints with a Bearer JWT (passport-jwt). Tokens in
+ * the query string are refused. A verified token's verdict is cached (see {@link VerdictCache}).
+ * @internal
+ */
+@Injectable()
+export class McpHttpAuthGuard extends AuthGuard('mcp-jwt') {
+  private readonly logger = new Logger('McpAuth');
+  private readonly cache: VerdictCache;
+
+  constructor(@Inject(MCP_AUTH_CONFIG) private readonly config: ResolvedAuthConfig) {
+    super();
+    this.cache = new VerdictCache(config.jwksCacheTtlMs);
+  }
+
+  override async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (this.config.mode === 'disabled' || context.getType() !== 'http') return true;
+    const req = context.switchToHttp().getRequest<Request & { user?: McpPrincipal }>();
+    if (hasQueryToken(req.url)) this.fail(401, 'invalid_request', 'Access tokens are not accepted in the query string', 'token in query string');
+    const header = req.headers.authorization;
+    if (!header) this.fail(401, undefined, 'Authentication required', 'missing token');
+    const match = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/i.exec(header!);
+    if (!match) this.fail(401, 'invalid_request', 'Use Authorization: Bearer <token>', 'malformed Authorization header');
+    const token = match![1];
+    const cached = this.cache.get(token);
+    if (cached) {
+      req.user = cached;
+      return true;
+    }
+    await super.canActivate(context);
+    this.cache.set(token, req.user!);
+    return true;
+  }
+
+  override handleRequest<T>(err: unknown, user: T, info: unknown): T {
+    if (err || !user) {
+      const reason = info instanceof Error ? `${info.name}: ${info.message}` : err instanceof Error ? err.message : 'no principal';
+      this.fail(401, 'invalid_token', 'The access token is invalid or expired', reason);
+    }
+    return user;
+  }
+
+  private fail(status: 401 | 403, error: McpAuthError['bearerError'], description: string, reason: string): never {
+    this.logger.warn(`authentication failed: ${reason}`);
+    throw new McpAuthError(status, error, description, reason);
+  }
+}
+
+function hasQueryToken(url: string): boolean {
+  const q = url.indexOf('?');
+  if (q < 0) return false;
+  const params = new URLSearchParams(url.slice(q + 1));
+  return TOKEN_QUERY_PARAMS.some((p) => params.has(p));
+}

@@ -1,0 +1,16 @@
+/** The authenticated caller, as guards and handlers see it (`ctx.principal`, `request.user`). */
+export interface McpPrincipal {
+  /** `sub` of the token. */
+  subject: string;
+  /** Scopes from the `scope` claim (space-separated) or `scp` (array). */
+  scopes: ReadonlySet<string>;
+  /** Every claim of the verified token. */
+  claims: Readonly<Record<string, unknown>>;
+}
+
+/** @internal */
+export function principalFromClaims(claims: Record<string, unknown>): McpPrincipal {
+  const raw = claims.scope ?? claims.scp;
+  const scopes = typeof raw === 'string' ? raw.split(' ').filter(Boolean) : Array.isArray(raw) ? raw.filter((s) => typeof s === 'string') : [];
+  return { subject: String(claims.sub ?? ''), scopes: new Set(scopes), claims };
+}

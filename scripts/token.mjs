@@ -1,0 +1,33 @@
+#!/usr/bin/env node
+// `npm run token -- --scope "tickets:read tickets:write" [--ttl 3600] [--sub alice]`: mints a token from
+// the local development issuer's key (.mcp-dev/issuer-key.json, written when the server first starts
+// without an issuer configured). Development only: production tokens come from the corporate issuer.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { SignJWT, importJWK } from 'jose';
+
+const { values } = parseArgs({ options: { scope: { type: 'string', default: '*' }, ttl: { type: 'string', default: '28800' }, sub: { type: 'string', default: 'dev-user' } } });
+const file = resolve(process.cwd(), '.mcp-dev', 'issuer-key.json');
+let stored;
+try {
+  stored = JSON.parse(readFileSync(file, 'utf8'));
+} catch {
+  console.error(`No development key at ${file}: start the server once (npm start) without MCP_JWKS_URI, then retry.`);
+  process.exit(2);
+}
+const ttl = Number(values.ttl);
+if (!Number.isInteger(ttl) || ttl < 1 || ttl > 7 * 86400) {
+  console.error('--ttl must be 1..604800 seconds');
+  process.exit(2);
+}
+const key = await importJWK(stored.privateJwk, 'RS256');
+const token = await new SignJWT({ scope: values.scope })
+  .setProtectedHeader({ alg: 'RS256', kid: stored.privateJwk.kid, typ: 'JWT' })
+  .setIssuer(stored.issuer)
+  .setAudience(stored.audience)
+  .setSubject(values.sub)
+  .setIssuedAt()
+  .setExpirationTime(`${ttl}s`)
+  .sign(key);
+process.stdout.write(`${token}\n`);
