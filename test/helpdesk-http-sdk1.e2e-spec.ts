@@ -6,7 +6,7 @@ import {
   ResourceUpdatedNotificationSchema,
   McpError as SdkMcpError,
 } from '@modelcontextprotocol/sdk/types.js';
-import { RunningServer, startHelpdeskHttp } from './support/server-process';
+import { RunningServer, bearer, startHelpdeskHttp } from './support/server-process';
 
 /** The example server driven over Streamable HTTP by the official 1.x client SDK. */
 describe('helpdesk over HTTP with @modelcontextprotocol/sdk 1.x', () => {
@@ -23,7 +23,7 @@ describe('helpdesk over HTTP with @modelcontextprotocol/sdk 1.x', () => {
 
   beforeEach(async () => {
     client = new Client({ name: 'sdk1-e2e', version: '1.0.0' }, { capabilities: { sampling: {}, elicitation: {} } });
-    transport = new StreamableHTTPClientTransport(new URL(server.url));
+    transport = new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: bearer(server) } });
     await client.connect(transport);
   });
   afterEach(async () => {
@@ -130,8 +130,10 @@ describe('helpdesk over HTTP with @modelcontextprotocol/sdk 1.x', () => {
   });
 
   it('reads a fixed resource and a templated one, lists templates, completes template variables', async () => {
-    const { resources } = await client.listResources();
-    expect(resources.map((r) => r.uri)).toEqual(['helpdesk://catalog/categories']);
+    const first = await client.listResources();
+    const rest = await client.listResources({ cursor: first.nextCursor! });
+    expect([...first.resources, ...rest.resources].map((r) => r.uri)).toEqual(['helpdesk://catalog/categories', 'use://auth', 'use://http-headers']);
+    expect(rest.nextCursor).toBeUndefined();
     const categories = await client.readResource({ uri: 'helpdesk://catalog/categories' });
     expect(categories.contents[0]).toMatchObject({ uri: 'helpdesk://catalog/categories', mimeType: 'application/json' });
     const { resourceTemplates } = await client.listResourceTemplates();
@@ -205,7 +207,7 @@ describe('helpdesk over HTTP with @modelcontextprotocol/sdk 1.x', () => {
     await transport.terminateSession();
     const res = await fetch(server.url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sessionId },
+      headers: { ...bearer(server), 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sessionId },
       body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'ping' }),
     });
     expect(res.status).toBe(404);

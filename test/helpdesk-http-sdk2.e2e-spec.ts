@@ -1,5 +1,5 @@
 import { Client, ProtocolError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { RunningServer, startHelpdeskHttp } from './support/server-process';
+import { RunningServer, bearer, startHelpdeskHttp } from './support/server-process';
 import { EXPORT_DURATION_MS, firstText, sleep, waitFor } from './support/wait';
 
 const ALL_TOOLS = ['search_tickets', 'get_ticket', 'create_ticket', 'close_ticket', 'export_tickets', 'draft_reply'];
@@ -39,7 +39,8 @@ describe('helpdesk over HTTP with @modelcontextprotocol/client 2.x', () => {
     };
     client = new Client({ name: 'sdk2-e2e', version: '2.0.0' }, { capabilities: { sampling: {}, elicitation: {} } });
     client.onerror = (e) => clientErrors.push(e.message);
-    transport = new StreamableHTTPClientTransport(new URL(server.url), { fetch: recordingFetch });
+    // The minimal AuthProvider: the SDK sends `Authorization: Bearer <token>` on every request.
+    transport = new StreamableHTTPClientTransport(new URL(server.url), { fetch: recordingFetch, authProvider: { token: async () => server.token } });
     await client.connect(transport);
   });
   afterEach(async () => {
@@ -132,7 +133,7 @@ describe('helpdesk over HTTP with @modelcontextprotocol/client 2.x', () => {
 
   it('reads fixed and templated resources, lists templates, completes template variables', async () => {
     const { resources } = await client.listResources();
-    expect(resources.map((r) => r.uri)).toEqual(['helpdesk://catalog/categories']);
+    expect(resources.map((r) => r.uri)).toEqual(['helpdesk://catalog/categories', 'use://auth', 'use://http-headers']);
     const categories = await client.readResource({ uri: 'helpdesk://catalog/categories' });
     expect(categories.contents[0]).toMatchObject({ uri: 'helpdesk://catalog/categories', mimeType: 'application/json' });
     expect(JSON.parse((categories.contents[0] as { text: string }).text)).toMatchObject({ categories: expect.any(Array), priorities: expect.any(Array) });
@@ -236,7 +237,7 @@ describe('helpdesk over HTTP with @modelcontextprotocol/client 2.x', () => {
     expect(transport.sessionId).toBeUndefined();
     const res = await fetch(server.url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' },
+      headers: { ...bearer(server), 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'ping' }),
     });
     expect(res.status).toBe(404);

@@ -26,7 +26,7 @@ describe.each<StdioFlavour>([SDK1_STDIO, SDK2_STDIO])('helpdesk over stdio with 
     const { prompts } = await session.client.listPrompts();
     expect(prompts.map((p) => p.name)).toEqual(['triage_ticket']);
     const { resources } = await session.client.listResources();
-    expect(resources.map((r) => r.uri)).toEqual(['helpdesk://catalog/categories']);
+    expect(resources.map((r) => r.uri)).toEqual(['helpdesk://catalog/categories', 'use://auth', 'use://http-headers']);
     const { resourceTemplates } = await session.client.listResourceTemplates();
     expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(['helpdesk://tickets/{id}']);
   });

@@ -1,5 +1,5 @@
-import { RunningServer, startHelpdeskHttp } from './support/server-process';
-import { SseReader, call, get, headerFor, initialize, initializeRequest, messageOf, openSession, post, sleep } from './support/raw-mcp-http';
+import { RunningServer, bearer, startHelpdeskHttp } from './support/server-process';
+import { SseReader, authorize, call, get, headerFor, initialize, initializeRequest, messageOf, openSession, post, sleep } from './support/raw-mcp-http';
 import { HELPDESK_CAPABILITIES, rpcError, rpcResult } from './support/rpc-matchers';
 
 const VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
@@ -12,6 +12,7 @@ describe('protocol revisions over Streamable HTTP, by hand', () => {
   beforeAll(async () => {
     server = await startHelpdeskHttp();
     url = server.url;
+    authorize(server);
   });
   afterAll(async () => {
     await server.stop();
@@ -181,13 +182,13 @@ describe('protocol revisions over Streamable HTTP, by hand', () => {
       const session = await openSession(url, '2025-11-25');
       const stream = new SseReader(await get(url, session));
       await stream.next(); // priming
-      const del = await fetch(url, { method: 'DELETE', headers: { 'mcp-session-id': session } });
+      const del = await fetch(url, { method: 'DELETE', headers: { ...bearer(server), 'mcp-session-id': session } });
       expect(del.status).toBe(200);
       expect(await stream.rest()).toEqual([]);
       const after = await post(url, { jsonrpc: '2.0', id: 1, method: 'ping' }, { sessionId: session, protocolVersion: '2025-11-25' });
       expect(after.status).toBe(404);
-      expect((await fetch(url, { method: 'DELETE', headers: { 'mcp-session-id': session } })).status).toBe(404);
-      expect((await fetch(url, { method: 'DELETE' })).status).toBe(400);
+      expect((await fetch(url, { method: 'DELETE', headers: { ...bearer(server), 'mcp-session-id': session } })).status).toBe(404);
+      expect((await fetch(url, { method: 'DELETE', headers: bearer(server) })).status).toBe(400);
     });
   });
 
@@ -230,6 +231,7 @@ describe('Streamable HTTP session idle expiry', () => {
   let server: RunningServer;
   beforeAll(async () => {
     server = await startHelpdeskHttp({ MCP_SESSION_IDLE_TIMEOUT_MS: '1500' });
+    authorize(server);
   });
   afterAll(async () => {
     await server.stop();

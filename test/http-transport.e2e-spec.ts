@@ -1,5 +1,5 @@
-import { RunningServer, startHelpdeskHttp } from './support/server-process';
-import { ACCEPT_BOTH, SseReader, call, get, initializeRequest, messageOf, openSession, post, rawRequest, sleep } from './support/raw-mcp-http';
+import { RunningServer, bearer, startHelpdeskHttp } from './support/server-process';
+import { ACCEPT_BOTH, SseReader, authorize, call, get, initializeRequest, messageOf, openSession, post, rawRequest, sleep } from './support/raw-mcp-http';
 import { rpcError, rpcResult } from './support/rpc-matchers';
 
 /** Streamable HTTP (2025-11-25) driven with plain fetch and hand-written JSON-RPC: statuses, headers, bodies. */
@@ -12,6 +12,7 @@ describe('Streamable HTTP transport, by hand', () => {
   beforeAll(async () => {
     server = await startHelpdeskHttp();
     url = server.url;
+    authorize(server);
     sid = await openSession(url, V);
   });
   afterAll(async () => {
@@ -138,6 +139,25 @@ describe('Streamable HTTP transport, by hand', () => {
     });
   });
 
+  describe('authentication', () => {
+    it('answers POST, GET and DELETE without a token with 401 and a Bearer challenge; the session survives', async () => {
+      const noToken: [string, RequestInit][] = [
+        ['POST initialize', { method: 'POST', headers: { 'content-type': 'application/json', accept: ACCEPT_BOTH }, body: JSON.stringify(initializeRequest(V)) }],
+        ['POST in a session', { method: 'POST', headers: { 'content-type': 'application/json', accept: ACCEPT_BOTH, 'mcp-session-id': sid }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' }],
+        ['GET', { method: 'GET', headers: { accept: 'text/event-stream', 'mcp-session-id': sid } }],
+        ['DELETE', { method: 'DELETE', headers: { 'mcp-session-id': sid } }],
+      ];
+      for (const [what, init] of noToken) {
+        const res = await fetch(url, init);
+        expect({ what, status: res.status }).toEqual({ what, status: 401 });
+        expect(res.headers.get('www-authenticate')).toMatch(/^Bearer realm="helpdesk"/);
+        expect(res.headers.get('mcp-session-id')).toBeNull();
+        expect(await res.json()).toEqual(rpcError(null, -32001, /Unauthorized/));
+      }
+      expect((await inSession({ jsonrpc: '2.0', id: 'after-401', method: 'ping' })).json).toEqual(rpcResult('after-401', {}));
+    });
+  });
+
   describe('Origin and Host (DNS rebinding protection)', () => {
     it('refuses a foreign Origin with 403 on POST, GET and DELETE; the session survives', async () => {
       const origin = { origin: 'http://evil.example.com' };
@@ -145,7 +165,7 @@ describe('Streamable HTTP transport, by hand', () => {
       expect(posted.status).toBe(403);
       expect(await posted.json()).toEqual(rpcError(null, -32600, /Origin/));
       expect((await get(url, sid, origin)).status).toBe(403);
-      expect((await fetch(url, { method: 'DELETE', headers: { ...origin, 'mcp-session-id': sid } })).status).toBe(403);
+      expect((await fetch(url, { method: 'DELETE', headers: { ...bearer(server), ...origin, 'mcp-session-id': sid } })).status).toBe(403);
       expect((await inSession({ jsonrpc: '2.0', id: 2, method: 'ping' })).status).toBe(200);
     });
 

@@ -30,9 +30,9 @@ describe('helpdesk driven by the MCP Inspector CLI', () => {
       await server.stop();
     });
 
-    // The helpdesk has no auth; the header is sent anyway and --stored-auth-only keeps the CLI from ever starting OAuth.
+    // The token from the test issuer goes as a static header; --stored-auth-only keeps the CLI from ever starting OAuth.
     const inspect = (...args: string[]) =>
-      runInspector([server.url, '--header', 'Authorization: Bearer x', ...args, '--format', 'json', '-q', '--stored-auth-only'], home.home);
+      runInspector([server.url, '--header', `Authorization: Bearer ${server.token}`, ...args, '--format', 'json', '-q', '--stored-auth-only'], home.home);
 
     it.each(['legacy', 'auto'])('initializes on 2025-11-25 with protocol era %s', async (era) => {
       const result = ok(await inspect('--protocol-era', era, '--method', 'initialize'));
@@ -91,7 +91,11 @@ describe('helpdesk driven by the MCP Inspector CLI', () => {
 
     it('lists resources, resource templates and prompts', async () => {
       const resources = ok(await inspect('--method', 'resources/list'));
-      expect(resources.resources).toEqual([expect.objectContaining({ uri: 'helpdesk://catalog/categories', mimeType: 'application/json' })]);
+      expect(resources.resources).toEqual([
+        expect.objectContaining({ uri: 'helpdesk://catalog/categories', mimeType: 'application/json' }),
+        expect.objectContaining({ uri: 'use://auth', mimeType: 'application/json' }),
+        expect.objectContaining({ uri: 'use://http-headers', mimeType: 'application/json' }),
+      ]);
       const templates = ok(await inspect('--method', 'resources/templates/list'));
       expect(templates.resourceTemplates).toEqual([expect.objectContaining({ name: 'ticket', uriTemplate: 'helpdesk://tickets/{id}' })]);
       const prompts = ok(await inspect('--method', 'prompts/list'));

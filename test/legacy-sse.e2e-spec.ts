@@ -1,8 +1,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { CreateMessageRequestSchema, LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
-import { RunningServer, startHelpdeskHttp } from './support/server-process';
-import { SseReader, messageOf, rawRequest } from './support/raw-mcp-http';
+import { RunningServer, bearer, startHelpdeskHttp } from './support/server-process';
+import { SseReader, authorize, messageOf, rawRequest } from './support/raw-mcp-http';
 import { HELPDESK_CAPABILITIES, rpcError, rpcResult } from './support/rpc-matchers';
 
 /** The legacy HTTP+SSE transport of 2024-11-05: off by default, on with MCP_LEGACY_SSE=true. */
@@ -13,6 +13,7 @@ describe('legacy HTTP+SSE transport (2024-11-05)', () => {
   beforeAll(async () => {
     server = await startHelpdeskHttp({ MCP_LEGACY_SSE: 'true' });
     base = new URL(server.url).origin;
+    authorize(server);
   });
   afterAll(async () => {
     await server.stop();
@@ -24,7 +25,8 @@ describe('legacy HTTP+SSE transport (2024-11-05)', () => {
 
     beforeEach(async () => {
       client = new Client({ name: 'legacy-sse-e2e', version: '1.0.0' }, { capabilities: { sampling: {} } });
-      transport = new SSEClientTransport(new URL('/sse', base));
+      // requestInit headers go on the POSTs and on the GET /sse that opens the EventSource.
+      transport = new SSEClientTransport(new URL('/sse', base), { requestInit: { headers: bearer(server) } });
       await client.connect(transport);
     });
     afterEach(async () => {
@@ -92,7 +94,7 @@ describe('legacy HTTP+SSE transport (2024-11-05)', () => {
     /** Opens `GET /sse` and returns the reader, the endpoint URL and the session id. */
     async function connect(): Promise<{ reader: SseReader; abort: AbortController; endpoint: string; sessionId: string }> {
       const abort = new AbortController();
-      const res = await fetch(`${base}/sse`, { headers: { accept: 'text/event-stream' }, signal: abort.signal });
+      const res = await fetch(`${base}/sse`, { headers: { ...bearer(server), accept: 'text/event-stream' }, signal: abort.signal });
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toBe('text/event-stream');
       expect(res.headers.get('mcp-session-id')).toBeNull();
@@ -107,7 +109,7 @@ describe('legacy HTTP+SSE transport (2024-11-05)', () => {
     const send = (endpoint: string, body: unknown, headers: Record<string, string> = {}) =>
       fetch(endpoint, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', ...headers },
+        headers: { ...bearer(server), 'content-type': 'application/json', ...headers },
         body: typeof body === 'string' ? body : JSON.stringify(body),
       });
 
@@ -242,7 +244,7 @@ describe('legacy HTTP+SSE transport (2024-11-05)', () => {
       await handshake(endpoint, reader, '2024-11-05');
       const res = await fetch(`${base}/mcp`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sessionId },
+        headers: { ...bearer(server), 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sessionId },
         body: JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'ping' }),
       });
       expect(res.status).toBe(404);
@@ -250,13 +252,13 @@ describe('legacy HTTP+SSE transport (2024-11-05)', () => {
     });
 
     it('refuses a GET /sse that does not accept text/event-stream with 406', async () => {
-      const res = await fetch(`${base}/sse`, { headers: { accept: 'application/json' } });
+      const res = await fetch(`${base}/sse`, { headers: { ...bearer(server), accept: 'application/json' } });
       expect(res.status).toBe(406);
       expect(await res.json()).toEqual(rpcError(null, -32600, /Not Acceptable/));
     });
 
     it('refuses a disallowed Origin or Host with 403 on both endpoints', async () => {
-      const sse = await fetch(`${base}/sse`, { headers: { accept: 'text/event-stream', origin: 'https://evil.example.com' } });
+      const sse = await fetch(`${base}/sse`, { headers: { ...bearer(server), accept: 'text/event-stream', origin: 'https://evil.example.com' } });
       expect(sse.status).toBe(403);
       expect(await sse.json()).toEqual(rpcError(null, -32600, /Origin not allowed/));
       const { abort, endpoint } = await connect();
@@ -290,6 +292,7 @@ describe('legacy HTTP+SSE transport, default configuration', () => {
 
   it('is off: GET /sse and POST /messages are 404', async () => {
     const base = new URL(server.url).origin;
+    // No token: the auth guard sits on the MCP routes only, so an unregistered path is 404, not 401.
     expect((await fetch(`${base}/sse`, { headers: { accept: 'text/event-stream' } })).status).toBe(404);
     const post = await fetch(`${base}/messages?sessionId=x`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(post.status).toBe(404);

@@ -7,17 +7,36 @@ import { request as httpRequest } from 'node:http';
 
 export const ACCEPT_BOTH = 'application/json, text/event-stream';
 
+/** Bearer tokens by server origin (one server per origin: each listens on its own ephemeral port). */
+const tokens = new Map<string, string>();
+
+/**
+ * Makes every request this module sends to `server` (its origin: `/mcp`, `/sse`, `/messages` alike)
+ * carry `Authorization: Bearer <token>`. Call it from the suite's `beforeAll`, right after starting the
+ * server. A request can still replace the header with its own `authorization` (lowercase) entry.
+ */
+export function authorize(server: { url: string; token?: string }): void {
+  if (!server.token) throw new Error(`no token for ${server.url}: the server was started without a test issuer`);
+  tokens.set(new URL(server.url).origin, server.token);
+}
+
+/** The `authorization` header registered with {@link authorize} for `url`'s server, or none. */
+export function authHeader(url: string): Record<string, string> {
+  const token = tokens.get(new URL(url).origin);
+  return token ? { authorization: `Bearer ${token}` } : {};
+}
+
 export interface PostOptions {
   sessionId?: string;
   protocolVersion?: string;
-  /** Extra headers; they override the defaults (Content-Type and Accept). */
+  /** Extra headers; they override the defaults (Content-Type, Accept and the registered Authorization). */
   headers?: Record<string, string>;
   signal?: AbortSignal;
 }
 
 /** POSTs `body` (serialised unless already a string) with the headers a conforming client sends. */
 export function post(url: string, body: unknown, o: PostOptions = {}): Promise<Response> {
-  const headers: Record<string, string> = { 'content-type': 'application/json', accept: ACCEPT_BOTH };
+  const headers: Record<string, string> = { ...authHeader(url), 'content-type': 'application/json', accept: ACCEPT_BOTH };
   if (o.sessionId !== undefined) headers['mcp-session-id'] = o.sessionId;
   if (o.protocolVersion !== undefined) headers['mcp-protocol-version'] = o.protocolVersion;
   return fetch(url, {
@@ -30,7 +49,7 @@ export function post(url: string, body: unknown, o: PostOptions = {}): Promise<R
 
 /** Opens a GET on the MCP endpoint (an SSE stream when the server agrees). */
 export function get(url: string, sessionId: string | undefined, headers: Record<string, string> = {}, signal?: AbortSignal): Promise<Response> {
-  const h: Record<string, string> = { accept: 'text/event-stream', ...headers };
+  const h: Record<string, string> = { ...authHeader(url), accept: 'text/event-stream', ...headers };
   if (sessionId !== undefined) h['mcp-session-id'] = sessionId;
   return fetch(url, { method: 'GET', headers: h, signal });
 }
@@ -171,7 +190,8 @@ export class SseReader {
 export const messageOf = (e: SseEvent): Record<string, any> => JSON.parse(e.data);
 
 /**
- * A request through node:http, for headers `fetch` refuses to set (Host).
+ * A request through node:http, for headers `fetch` refuses to set (Host). Carries the registered
+ * Authorization (see {@link authorize}) unless `headers` has its own `authorization`.
  */
 export function rawRequest(
   url: string,
@@ -180,7 +200,7 @@ export function rawRequest(
   body?: string,
 ): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method, headers }, (res) => {
+    const req = httpRequest(url, { method, headers: { ...authHeader(url), ...headers } }, (res) => {
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (d: string) => (text += d));

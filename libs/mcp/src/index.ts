@@ -19,3 +19,6 @@ export { McpEventStore, MCP_EVENT_STORE, InMemoryEventStore } from './stores/eve
 export * from './interfaces/definitions.interface';
 export * from './interfaces/call-context.interface';
 export * from './interfaces/mcp-module-options.interface';
+export { McpScopes } from './decorators/mcp-scopes.decorator';
+export { McpAuthOptions } from './auth/auth-options.interface';
+export { McpPrincipal } from './auth/mcp-principal';

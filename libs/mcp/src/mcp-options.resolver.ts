@@ -29,6 +29,9 @@ export function resolveMcpOptions(o: McpModuleOptions): ResolvedMcpOptions {
     http: o.http ?? true,
     legacySse: legacySseEnabled(o.legacySse),
   };
+  if (process.env.NODE_ENV === 'production' && resolved.allowedOrigins.includes('*')) {
+    throw new Error('McpModule: allowedOrigins "*" is not allowed when NODE_ENV=production; list the origins explicitly (MCP_ALLOWED_ORIGINS)');
+  }
   if (!Number.isInteger(resolved.pageSize) || resolved.pageSize < 1) throw new Error('McpModule: "pageSize" must be a positive integer');
   if (!/^\d+\.\d+\.\d+/.test(resolved.version)) throw new Error(`McpModule: "version" must be semver (got ${JSON.stringify(resolved.version)})`);
   return resolved;

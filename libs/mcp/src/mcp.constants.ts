@@ -10,3 +10,4 @@ export const MCP_ARG_FIELD_METADATA = 'mcp:arg-field';
 export const MCP_PARAM_ARGS_METADATA = '__routeArguments__';
 /** The `ExecutionContext.getType()` of every MCP call. */
 export const MCP_CONTEXT_TYPE = 'mcp';
+export const MCP_SCOPES_METADATA = 'mcp:scopes';

@@ -1,5 +1,5 @@
-import { DynamicModule, Module, Provider } from '@nestjs/common';
-import { DiscoveryModule } from '@nestjs/core';
+import { DynamicModule, Inject, MiddlewareConsumer, Module, NestModule, Provider } from '@nestjs/common';
+import { APP_GUARD, DiscoveryModule } from '@nestjs/core';
 import { MCP_MODULE_OPTIONS } from './mcp.constants';
 import { McpModuleAsyncOptions, McpModuleOptions, McpOptionsFactory } from './interfaces/mcp-module-options.interface';
 import { legacySseEnabled, resolveMcpOptions } from './mcp-options.resolver';
@@ -17,8 +17,12 @@ import { McpJwtStrategy } from './auth/mcp-jwt.strategy';
 import { McpHttpAuthGuard } from './auth/mcp-http-auth.guard';
 import { McpAuthExceptionFilter } from './auth/mcp-auth.filter';
 import { McpAuthLifecycle } from './auth/mcp-auth.lifecycle';
+import { McpScopesGuard } from './auth/mcp-scopes.guard';
+import { McpChallenge } from './auth/mcp-challenge';
+import { UsageResources } from './auth/usage-resources';
 import { ProtectedResourceController } from './auth/protected-resource.controller';
 import { ResolvedMcpOptions } from './interfaces/mcp-module-options.interface';
+import { McpCorsMiddleware } from './transports/http/mcp-cors.middleware';
 import { LegacySseService } from './transports/legacy-sse/legacy-sse.service';
 import { McpStdioTransport } from './transports/stdio/mcp-stdio.transport';
 import { McpNotifier } from './mcp.notifier';
@@ -34,7 +38,10 @@ const CORE_PROVIDERS: Provider[] = [
   McpJwtStrategy,
   McpHttpAuthGuard,
   McpAuthExceptionFilter,
+  McpChallenge,
+  UsageResources,
   McpAuthLifecycle,
+  { provide: APP_GUARD, useClass: McpScopesGuard },
   McpMetadataAccessor,
   McpExplorer,
   McpRegistry,
@@ -63,7 +70,15 @@ const EXPORTS = [McpRegistry, McpNotifier, McpStdioTransport, McpSessionManager,
  * export class AppModule {}
  */
 @Module({})
-export class McpModule {
+export class McpModule implements NestModule {
+  constructor(@Inject(MCP_MODULE_OPTIONS) private readonly options: ResolvedMcpOptions) {}
+
+  /** CORS and the Origin allow-list run before guards on every MCP endpoint. */
+  configure(consumer: MiddlewareConsumer): void {
+    const paths = [this.options.path, ...(this.options.legacySse ? ['/sse', '/messages'] : [])];
+    if (this.options.http || this.options.legacySse) consumer.apply(McpCorsMiddleware).forRoutes(...paths);
+  }
+
   static forRoot(options: McpModuleOptions): DynamicModule {
     const resolved = resolveMcpOptions(options);
     const legacy = legacySse(resolved.legacySse);

@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { McpArgs, McpCompletion, McpPrompt, ToolExecutionError } from '@app/mcp';
+import { McpArgs, McpCompletion, McpPrompt, ToolExecutionError, McpScopes } from '@app/mcp';
 import { TicketsRepository } from './tickets.repository';
 
 const TONES = ['friendly', 'formal', 'brief'];
 
 /** A parameterised prompt with completion for its arguments. */
 @Injectable()
+@McpScopes('tickets:read')
 export class TicketsPrompts {
   constructor(private readonly tickets: TicketsRepository) {}
 

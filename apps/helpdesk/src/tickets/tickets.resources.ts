@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { McpArgs, McpCompletion, McpResource, McpResourceTemplate, ResourceNotFoundError } from '@app/mcp';
+import { McpArgs, McpCompletion, McpResource, McpResourceTemplate, ResourceNotFoundError, McpScopes } from '@app/mcp';
 import { TicketsRepository } from './tickets.repository';
 import { TICKET_CATEGORIES, TICKET_PRIORITIES } from './ticket.model';
 
 /** A fixed resource and a template, with completion for the template's variable. */
 @Injectable()
+@McpScopes('tickets:read')
 export class TicketsResources {
   constructor(private readonly tickets: TicketsRepository) {}
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { McpArgs, McpCallContext, McpCtx, McpNotifier, McpTool, ToolExecutionError } from '@app/mcp';
+import { McpArgs, McpCallContext, McpCtx, McpNotifier, McpScopes, McpTool, ToolExecutionError } from '@app/mcp';
 import { TicketsRepository } from './tickets.repository';
 import { SearchTicketsDto } from './dto/search-tickets.dto';
 import { TicketIdDto } from './dto/ticket-id.dto';
@@ -11,8 +11,12 @@ import { TICKET_LIST_SCHEMA, TICKET_SCHEMA } from './ticket.schemas';
 
 const summary = (t: Ticket) => ({ id: t.id, title: t.title, status: t.status, priority: t.priority, category: t.category });
 
-/** The helpdesk's tools: two reads, two writes with corporate risk metadata, one long export, one sampling call. */
+/**
+ * The helpdesk's tools: two reads, two writes with corporate risk metadata, one long export, one
+ * sampling call. Reading needs the `tickets:read` scope; the writes also need `tickets:write`.
+ */
 @Injectable()
+@McpScopes('tickets:read')
 export class TicketsTools {
   constructor(
     private readonly tickets: TicketsRepository,
@@ -62,6 +66,7 @@ export class TicketsTools {
       approval: 'not required.',
     },
   })
+  @McpScopes('tickets:write')
   create(@McpArgs() dto: CreateTicketDto) {
     const { ticket } = this.tickets.create(
       { title: dto.title, description: dto.description, category: dto.category, priority: dto.priority, requester: dto.requester },
@@ -85,6 +90,7 @@ export class TicketsTools {
       approval: 'the user confirms through elicitation when the client supports it; otherwise the calling agent must have the user\'s consent.',
     },
   })
+  @McpScopes('tickets:write')
   async close(@McpArgs() dto: CloseTicketDto, @McpCtx() ctx: McpCallContext) {
     const ticket = this.tickets.get(dto.id);
     if (!ticket) throw new ToolExecutionError(`No ticket ${dto.id}. Use search_tickets to find existing ids.`);

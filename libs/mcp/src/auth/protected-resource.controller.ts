@@ -4,7 +4,7 @@ import { MCP_MODULE_OPTIONS } from '../mcp.constants';
 import { ResolvedMcpOptions } from '../interfaces/mcp-module-options.interface';
 import { MCP_AUTH_CONFIG } from './auth.constants';
 import { ResolvedAuthConfig } from './auth-options.interface';
-import { PROTECTED_RESOURCE_PATH, resourceUrl } from './mcp-auth.filter';
+import { PROTECTED_RESOURCE_PATH, resourceUrl } from './resource-url';
 
 /**
  * OAuth 2.0 Protected Resource Metadata (RFC 9728), unauthenticated, so generic MCP clients can find

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { DiscoveryService, ExternalContextCreator, MetadataScanner } from '@nestjs/core';
-import { MCP_CONTEXT_TYPE, MCP_MODULE_OPTIONS, MCP_PARAM_ARGS_METADATA } from '../mcp.constants';
+import { DiscoveryService, ExternalContextCreator, MetadataScanner, Reflector } from '@nestjs/core';
+import { MCP_CONTEXT_TYPE, MCP_MODULE_OPTIONS, MCP_PARAM_ARGS_METADATA, MCP_SCOPES_METADATA } from '../mcp.constants';
 import { ResolvedMcpOptions } from '../interfaces/mcp-module-options.interface';
 import { McpRegistry } from '../registry/mcp.registry';
 import { RegistryViolations } from '../registry/registry-rules';
@@ -56,6 +56,7 @@ export class McpExplorer implements OnModuleInit {
     private readonly contextCreator: ExternalContextCreator,
     private readonly accessor: McpMetadataAccessor,
     private readonly registry: McpRegistry,
+    private readonly reflector: Reflector,
     @Inject(MCP_MODULE_OPTIONS) private readonly options: ResolvedMcpOptions,
   ) {}
 
@@ -82,7 +83,8 @@ export class McpExplorer implements OnModuleInit {
           continue;
         }
         const handler = this.wrap(instance, methodName);
-        this.register(method, source, handler, compiler, violations, completions);
+        const scopes = this.reflector.getAllAndMerge<string[]>(MCP_SCOPES_METADATA, [method, instance.constructor]);
+        this.register(method, source, handler, compiler, violations, completions, scopes);
       }
     }
     for (const c of completions) {
@@ -101,6 +103,7 @@ export class McpExplorer implements OnModuleInit {
     compiler: SchemaCompiler,
     violations: RegistryViolations,
     completions: { where: string; key: string; ref: string; kind: 'prompt' | 'template' }[],
+    requiredScopes: string[],
   ): void {
     const where = `${source.className}.${source.methodName}`;
     const service = this.options.name;
@@ -108,25 +111,25 @@ export class McpExplorer implements OnModuleInit {
     if (tool) {
       const entry = buildToolEntry(tool, source, handler, { service, defaultTimeoutMs: DEFAULT_TOOL_TIMEOUT_MS, compiler, violations });
       if (entry && this.registry.tools.has(entry.name)) violations.add(where, `duplicate tool name "${entry.name}"`);
-      else if (entry) this.registry.tools.set(entry.name, entry);
+      else if (entry) this.registry.tools.set(entry.name, { ...entry, requiredScopes });
     }
     const prompt = this.accessor.prompt(method);
     if (prompt) {
       const entry = buildPromptEntry(prompt, source, handler, violations);
       if (entry && this.registry.prompts.has(entry.name)) violations.add(where, `duplicate prompt name "${entry.name}"`);
-      else if (entry) this.registry.prompts.set(entry.name, entry);
+      else if (entry) this.registry.prompts.set(entry.name, { ...entry, requiredScopes });
     }
     const resource = this.accessor.resource(method);
     if (resource) {
       const entry = buildResourceEntry(resource, source, handler, service, violations);
       if (entry && this.registry.resources.has(entry.uri)) violations.add(where, `duplicate resource URI "${entry.uri}"`);
-      else if (entry) this.registry.resources.set(entry.uri, entry);
+      else if (entry) this.registry.resources.set(entry.uri, { ...entry, requiredScopes });
     }
     const template = this.accessor.resourceTemplate(method);
     if (template) {
       const entry = buildTemplateEntry(template, source, handler, service, violations);
       if (entry && this.registry.templates.has(entry.uriTemplate)) violations.add(where, `duplicate resource template "${entry.uriTemplate}"`);
-      else if (entry) this.registry.templates.set(entry.uriTemplate, entry);
+      else if (entry) this.registry.templates.set(entry.uriTemplate, { ...entry, requiredScopes });
     }
     const completion = this.accessor.completion(method);
     if (completion) {

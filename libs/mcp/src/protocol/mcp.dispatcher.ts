@@ -19,6 +19,8 @@ import { initializeResult } from './initialize';
 export interface DispatchOutcome {
   body: string;
   errorCode?: number;
+  /** `error.data` of a failed request (transports map some of it to HTTP, e.g. insufficient scope). */
+  errorData?: unknown;
 }
 
 /**
@@ -197,5 +199,5 @@ function serialise(id: JsonRpcId, result: MethodResult): string {
 }
 
 function fail(id: JsonRpcId | null, code: number, message: string, data?: unknown): DispatchOutcome {
-  return { body: JSON.stringify(errorResponse(id, code, message, data)), errorCode: code };
+  return { body: JSON.stringify(errorResponse(id, code, message, data)), errorCode: code, errorData: data };
 }

@@ -8,9 +8,11 @@ import { McpResourceOptions } from '../interfaces/definitions.interface';
 import { McpCallContext } from '../interfaces/call-context.interface';
 import { RegistryViolations } from './registry-rules';
 import { buildResourceEntry } from './resource-entry.factory';
+import { McpPrincipal } from '../auth/mcp-principal';
 import {
   CompletionHandler,
   McpHandler,
+  Scoped,
   PromptEntry,
   ResourceEntry,
   ResourceTemplateEntry,
@@ -41,17 +43,30 @@ export class McpRegistry {
    * One page of a list, serialised for a client on `version` (built on first use, then reused).
    * @internal
    */
-  page(kind: ListKind, version: ProtocolVersion, cursor: unknown): string {
-    const key = `${kind}@${version}`;
+  page(kind: ListKind, version: ProtocolVersion, cursor: unknown, principal?: McpPrincipal): string {
+    // Callers see what they may use: one set of pages per distinct set of relevant scopes.
+    const visible = principal && !principal.scopes.has('*') ? [...this.scopesInUse()].filter((s) => principal.scopes.has(s)).sort() : undefined;
+    const key = `${kind}@${version}${visible ? `#${visible.join(' ')}` : ''}`;
     let pager = this.pagers.get(key);
     if (!pager) {
       const source = { tools: this.tools, prompts: this.prompts, resources: this.resources, resourceTemplates: this.templates }[kind];
+      const allowed = (e: Scoped) => !visible || (e.requiredScopes ?? []).every((s) => visible.includes(s));
       pager = new ListPager(kind, this.options.pageSize, () =>
-        [...(source as Map<string, { definition: Record<string, unknown> }>).values()].map((e) => projectDefinition(kind, e.definition, version)),
+        [...(source as Map<string, Scoped & { definition: Record<string, unknown> }>).values()]
+          .filter(allowed)
+          .map((e) => projectDefinition(kind, e.definition, version)),
       );
       this.pagers.set(key, pager);
     }
     return pager.page(cursor);
+  }
+
+  private scopeCache: Set<string> | undefined;
+  /** Every scope some entry requires (computed once; entries added at run time carry none). */
+  private scopesInUse(): Set<string> {
+    if (this.scopeCache) return this.scopeCache;
+    const all = [...this.tools.values(), ...this.prompts.values(), ...this.resources.values(), ...this.templates.values()];
+    return (this.scopeCache = new Set(all.flatMap((e) => [...(e.requiredScopes ?? [])])));
   }
 
   /** Key of a completion provider. @internal */

@@ -11,8 +11,13 @@ export interface EntrySource {
   methodName: string;
 }
 
+/** Scopes a caller needs (`@McpScopes`); lists hide entries a caller cannot use. @internal */
+export interface Scoped {
+  requiredScopes?: readonly string[];
+}
+
 /** @internal */
-export interface ToolEntry extends EntrySource {
+export interface ToolEntry extends EntrySource, Scoped {
   name: string;
   definition: Record<string, unknown>;
   validateInput: ValidateFunction;
@@ -23,7 +28,7 @@ export interface ToolEntry extends EntrySource {
 }
 
 /** @internal */
-export interface PromptEntry extends EntrySource {
+export interface PromptEntry extends EntrySource, Scoped {
   name: string;
   definition: Record<string, unknown>;
   required: string[];
@@ -31,7 +36,7 @@ export interface PromptEntry extends EntrySource {
 }
 
 /** @internal */
-export interface ResourceEntry extends Partial<EntrySource> {
+export interface ResourceEntry extends Partial<EntrySource>, Scoped {
   uri: string;
   mimeType: string;
   definition: Record<string, unknown>;
@@ -39,7 +44,7 @@ export interface ResourceEntry extends Partial<EntrySource> {
 }
 
 /** @internal */
-export interface ResourceTemplateEntry extends EntrySource {
+export interface ResourceTemplateEntry extends EntrySource, Scoped {
   uriTemplate: string;
   mimeType: string;
   definition: Record<string, unknown>;

@@ -1,3 +1,4 @@
+import { McpPrincipal } from '../../auth/mcp-principal';
 import { InvalidParamsError, McpError, ToolExecutionError } from '../../errors/mcp.error';
 import { toJsonRpcError } from '../../errors/error-mapper';
 import { createCallContext } from '../call-context.factory';
@@ -5,7 +6,7 @@ import { projectContent } from '../era-projection';
 import { MethodResult, RequestScope } from './handler-context';
 
 /** `prompts/list`. @internal */
-export const listPrompts = ({ registry, params, session }: RequestScope): MethodResult => ({ raw: registry.page('prompts', session.protocolVersion, params.cursor) });
+export const listPrompts = ({ registry, params, session }: RequestScope): MethodResult => ({ raw: registry.page('prompts', session.protocolVersion, params.cursor, session.principal as McpPrincipal | undefined) });
 
 /** `prompts/get`: name and string arguments checked, required ones present. @internal */
 export async function getPrompt(scope: RequestScope): Promise<MethodResult> {

@@ -1,3 +1,4 @@
+import { McpPrincipal } from '../../auth/mcp-principal';
 import { InvalidParamsError, McpError, ResourceNotFoundError, ToolExecutionError } from '../../errors/mcp.error';
 import { toJsonRpcError } from '../../errors/error-mapper';
 import { McpHandler } from '../../registry/registry-entries';
@@ -5,10 +6,10 @@ import { createCallContext } from '../call-context.factory';
 import { MethodResult, RequestScope } from './handler-context';
 
 /** `resources/list`. @internal */
-export const listResources = ({ registry, params, session }: RequestScope): MethodResult => ({ raw: registry.page('resources', session.protocolVersion, params.cursor) });
+export const listResources = ({ registry, params, session }: RequestScope): MethodResult => ({ raw: registry.page('resources', session.protocolVersion, params.cursor, session.principal as McpPrincipal | undefined) });
 /** `resources/templates/list`. @internal */
 export const listTemplates = ({ registry, params, session }: RequestScope): MethodResult => ({
-  raw: registry.page('resourceTemplates', session.protocolVersion, params.cursor),
+  raw: registry.page('resourceTemplates', session.protocolVersion, params.cursor, session.principal as McpPrincipal | undefined),
 });
 
 const uriOf = (params: Record<string, unknown>): string => {

@@ -1,3 +1,4 @@
+import { McpPrincipal } from '../../auth/mcp-principal';
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 import { InvalidParamsError } from '../../errors/mcp.error';
@@ -14,7 +15,7 @@ import { MethodResult, RequestScope } from './handler-context';
 const errorResult = (text: string): Record<string, unknown> => ({ content: [{ type: 'text', text }], isError: true });
 
 /** `tools/list`: a page serialised at boot. @internal */
-export const listTools = ({ registry, params, session }: RequestScope): MethodResult => ({ raw: registry.page('tools', session.protocolVersion, params.cursor) });
+export const listTools = ({ registry, params, session }: RequestScope): MethodResult => ({ raw: registry.page('tools', session.protocolVersion, params.cursor, session.principal as McpPrincipal | undefined) });
 
 /**
  * `tools/call`: shape checks (-32602), lookup, argument validation (isError naming fields and

@@ -10,6 +10,7 @@ export const DEFAULT_ALLOWED_ORIGINS = ['http://localhost:*', 'http://127.0.0.1:
 export function originMatcher(allowed: string[]): (origin: string) => boolean {
   const exact = new Set(allowed.filter((a) => !a.endsWith(':*')).map((a) => a.toLowerCase()));
   const prefixes = allowed.filter((a) => a.endsWith(':*')).map((a) => a.slice(0, -1).toLowerCase());
+  if (allowed.includes('*')) return () => true;
   return (origin) => {
     const o = origin.toLowerCase();
     if (exact.has(o)) return true;

@@ -12,6 +12,7 @@ import { accepts, checkOriginAndHost, hostMatcher, mediaType, originMatcher, rea
 import { PostResponseChannel } from './post-response.channel';
 import { SseStream, frame } from './sse-stream';
 import { bindPrincipal } from '../../auth/session-binding';
+import { McpChallenge } from '../../auth/mcp-challenge';
 
 const SESSION_HEADER = 'mcp-session-id';
 const VERSION_HEADER = 'mcp-protocol-version';
@@ -32,6 +33,7 @@ export class McpHttpService {
     private readonly sessions: McpSessionManager,
     @Inject(MCP_EVENT_STORE) private readonly events: McpEventStore,
     @Inject(MCP_MODULE_OPTIONS) private readonly options: ResolvedMcpOptions,
+    private readonly challenge: McpChallenge,
   ) {
     this.originAllowed = originMatcher(options.allowedOrigins);
     this.hostAllowed = hostMatcher(options.allowedHosts);
@@ -83,6 +85,11 @@ export class McpHttpService {
     const outcome = await this.dispatcher.dispatch(body, session, channel);
     // Cancelled requests get no response: their stream (opened now if need be) just ends.
     if (!outcome) return channel.abandon();
+    const scope = insufficientScope(outcome);
+    if (scope && !res.headersSent) {
+      res.setHeader('WWW-Authenticate', this.challenge.insufficientScope(req, scope));
+      return channel.finish(outcome.body, 403);
+    }
     channel.finish(outcome.body, 200);
   }
 
@@ -169,3 +176,8 @@ export class McpHttpService {
 }
 
 const nullSink = { send: () => false };
+
+function insufficientScope(outcome: { errorCode?: number; errorData?: unknown }): string | undefined {
+  const data = outcome.errorData as { reason?: string; requiredScopes?: string[] } | undefined;
+  return outcome.errorCode === ErrorCode.Forbidden && data?.reason === 'insufficient_scope' ? (data.requiredScopes ?? []).join(' ') : undefined;
+}

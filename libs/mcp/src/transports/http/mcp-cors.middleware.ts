@@ -1,0 +1,46 @@
+import { Inject, Injectable, NestMiddleware } from '@nestjs/common';
+import type { NextFunction, Request, Response } from 'express';
+import { MCP_MODULE_OPTIONS } from '../../mcp.constants';
+import { ResolvedMcpOptions } from '../../interfaces/mcp-module-options.interface';
+import { ErrorCode } from '../../protocol/json-rpc';
+import { originMatcher, sendHttpError } from './http-checks';
+
+const ALLOW_HEADERS = 'Authorization, Content-Type, Accept, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID, X-Request-Id, traceparent, tracestate';
+const EXPOSE_HEADERS = 'Mcp-Session-Id, MCP-Protocol-Version, WWW-Authenticate, X-Request-Id';
+
+/**
+ * CORS for the MCP endpoints from an explicit origin allow-list: a disallowed `Origin` gets 403 before
+ * authentication or any MCP processing; preflights are answered here (they carry no credentials);
+ * allowed origins get `Access-Control-*` headers echoing the origin, never `*`.
+ * @internal
+ */
+@Injectable()
+export class McpCorsMiddleware implements NestMiddleware {
+  private readonly allowed: (origin: string) => boolean;
+
+  constructor(@Inject(MCP_MODULE_OPTIONS) options: ResolvedMcpOptions) {
+    this.allowed = originMatcher(options.allowedOrigins);
+  }
+
+  use(req: Request, res: Response, next: NextFunction): void {
+    const origin = req.headers.origin;
+    if (origin !== undefined) {
+      if (!this.allowed(origin)) return sendHttpError(res, 403, ErrorCode.InvalidRequest, 'Forbidden: Origin not allowed');
+      res.setHeader('Access-Control-Allow-Origin', origin);
+      res.setHeader('Access-Control-Expose-Headers', EXPOSE_HEADERS);
+      res.setHeader('Vary', 'Origin');
+    }
+    if (req.method !== 'OPTIONS') return next();
+    res.writeHead(204, {
+      Allow: 'GET, POST, DELETE, OPTIONS',
+      ...(origin !== undefined
+        ? {
+            'Access-Control-Allow-Methods': 'GET, POST, DELETE, OPTIONS',
+            'Access-Control-Allow-Headers': ALLOW_HEADERS,
+            'Access-Control-Max-Age': '600',
+          }
+        : {}),
+    });
+    res.end();
+  }
+}

@@ -1,0 +1,220 @@
+import { createHmac, createPublicKey } from 'node:crypto';
+import { RunningServer, startHelpdeskHttp } from './support/server-process';
+import { TestIssuer } from './support/test-issuer';
+
+const V = '2025-11-25';
+const b64 = (v: unknown) => Buffer.from(typeof v === 'string' ? v : JSON.stringify(v)).toString('base64url');
+
+/**
+ * Authentication of the HTTP transport against a real JWKS issuer on loopback: every bad token is
+ * refused with 401 and a Bearer challenge, and the tool behind it never runs.
+ */
+describe('JWT authentication (passport-jwt + JWKS)', () => {
+  let server: RunningServer;
+  let issuer: TestIssuer;
+  let session: string;
+  let marker = 0;
+
+  const post = (body: unknown, token: string | undefined, headers: Record<string, string> = {}, path = '') =>
+    fetch(`${server.url}${path}`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': V,
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...headers,
+      },
+      body: JSON.stringify(body),
+    });
+  const initialize = async (token: string) => {
+    const res = await post({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: V, capabilities: {}, clientInfo: { name: 'auth-e2e', version: '1' } } }, token);
+    expect(res.status).toBe(200);
+    const id = res.headers.get('mcp-session-id')!;
+    await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, token, { 'mcp-session-id': id });
+    return id;
+  };
+  /** Tries to create a uniquely named ticket; returns the response and the title to look for. */
+  const attemptCreate = async (token: string | undefined, headers: Record<string, string> = {}, path = '') => {
+    const title = `auth probe ${++marker} ${Date.now()}`;
+    const args = { title, description: 'probe', category: 'access', priority: 'low', requester: 'p@example.com', idempotencyKey: `probe-key-${marker}-${Date.now()}` };
+    const res = await post({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'create_ticket', arguments: args } }, token, { 'mcp-session-id': session, ...headers }, path);
+    return { res, title };
+  };
+  const ticketExists = async (title: string) => {
+    const res = await post({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'search_tickets', arguments: { query: title } } }, server.token, { 'mcp-session-id': session });
+    return (((await res.json()) as { result: { structuredContent: { count: number } } }).result.structuredContent.count) > 0;
+  };
+  const expectRefused = async (token: string | undefined, status: number, error: string | undefined, headers: Record<string, string> = {}, path = '') => {
+    const { res, title } = await attemptCreate(token, headers, path);
+    expect(res.status).toBe(status);
+    const challenge = res.headers.get('www-authenticate') ?? '';
+    expect(challenge).toMatch(/^Bearer realm="helpdesk", resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource"/);
+    if (error) expect(challenge).toContain(`error="${error}"`);
+    else expect(challenge).not.toContain('error=');
+    expect(await res.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32001 } });
+    expect(await ticketExists(title)).toBe(false);
+  };
+
+  beforeAll(async () => {
+    server = await startHelpdeskHttp();
+    issuer = server.issuer!;
+    session = await initialize(server.token!);
+  });
+  afterAll(() => server.stop());
+
+  it('accepts valid RS256 and ES256 tokens, and the tool runs', async () => {
+    for (const alg of ['RS256', 'ES256'] as const) {
+      const { res, title } = await attemptCreate(await issuer.mint({ alg }));
+      expect(res.status).toBe(200);
+      expect(await ticketExists(title)).toBe(true);
+    }
+  });
+
+  it('refuses a request without a token with 401 and a challenge naming the resource metadata', async () => {
+    await expectRefused(undefined, 401, undefined);
+  });
+
+  it.each([
+    ['expired', { expiresIn: -120 }],
+    ['not yet valid (nbf beyond the allowed skew)', { notBefore: 300 }],
+    ['from another issuer', { iss: 'https://evil.example' }],
+    ['for another audience', { aud: 'mcp:other-service' }],
+  ])('refuses a token that is %s with 401 invalid_token', async (_what, o) => {
+    await expectRefused(await issuer.mint(o), 401, 'invalid_token');
+  });
+
+  it('refuses alg "none"', async () => {
+    const claims = JSON.parse(Buffer.from((await issuer.mint()).split('.')[1], 'base64url').toString());
+    await expectRefused(`${b64({ alg: 'none', typ: 'JWT' })}.${b64(claims)}.`, 401, 'invalid_token');
+    await expectRefused(`${b64({ alg: 'none', typ: 'JWT' })}.${b64(claims)}.x`, 401, 'invalid_token');
+  });
+
+  it('refuses HS256 signed with the RSA public key (algorithm confusion)', async () => {
+    const jwks = (await (await fetch(issuer.jwksUri)).json()) as { keys: Record<string, unknown>[] };
+    const rsa = jwks.keys.find((k) => k.kty === 'RSA')!;
+    const pem = createPublicKey({ key: rsa as never, format: 'jwk' }).export({ type: 'spki', format: 'pem' });
+    const claims = JSON.parse(Buffer.from((await issuer.mint()).split('.')[1], 'base64url').toString());
+    const signingInput = `${b64({ alg: 'HS256', typ: 'JWT', kid: rsa.kid })}.${b64(claims)}`;
+    const signature = createHmac('sha256', pem).update(signingInput).digest('base64url');
+    await expectRefused(`${signingInput}.${signature}`, 401, 'invalid_token');
+  });
+
+  it('refuses a tampered signature and tampered claims', async () => {
+    const [h, p, s] = (await issuer.mint()).split('.');
+    await expectRefused(`${h}.${p}.${s.slice(0, -4)}${s.slice(-4) === 'AAAA' ? 'BBBB' : 'AAAA'}`, 401, 'invalid_token');
+    const claims = JSON.parse(Buffer.from(p, 'base64url').toString());
+    await expectRefused(`${h}.${b64({ ...claims, sub: 'admin' })}.${s}`, 401, 'invalid_token');
+  });
+
+  it('refuses an unknown kid, and accepts it after the issuer rotates it in (no restart)', async () => {
+    const rotated = await issuer.mint({ kid: 'rs-2' });
+    const fetchesBefore = issuer.jwksFetches;
+    await expectRefused(rotated, 401, 'invalid_token');
+    expect(issuer.jwksFetches).toBeGreaterThan(fetchesBefore); // the unknown kid triggered a refresh
+    issuer.publish('rs-2');
+    const { res, title } = await attemptCreate(rotated);
+    expect(res.status).toBe(200);
+    expect(await ticketExists(title)).toBe(true);
+  });
+
+  it('refuses a token in the query string even with a valid header, and does not log it', async () => {
+    const token = await issuer.mint();
+    await expectRefused(token, 401, 'invalid_request', {}, `?access_token=${token}`);
+    expect(server.stderr()).not.toContain(token);
+  });
+
+  it('refuses a session replayed with another subject\'s valid token with 403', async () => {
+    await expectRefused(await issuer.mint({ sub: 'mallory' }), 403, undefined);
+  });
+
+  it('refuses a disallowed Origin with 403 before authentication, even with a valid token', async () => {
+    const { res, title } = await attemptCreate(server.token, { origin: 'http://evil.example.com' });
+    expect(res.status).toBe(403);
+    expect(res.headers.get('access-control-allow-origin')).toBeNull();
+    expect(await res.json()).toMatchObject({ error: { code: -32600, message: expect.stringContaining('Origin') } });
+    expect(await ticketExists(title)).toBe(false);
+    const anonymous = await post({ jsonrpc: '2.0', id: 3, method: 'ping' }, undefined, { origin: 'http://evil.example.com' });
+    expect(anonymous.status).toBe(403);
+    expect(anonymous.headers.get('www-authenticate')).toBeNull();
+  });
+
+  it('answers CORS preflights for allowed origins without a token, and refuses others', async () => {
+    const preflight = (origin: string) =>
+      fetch(server.url, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type, mcp-session-id' } });
+    const ok = await preflight('http://localhost:5173');
+    expect(ok.status).toBe(204);
+    expect(ok.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
+    expect(ok.headers.get('access-control-allow-methods')).toContain('POST');
+    expect(ok.headers.get('access-control-allow-headers')).toMatch(/Authorization.*Mcp-Session-Id/);
+    expect((await preflight('http://evil.example.com')).status).toBe(403);
+    const { res } = await attemptCreate(server.token, { origin: 'http://localhost:5173' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
+    expect(res.headers.get('access-control-expose-headers')).toContain('Mcp-Session-Id');
+  });
+
+  describe('authorization by scope (@McpScopes)', () => {
+    const list = async (token: string, method: string, key: string) => {
+      const sid = await initialize(token);
+      const res = await post({ jsonrpc: '2.0', id: 4, method, params: {} }, token, { 'mcp-session-id': sid });
+      return ((await res.json()) as { result: Record<string, { name?: string; uri?: string }[]> }).result[key];
+    };
+
+    it('lists only what the caller may call', async () => {
+      const reader = await issuer.mint({ scope: 'tickets:read', sub: 'reader' });
+      expect((await list(reader, 'tools/list', 'tools')).map((t) => t.name)).toEqual(['search_tickets', 'get_ticket', 'export_tickets', 'draft_reply']);
+      const writer = await issuer.mint({ scope: 'tickets:read tickets:write', sub: 'writer' });
+      expect(await list(writer, 'tools/list', 'tools')).toHaveLength(6);
+      const nobody = await issuer.mint({ scope: '', sub: 'nobody' });
+      expect(await list(nobody, 'tools/list', 'tools')).toEqual([]);
+      expect(await list(nobody, 'prompts/list', 'prompts')).toEqual([]);
+      // use://auth and use://http-headers need no scope: they tell a caller how to get one.
+      expect((await list(nobody, 'resources/list', 'resources')).map((r) => r.uri)).toEqual(['use://auth', 'use://http-headers']);
+    });
+
+    it('refuses a call without the scope with 403 insufficient_scope naming it, and the tool does not run', async () => {
+      const reader = await issuer.mint({ scope: 'tickets:read' });
+      session = await initialize(reader);
+      const { res, title } = await attemptCreate(reader);
+      expect(res.status).toBe(403);
+      expect(res.headers.get('www-authenticate')).toMatch(/^Bearer realm="helpdesk", resource_metadata="[^"]+", error="insufficient_scope", error_description="[^"]+", scope="tickets:read tickets:write"$/);
+      expect(await res.json()).toMatchObject({ id: 1, error: { code: -32001, data: { reason: 'insufficient_scope', requiredScopes: ['tickets:read', 'tickets:write'] } } });
+      session = await initialize(server.token!);
+      expect(await ticketExists(title)).toBe(false);
+    });
+  });
+
+  it('describes itself in use://auth and use://http-headers, generated from the configuration', async () => {
+    const read = async (uri: string) => {
+      const res = await post({ jsonrpc: '2.0', id: 6, method: 'resources/read', params: { uri } }, server.token, { 'mcp-session-id': session });
+      return JSON.parse(((await res.json()) as { result: { contents: { text: string }[] } }).result.contents[0].text);
+    };
+    const auth = await read('use://auth');
+    expect(auth).toMatchObject({ scheme: 'Bearer', tokenType: 'JWT', issuer: issuer.issuer, audience: issuer.audience, jwksUri: issuer.jwksUri, algorithms: ['RS256', 'ES256'] });
+    expect(auth.scopes['tickets:write']).toEqual(['tool:create_ticket', 'tool:close_ticket']);
+    expect(auth.scopes['tickets:read']).toEqual(expect.arrayContaining(['tool:search_tickets', 'prompt:triage_ticket', 'resource:helpdesk://catalog/categories', 'resourceTemplate:helpdesk://tickets/{id}']));
+    const headers = await read('use://http-headers');
+    expect(headers.headers.map((h: { name: string }) => h.name)).toEqual(expect.arrayContaining(['Authorization', 'Mcp-Session-Id', 'MCP-Protocol-Version', 'WWW-Authenticate', 'Origin']));
+  });
+
+  it('serves protected resource metadata without a token', async () => {
+    const origin = new URL(server.url).origin;
+    const res = await fetch(`${origin}/.well-known/oauth-protected-resource`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({
+      resource: server.url,
+      authorization_servers: [issuer.issuer],
+      bearer_methods_supported: ['header'],
+      resource_name: 'Helpdesk',
+    });
+  });
+
+  it('caches verdicts per token: a burst of calls with one token needs no JWKS fetch', async () => {
+    const token = await issuer.mint({ alg: 'ES256' });
+    await attemptCreate(token);
+    const fetches = issuer.jwksFetches;
+    for (let i = 0; i < 5; i++) expect((await post({ jsonrpc: '2.0', id: 9, method: 'ping' }, token, { 'mcp-session-id': session })).status).toBe(200);
+    expect(issuer.jwksFetches).toBe(fetches);
+  });
+});
