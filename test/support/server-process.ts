@@ -12,6 +12,7 @@ export interface RunningServer {
   issuer?: TestIssuer;
   process: ChildProcess;
   stderr: () => string;
+  stdout?: () => string;
   stop(): Promise<number | null>;
 }
 
@@ -35,12 +36,14 @@ export async function startHelpdeskHttp(env: Record<string, string> = {}): Promi
 export const bearer = (server: RunningServer): Record<string, string> => (server.token ? { Authorization: `Bearer ${server.token}` } : {});
 
 /** Starts a built server entry on an ephemeral loopback port; it must print "listening on <url>". */
-export function startHttpServer(main: string, env: Record<string, string> = {}): Promise<RunningServer> {
+export function startHttpServer(main: string, env: Record<string, string> = {}, cwd?: string): Promise<RunningServer> {
   const child = spawn(process.execPath, [main], {
     env: { ...process.env, NODE_OPTIONS: '', HOST: '127.0.0.1', PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    cwd,
   });
   let err = '';
+  let out = '';
   return new Promise((resolvePromise, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${err}`)), 20_000);
     child.stderr!.on('data', (d: Buffer) => {
@@ -48,10 +51,10 @@ export function startHttpServer(main: string, env: Record<string, string> = {}):
       const m = /listening on (http:\/\/[^\s]+)/.exec(err);
       if (m) {
         clearTimeout(timer);
-        resolvePromise({ url: m[1], process: child, stderr: () => err, stop: () => stop(child) });
+        resolvePromise({ url: m[1], process: child, stderr: () => err, stdout: () => out, stop: () => stop(child) });
       }
     });
-    child.stdout!.on('data', () => undefined);
+    child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
     child.on('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`server exited with ${code}:\n${err}`));
