@@ -122,6 +122,7 @@ describe('JWT authentication (passport-jwt + JWKS)', () => {
     const token = await issuer.mint();
     await expectRefused(token, 401, 'invalid_request', {}, `?access_token=${token}`);
     expect(server.stderr()).not.toContain(token);
+    expect(server.stdout!()).not.toContain(token);
   });
 
   it('refuses a session replayed with another subject\'s valid token with 403', async () => {

@@ -239,6 +239,16 @@ describe('legacy HTTP+SSE transport (2024-11-05)', () => {
       }
     });
 
+    it('binds the session to the subject that opened it: another subject\'s valid token gets 403', async () => {
+      const { reader, abort, endpoint } = await connect();
+      await handshake(endpoint, reader, '2024-11-05');
+      const mallory = await server.issuer!.mint({ sub: 'mallory' });
+      const res = await send(endpoint, { jsonrpc: '2.0', id: 7, method: 'tools/list' }, { Authorization: `Bearer ${mallory}` });
+      expect(res.status).toBe(403);
+      expect(res.headers.get('www-authenticate')).toMatch(/^Bearer realm="helpdesk"/);
+      abort.abort();
+    });
+
     it('keeps legacy sessions off the Streamable HTTP endpoint (404 there)', async () => {
       const { reader, abort, endpoint, sessionId } = await connect();
       await handshake(endpoint, reader, '2024-11-05');

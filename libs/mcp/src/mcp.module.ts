@@ -19,6 +19,7 @@ import { McpAuthExceptionFilter } from './auth/mcp-auth.filter';
 import { McpAuthLifecycle } from './auth/mcp-auth.lifecycle';
 import { McpScopesGuard } from './auth/mcp-scopes.guard';
 import { McpChallenge } from './auth/mcp-challenge';
+import { TokenIntrospector } from './auth/token-introspector';
 import { UsageResources } from './auth/usage-resources';
 import { ProtectedResourceController } from './auth/protected-resource.controller';
 import { ResolvedMcpOptions } from './interfaces/mcp-module-options.interface';
@@ -39,6 +40,7 @@ const CORE_PROVIDERS: Provider[] = [
   McpHttpAuthGuard,
   McpAuthExceptionFilter,
   McpChallenge,
+  TokenIntrospector,
   UsageResources,
   McpAuthLifecycle,
   { provide: APP_GUARD, useClass: McpScopesGuard },

@@ -21,30 +21,45 @@ export async function createAuthConfig(options: McpAuthOptions = {}, service: st
     jwksCacheTtlMs: options.jwksCacheTtlMs ?? MAX_JWKS_TTL_MS,
     algorithms: options.algorithms ?? (env.MCP_JWT_ALGORITHMS?.split(',').map((a) => a.trim()) as ('RS256' | 'ES256')[] | undefined) ?? [...ALGORITHMS],
     resourceUrl: options.resourceUrl ?? env.MCP_RESOURCE_URL,
+    anonymousListing: options.anonymousListing ?? env.MCP_ANONYMOUS_LISTING === 'true',
+    introspection: introspectionOf(options, env),
+    hs256Secret: options.hs256Secret ?? (env.MCP_JWT_HS256_SECRET || undefined),
   };
+  if (base.hs256Secret !== undefined) {
+    if (production) throw new Error('McpModule auth: HS256 (hs256Secret / MCP_JWT_HS256_SECRET) is for local development only and is refused when NODE_ENV=production');
+    if (base.hs256Secret.length < 32) throw new Error('McpModule auth: hs256Secret must be at least 32 characters');
+  }
   if (base.clockSkewSec < 0 || base.clockSkewSec > MAX_SKEW_SEC) throw new Error(`McpModule auth: clockSkewSec must be 0-${MAX_SKEW_SEC}`);
   if (base.jwksCacheTtlMs <= 0 || base.jwksCacheTtlMs > MAX_JWKS_TTL_MS) throw new Error('McpModule auth: jwksCacheTtlMs must be at most 10 minutes');
   const bad = base.algorithms.filter((a) => !(ALGORITHMS as readonly string[]).includes(a));
   if (bad.length || base.algorithms.length === 0) throw new Error(`McpModule auth: algorithms must be RS256 and/or ES256 (got ${base.algorithms.join(',')})`);
-  if (!servesHttp) return { mode: 'disabled', jwksUri: '', issuer: '', audience: '', authorizationServers: [], ...base };
+  if (!servesHttp) return { mode: 'disabled', jwks: false, jwksUri: '', issuer: '', audience: '', authorizationServers: [], ...base };
   if (disabled) {
     if (production) throw new Error('McpModule auth: authentication cannot be disabled when NODE_ENV=production');
     new Logger('McpAuth').warn('Authentication is DISABLED (test fixtures only; refused in production)');
-    return { mode: 'disabled', jwksUri: '', issuer: '', audience: '', authorizationServers: [], ...base };
+    return { mode: 'disabled', jwks: false, jwksUri: '', issuer: '', audience: '', authorizationServers: [], ...base };
   }
   const jwksUri = options.jwksUri ?? env.MCP_JWKS_URI;
   const issuer = options.issuer ?? env.MCP_JWT_ISSUER;
   const audience = options.audience ?? env.MCP_JWT_AUDIENCE;
   if (jwksUri && issuer && audience) {
-    return { mode: 'jwt', jwksUri, issuer, audience, authorizationServers: options.authorizationServers ?? [issuer], ...base };
+    return { mode: 'jwt', jwks: true, jwksUri, issuer, audience, authorizationServers: options.authorizationServers ?? [issuer], ...base };
   }
-  if (production || options.devIssuer === false || jwksUri || issuer || audience) {
+  if (base.hs256Secret && issuer && audience && !jwksUri) {
+    return { mode: 'jwt', jwks: false, jwksUri: '', issuer, audience, authorizationServers: options.authorizationServers ?? [issuer], ...base };
+  }
+  if (base.introspection && !jwksUri) {
+    // Opaque tokens only: issuer and audience, when given, are checked against the introspection answer.
+    return { mode: 'jwt', jwks: false, jwksUri: '', issuer: issuer ?? '', audience: audience ?? '', authorizationServers: options.authorizationServers ?? (issuer ? [issuer] : []), ...base };
+  }
+  if (production || options.devIssuer === false || jwksUri || issuer || audience || base.hs256Secret) {
     const missing = [['MCP_JWKS_URI', jwksUri], ['MCP_JWT_ISSUER', issuer], ['MCP_JWT_AUDIENCE', audience]].filter(([, v]) => !v).map(([k]) => k);
     throw new Error(`McpModule auth: missing ${missing.join(', ')} (or the matching forRoot auth options)${production ? ' — required when NODE_ENV=production' : ''}`);
   }
   const dev = await DevIssuer.start(service);
   return {
     mode: 'jwt',
+    jwks: true,
     jwksUri: dev.jwksUri,
     issuer: dev.issuer,
     audience: dev.audience,
@@ -53,4 +68,15 @@ export async function createAuthConfig(options: McpAuthOptions = {}, service: st
     algorithms: ['RS256'],
     dev: { mint: (scope, ttl) => dev.mint(scope, ttl), keyFile: dev.keyFile, close: () => dev.close() },
   };
+}
+
+function introspectionOf(o: McpAuthOptions, env: NodeJS.ProcessEnv): ResolvedAuthConfig['introspection'] {
+  const url = o.introspection?.url ?? env.MCP_INTROSPECTION_URL;
+  if (!url) return undefined;
+  const clientId = o.introspection?.clientId ?? env.MCP_INTROSPECTION_CLIENT_ID;
+  const clientSecret = o.introspection?.clientSecret ?? env.MCP_INTROSPECTION_CLIENT_SECRET;
+  if (!clientId || !clientSecret) throw new Error('McpModule auth: introspection needs a client id and secret (MCP_INTROSPECTION_CLIENT_ID, MCP_INTROSPECTION_CLIENT_SECRET)');
+  const cacheTtlMs = o.introspection?.cacheTtlMs ?? 30_000;
+  if (cacheTtlMs < 0 || cacheTtlMs > 60_000) throw new Error('McpModule auth: introspection cacheTtlMs must be at most 60 s');
+  return { url, clientId, clientSecret, cacheTtlMs };
 }

@@ -27,11 +27,25 @@ export interface McpAuthOptions {
   disabled?: boolean;
   /** Outside production with no issuer configured, start a local development issuer. Default true. */
   devIssuer?: boolean;
+  /**
+   * Opaque (non-JWT) bearer tokens checked by RFC 7662 introspection (standard A.3, MAY). Also
+   * `MCP_INTROSPECTION_URL`, `MCP_INTROSPECTION_CLIENT_ID`, `MCP_INTROSPECTION_CLIENT_SECRET`.
+   */
+  introspection?: { url: string; clientId: string; clientSecret: string; cacheTtlMs?: number };
+  /**
+   * A shared HS256 secret for local development only (Appendix A.1); refused when
+   * `NODE_ENV=production`. Also `MCP_JWT_HS256_SECRET`.
+   */
+  hs256Secret?: string;
+  /** Let callers without a token initialize, ping and list (not call). Default false. */
+  anonymousListing?: boolean;
 }
 
 /** @internal Auth configuration as the guard uses it. */
 export interface ResolvedAuthConfig {
   mode: 'jwt' | 'disabled';
+  /** `jwt` with no JWKS: every token goes to introspection. */
+  jwks: boolean;
   jwksUri: string;
   issuer: string;
   audience: string;
@@ -40,6 +54,9 @@ export interface ResolvedAuthConfig {
   jwksCacheTtlMs: number;
   authorizationServers: string[];
   resourceUrl?: string;
+  introspection?: { url: string; clientId: string; clientSecret: string; cacheTtlMs: number };
+  hs256Secret?: string;
+  anonymousListing: boolean;
   /** Set when the local development issuer is in use. */
   dev?: { mint(scope: string, ttlSec?: number): Promise<string>; keyFile: string; close(): void };
 }

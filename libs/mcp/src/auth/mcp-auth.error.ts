@@ -7,7 +7,7 @@ import { IntrinsicException } from '@nestjs/common';
  */
 export class McpAuthError extends IntrinsicException {
   constructor(
-    readonly status: 401 | 403,
+    readonly status: 401 | 403 | 503,
     /** RFC 6750 error code; absent for a missing token. */
     readonly bearerError: 'invalid_request' | 'invalid_token' | 'insufficient_scope' | undefined,
     /** Safe to show: never echoes the token. */

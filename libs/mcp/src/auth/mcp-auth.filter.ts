@@ -17,9 +17,13 @@ export class McpAuthExceptionFilter implements ExceptionFilter {
     const req = host.switchToHttp().getRequest<Request>();
     const res = host.switchToHttp().getResponse<Response>();
     if (res.headersSent) return;
-    const header = this.challenge.build(req, error.bearerError, error.bearerError ? error.description : undefined, error.requiredScope);
-    res.writeHead(error.status, { 'WWW-Authenticate': header, 'Content-Type': 'application/json' });
-    res.end(JSON.stringify(errorResponse(null, ErrorCode.Forbidden, error.status === 401 ? `Unauthorized: ${error.description}` : `Forbidden: ${error.description}`)));
+    const headers: Record<string, string> =
+      error.status === 503
+        ? { 'Retry-After': '5', 'Content-Type': 'application/json' }
+        : { 'WWW-Authenticate': this.challenge.build(req, error.bearerError, error.bearerError ? error.description : undefined, error.requiredScope), 'Content-Type': 'application/json' };
+    res.writeHead(error.status, headers);
+    const [code, prefix] = error.status === 503 ? [ErrorCode.UpstreamUnavailable, 'Unavailable'] : [ErrorCode.Forbidden, error.status === 401 ? 'Unauthorized' : 'Forbidden'];
+    res.end(JSON.stringify(errorResponse(null, code, `${prefix}: ${error.description}`)));
   }
 }
 

@@ -6,6 +6,8 @@ import { ResolvedAuthConfig } from './auth-options.interface';
 import { McpAuthError } from './mcp-auth.error';
 import { McpPrincipal } from './mcp-principal';
 import { VerdictCache } from './verdict-cache';
+import { TokenIntrospector } from './token-introspector';
+import { ANONYMOUS } from './mcp-principal';
 
 const TOKEN_QUERY_PARAMS = ['access_token', 'token', 'bearer', 'id_token'];
 
@@ -19,9 +21,15 @@ export class McpHttpAuthGuard extends AuthGuard('mcp-jwt') {
   private readonly logger = new Logger('McpAuth');
   private readonly cache: VerdictCache;
 
-  constructor(@Inject(MCP_AUTH_CONFIG) private readonly config: ResolvedAuthConfig) {
+  private readonly introspected: VerdictCache;
+
+  constructor(
+    @Inject(MCP_AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
+    private readonly introspector: TokenIntrospector,
+  ) {
     super();
     this.cache = new VerdictCache(config.jwksCacheTtlMs);
+    this.introspected = new VerdictCache(config.introspection?.cacheTtlMs ?? 0);
   }
 
   override async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -29,18 +37,41 @@ export class McpHttpAuthGuard extends AuthGuard('mcp-jwt') {
     const req = context.switchToHttp().getRequest<Request & { user?: McpPrincipal }>();
     if (hasQueryToken(req.url)) this.fail(401, 'invalid_request', 'Access tokens are not accepted in the query string', 'token in query string');
     const header = req.headers.authorization;
+    if (!header && this.config.anonymousListing) {
+      // Only initialize, ping and the lists get through; the transport refuses the rest (401).
+      req.user = ANONYMOUS;
+      return true;
+    }
     if (!header) this.fail(401, undefined, 'Authentication required', 'missing token');
     const match = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/i.exec(header!);
     if (!match) this.fail(401, 'invalid_request', 'Use Authorization: Bearer <token>', 'malformed Authorization header');
     const token = match![1];
-    const cached = this.cache.get(token);
+    const cached = this.cache.get(token) ?? this.introspected.get(token);
     if (cached) {
       req.user = cached;
+      return true;
+    }
+    const isJwt = token.split('.').length === 3;
+    if (this.introspector.enabled && (!isJwt || (!this.config.jwks && !this.config.hs256Secret))) {
+      req.user = await this.introspect(token);
       return true;
     }
     await super.canActivate(context);
     this.cache.set(token, req.user!);
     return true;
+  }
+
+  private async introspect(token: string): Promise<McpPrincipal> {
+    let verdict: McpPrincipal | 'inactive';
+    try {
+      verdict = await this.introspector.introspect(token);
+    } catch (e) {
+      this.logger.error(`token introspection failed: ${(e as Error).message}`);
+      throw new McpAuthError(503, undefined, 'The token could not be checked right now; retry shortly', 'introspection unavailable');
+    }
+    if (verdict === 'inactive') this.fail(401, 'invalid_token', 'The access token is invalid or expired', 'introspection: inactive');
+    this.introspected.set(token, verdict);
+    return verdict;
   }
 
   override handleRequest<T>(err: unknown, user: T, info: unknown): T {

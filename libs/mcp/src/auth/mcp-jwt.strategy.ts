@@ -16,21 +16,23 @@ import { McpPrincipal, principalFromClaims } from './mcp-principal';
 export class McpJwtStrategy extends PassportStrategy(Strategy, 'mcp-jwt') {
   constructor(@Inject(MCP_AUTH_CONFIG) config: ResolvedAuthConfig) {
     const enabled = config.mode === 'jwt';
+    const jwks = enabled && config.jwks
+      ? passportJwtSecret({ jwksUri: config.jwksUri, cache: true, cacheMaxAge: config.jwksCacheTtlMs, rateLimit: true, jwksRequestsPerMinute: 10, timeout: 5_000 })
+      : undefined;
+    // HS256 tokens get the shared development secret, everything else a JWKS key: an HS256 token
+    // signed with a public key (algorithm confusion) is checked against the secret and fails.
+    const keyFor = (req: unknown, rawJwt: string, done: (err: Error | null, key?: string) => void) => {
+      const alg = headerAlg(rawJwt);
+      if (alg === 'HS256' && config.hs256Secret) return done(null, config.hs256Secret);
+      if (alg !== 'HS256' && jwks) return jwks(req as never, rawJwt, done as never);
+      return done(new Error(`no key for algorithm ${String(alg).slice(0, 16)}`));
+    };
     super({
       jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
-      secretOrKeyProvider: enabled
-        ? passportJwtSecret({
-            jwksUri: config.jwksUri,
-            cache: true,
-            cacheMaxAge: config.jwksCacheTtlMs,
-            rateLimit: true,
-            jwksRequestsPerMinute: 10,
-            timeout: 5_000,
-          })
-        : (_req: unknown, _token: unknown, done: (e: Error) => void) => done(new Error('authentication is disabled')),
+      secretOrKeyProvider: keyFor,
       issuer: enabled ? config.issuer : undefined,
       audience: enabled ? config.audience : undefined,
-      algorithms: config.algorithms,
+      algorithms: config.hs256Secret ? [...config.algorithms, 'HS256'] : config.algorithms,
       jsonWebTokenOptions: { clockTolerance: config.clockSkewSec },
       ignoreExpiration: false,
     });
@@ -38,5 +40,13 @@ export class McpJwtStrategy extends PassportStrategy(Strategy, 'mcp-jwt') {
 
   validate(claims: Record<string, unknown>): McpPrincipal {
     return principalFromClaims(claims);
+  }
+}
+
+function headerAlg(rawJwt: string): unknown {
+  try {
+    return (JSON.parse(Buffer.from(rawJwt.split('.')[0], 'base64url').toString('utf8')) as { alg?: unknown }).alg;
+  } catch {
+    return undefined;
   }
 }

@@ -14,3 +14,6 @@ export function principalFromClaims(claims: Record<string, unknown>): McpPrincip
   const scopes = typeof raw === 'string' ? raw.split(' ').filter(Boolean) : Array.isArray(raw) ? raw.filter((s) => typeof s === 'string') : [];
   return { subject: String(claims.sub ?? ''), scopes: new Set(scopes), claims };
 }
+
+/** The caller without a token when anonymous listing is on: no subject, no scopes. @internal */
+export const ANONYMOUS: McpPrincipal = Object.freeze({ subject: '', scopes: new Set<string>(), claims: Object.freeze({}) });

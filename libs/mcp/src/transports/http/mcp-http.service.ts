@@ -12,6 +12,8 @@ import { accepts, checkOriginAndHost, hostMatcher, mediaType, originMatcher, rea
 import { PostResponseChannel } from './post-response.channel';
 import { SseStream, frame } from './sse-stream';
 import { bindPrincipal } from '../../auth/session-binding';
+import { assertAnonymousMayCall, isAnonymous } from '../../auth/anonymous-access';
+import { McpAuthError } from '../../auth/mcp-auth.error';
 import { McpChallenge } from '../../auth/mcp-challenge';
 
 const SESSION_HEADER = 'mcp-session-id';
@@ -56,6 +58,7 @@ export class McpHttpService {
     const parsed = await readJsonBody(req, res, this.options.maxRequestBytes);
     if (!parsed) return;
     const body = parsed.value;
+    assertAnonymousMayCall(req, body);
     const version = req.headers[VERSION_HEADER] as string | undefined;
     if (version !== undefined && !isSupportedVersion(version)) {
       return sendHttpError(res, 400, ErrorCode.InvalidRequest, 'Bad Request: unsupported MCP-Protocol-Version');
@@ -94,6 +97,7 @@ export class McpHttpService {
   }
 
   async get(req: Request, res: Response): Promise<void> {
+    if (isAnonymous(req)) throw new McpAuthError(401, undefined, 'Authentication required', 'anonymous GET');
     if (!this.checkOriginAndHost(req, res)) return;
     if (!accepts(req.headers.accept, 'text/event-stream')) {
       return sendHttpError(res, 406, ErrorCode.InvalidRequest, 'Not Acceptable: Accept must list text/event-stream');
@@ -119,6 +123,7 @@ export class McpHttpService {
   }
 
   delete(req: Request, res: Response): void {
+    if (isAnonymous(req)) throw new McpAuthError(401, undefined, 'Authentication required', 'anonymous DELETE');
     if (!this.checkOriginAndHost(req, res)) return;
     const session = this.sessionFor(req.headers[SESSION_HEADER] as string | undefined, req, res);
     if (!session) return;

@@ -10,6 +10,7 @@ import { accepts, checkOriginAndHost, hostMatcher, mediaType, originMatcher, rea
 import { LegacySseStream } from './legacy-sse.stream';
 import { messagesEndpoint } from './legacy-sse.endpoint';
 import { bindPrincipal } from '../../auth/session-binding';
+import { assertAnonymousMayCall } from '../../auth/anonymous-access';
 
 /**
  * The HTTP+SSE transport of MCP 2024-11-05 (off by default; `legacySse: true` or
@@ -73,6 +74,7 @@ export class LegacySseService {
     if (!parsed) return;
     const { session, stream } = target;
     const body = parsed.value;
+    assertAnonymousMayCall(req, body);
     if (!Array.isArray(body) && classifyMessage(body).kind === 'invalid') {
       // Not a message at all: refused on the POST itself, as no id can route an answer on the stream.
       const outcome = await this.dispatcher.dispatch(body, session, stream);

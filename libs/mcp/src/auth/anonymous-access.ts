@@ -1,0 +1,29 @@
+import type { Request } from 'express';
+import { McpAuthError } from './mcp-auth.error';
+import { ANONYMOUS, McpPrincipal } from './mcp-principal';
+
+/** What a caller without a token may send when anonymous listing is on. */
+const ANONYMOUS_METHODS = new Set([
+  'initialize',
+  'notifications/initialized',
+  'ping',
+  'tools/list',
+  'prompts/list',
+  'resources/list',
+  'resources/templates/list',
+]);
+
+/**
+ * With anonymous listing on, the guard lets token-less requests through as {@link ANONYMOUS}; here,
+ * once the body is parsed, anything but initialize, ping and the lists is refused with 401.
+ * @internal
+ */
+export function assertAnonymousMayCall(req: Request, body: unknown): void {
+  if ((req as { user?: McpPrincipal }).user !== ANONYMOUS) return;
+  const method = !Array.isArray(body) && typeof body === 'object' && body !== null ? (body as { method?: unknown }).method : undefined;
+  if (typeof method === 'string' && ANONYMOUS_METHODS.has(method)) return;
+  throw new McpAuthError(401, undefined, 'Authentication required', `anonymous ${typeof method === 'string' ? method.slice(0, 64) : 'batch or response'}`);
+}
+
+/** True for a request let through anonymously. @internal */
+export const isAnonymous = (req: Request): boolean => (req as { user?: McpPrincipal }).user === ANONYMOUS;
