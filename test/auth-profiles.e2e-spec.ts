@@ -2,22 +2,13 @@ import { createHmac } from 'node:crypto';
 import { HELPDESK_MAIN, RunningServer, startHttpServer } from './support/server-process';
 import { TestIssuer } from './support/test-issuer';
 import { TestIntrospection } from './support/test-introspection';
+import { mcpPost } from './support/mcp-post';
 
 const V = '2025-11-25';
 const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
 
 async function rpc(url: string, body: unknown, token?: string, session?: string) {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': V,
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-      ...(session ? { 'mcp-session-id': session } : {}),
-    },
-    body: JSON.stringify(body),
-  });
+  const res = await mcpPost(url, body, token, session ? { 'mcp-session-id': session } : {});
   const text = await res.text();
   return { status: res.status, headers: res.headers, json: text ? JSON.parse(text) : undefined };
 }

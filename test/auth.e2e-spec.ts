@@ -1,6 +1,7 @@
 import { createHmac, createPublicKey } from 'node:crypto';
 import { RunningServer, startHelpdeskHttp } from './support/server-process';
 import { TestIssuer } from './support/test-issuer';
+import { mcpPost } from './support/mcp-post';
 
 const V = '2025-11-25';
 const b64 = (v: unknown) => Buffer.from(typeof v === 'string' ? v : JSON.stringify(v)).toString('base64url');
@@ -16,17 +17,7 @@ describe('JWT authentication (passport-jwt + JWKS)', () => {
   let marker = 0;
 
   const post = (body: unknown, token: string | undefined, headers: Record<string, string> = {}, path = '') =>
-    fetch(`${server.url}${path}`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': V,
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-        ...headers,
-      },
-      body: JSON.stringify(body),
-    });
+    mcpPost(`${server.url}${path}`, body, token, headers);
   const initialize = async (token: string) => {
     const res = await post({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: V, capabilities: {}, clientInfo: { name: 'auth-e2e', version: '1' } } }, token);
     expect(res.status).toBe(200);

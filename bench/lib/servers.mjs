@@ -1,0 +1,119 @@
+// Child processes of the bench: the pinned servers (serve.js), the pinned probes (load.mjs,
+// idle-sessions.mjs), and the CPU accounting that tells whether the server's core was the limit.
+import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { BASE_HEADERS } from './mcp-client.mjs';
+import { CPU_PROF, DURATION, LOAD, NODE, SERVE, TMP, WARMUP } from './settings.mjs';
+
+function hasTaskset() {
+  return spawnSync('taskset', ['-c', '0', 'true']).status === 0;
+}
+export const PIN = hasTaskset();
+const pinned = (core, args) => (PIN ? ['taskset', ['-c', String(core), ...args]] : [args[0], args.slice(1)]);
+
+/** The environment for a bench server or probe: ours, minus any MCP_* settings from the caller's shell. */
+function childEnv(env) {
+  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('MCP_') && k !== 'BENCH_AUTH'));
+  return { ...base, NODE_OPTIONS: '', ...env };
+}
+
+/** Starts `serve.js <which>` (mcp | ceiling) pinned to core 0; `name` labels it (and its CPU profiles). */
+export function startServer(name, which, env) {
+  const flags = which === 'mcp' && CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${resolve(TMP, 'prof', name)}`] : [];
+  const [cmd, args] = pinned(0, [NODE, ...flags, SERVE, which]);
+  const child = spawn(cmd, args, { env: childEnv({ PORT: '0', ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stderr.on('data', (d) => (err += d));
+  return new Promise((ok, fail) => {
+    const timer = setTimeout(() => fail(new Error(`${name} server did not start:\n${err}`)), 30_000);
+    child.stdout.on('data', (d) => {
+      out += d;
+      const m = /READY (\d+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        ok({ url: `http://127.0.0.1:${m[1]}`, child, stderr: () => err, stop: () => stopChild(child) });
+      }
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      fail(new Error(`${name} server exited with ${code}:\n${err}`));
+    });
+  });
+}
+
+function stopChild(child) {
+  if (child.exitCode !== null) return Promise.resolve();
+  return new Promise((ok) => {
+    child.removeAllListeners('exit');
+    child.once('exit', () => ok());
+    child.kill('SIGTERM');
+    setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
+  });
+}
+
+const CLK_TCK = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
+/** CPU seconds used so far by a process (utime + stime from /proc), or undefined off Linux. */
+function cpuSeconds(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Share of all cores busy over one second (from /proc/stat), or undefined off Linux. */
+export async function machineBusyPct() {
+  const read = () => {
+    try {
+      const f = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+      return { idle: f[3] + (f[4] ?? 0), total: f.reduce((a, b) => a + b, 0) };
+    } catch {
+      return undefined;
+    }
+  };
+  const a = read();
+  await new Promise((r) => setTimeout(r, 1000));
+  const b = read();
+  return a && b && b.total > a.total ? (1 - (b.idle - a.idle) / (b.total - a.total)) * 100 : undefined;
+}
+
+export function runChild(core, args, label, onLine = () => undefined, env = {}) {
+  const [cmd, argv] = pinned(core, [NODE, ...args]);
+  return new Promise((ok, fail) => {
+    const child = spawn(cmd, argv, { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    let seen = 0;
+    child.stdout.on('data', (d) => {
+      out += d;
+      const lines = out.split('\n');
+      for (; seen < lines.length - 1; seen++) onLine(lines[seen]);
+    });
+    child.stderr.on('data', (d) => (err += d));
+    child.on('exit', (code) => {
+      const line = out.trim().split('\n').pop();
+      if (code !== 0 || !line) return fail(new Error(`${label} failed (exit ${code}):\n${err}${out}`));
+      ok(JSON.parse(line));
+    });
+  });
+}
+
+/** One autocannon run (warm-up, then measured) against a server, with the server's CPU share while measured. */
+export async function load(server, path, connections, body, sessions, verify, headers = BASE_HEADERS) {
+  const cfg = { url: server.url, path, connections, duration: DURATION, warmup: WARMUP, body, headers, sessions, verify };
+  let start;
+  const r = await runChild(1, [LOAD, JSON.stringify(cfg)], `autocannon ${path} x${connections}`, (line) => {
+    if (line === 'PHASE measure') start = { cpu: cpuSeconds(server.child.pid), at: performance.now() };
+  });
+  const end = cpuSeconds(server.child.pid);
+  // Near 100%: the server's core is saturated, so req/s measures the server. Well below: something else
+  // (another process on the core, or the client) limits, and req per server CPU-second is the fairer figure.
+  const used = start?.cpu !== undefined && end !== undefined ? end - start.cpu : undefined;
+  r.serverCpuPct = used !== undefined ? (used / ((performance.now() - start.at) / 1000)) * 100 : undefined;
+  r.reqPerServerCpuSec = used ? r.requestsTotal / used : undefined;
+  return r;
+}

@@ -1,0 +1,25 @@
+// What the bench runs and where: file paths, the BENCH_* environment settings, the load plan's sizes and
+// the targets. Every other bench/lib module and run.mjs read them from here.
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+export const SERVE = resolve(ROOT, 'dist/bench/bench/fixture/serve.js');
+export const LOAD = resolve(ROOT, 'bench/load.mjs');
+export const IDLE = resolve(ROOT, 'bench/idle-sessions.mjs');
+export const TMP = resolve(ROOT, '.bench');
+export const RESULTS = resolve(ROOT, 'bench/results/latest.json');
+export const NODE = process.execPath;
+
+export const DURATION = Number(process.env.BENCH_DURATION ?? 5);
+export const WARMUP = Number(process.env.BENCH_WARMUP ?? 1);
+export const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
+export const CPU_PROF = process.env.BENCH_CPU_PROF === '1';
+export const PROTOCOL = '2025-11-25';
+export const TOOL_COUNT = 50;
+export const CONNECTIONS = [16, 64];
+export const LIST_CONNECTIONS = 16;
+// call, list: against the ceiling; auth: the authenticated tools/call against the unauthenticated one.
+export const TARGETS = { call: 0.5, list: 0.8, auth: 0.8, idleMB: 100 };
+export const AUTH_ISSUER = 'https://issuer.bench.invalid';
+export const AUTH_AUDIENCE = 'mcp:bench';
