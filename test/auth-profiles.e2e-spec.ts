@@ -116,9 +116,13 @@ describe('auth profiles', () => {
       expect(call.headers.get('www-authenticate')).toMatch(/^Bearer realm="helpdesk"/);
       const read = await rpc(server.url, { jsonrpc: '2.0', id: 4, method: 'resources/read', params: { uri: 'use://auth' } }, undefined, session);
       expect(read.status).toBe(401);
-      // The same session, claimed by an authenticated caller, then works in full.
+      // An anonymous session never becomes an authenticated one: a caller with a token opens its own.
       const token = await issuer.mint({ scope: 'tickets:read' });
-      expect((await rpc(server.url, search, token, session)).json.result.structuredContent.count).toBe(1);
+      expect((await rpc(server.url, search, token, session)).status).toBe(403);
+      const own = (await rpc(server.url, init, token)).headers.get('mcp-session-id')!;
+      expect((await rpc(server.url, search, token, own)).json.result.structuredContent.count).toBe(1);
+      // ... and that session is not usable without the token.
+      expect((await rpc(server.url, { jsonrpc: '2.0', id: 5, method: 'tools/list' }, undefined, own)).status).toBe(401);
     });
 
     it('is off by default: the same list without a token is 401', async () => {

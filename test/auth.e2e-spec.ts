@@ -75,6 +75,18 @@ describe('JWT authentication (passport-jwt + JWKS)', () => {
     await expectRefused(await issuer.mint(o), 401, 'invalid_token');
   });
 
+  it('refuses tokens without exp or without sub (required by the corporate profile)', async () => {
+    await expectRefused(await issuer.mint({ omit: ['exp'] }), 401, 'invalid_token');
+    await expectRefused(await issuer.mint({ omit: ['sub'] }), 401, 'invalid_token');
+  });
+
+  it('does not treat scope "*" from the corporate issuer as every scope (only development tokens get that)', async () => {
+    const star = await issuer.mint({ scope: '*', sub: 'star' });
+    const { res, title } = await attemptCreate(star);
+    expect(res.status).toBe(403);
+    expect(await ticketExists(title)).toBe(false);
+  });
+
   it('refuses alg "none"', async () => {
     const claims = JSON.parse(Buffer.from((await issuer.mint()).split('.')[1], 'base64url').toString());
     await expectRefused(`${b64({ alg: 'none', typ: 'JWT' })}.${b64(claims)}.`, 401, 'invalid_token');
@@ -165,6 +177,16 @@ describe('JWT authentication (passport-jwt + JWKS)', () => {
       expect((await list(nobody, 'resources/list', 'resources')).map((r) => r.uri)).toEqual(['use://auth', 'use://http-headers']);
     });
 
+    it('applies scopes to completion and subscriptions too', async () => {
+      const nobody = await issuer.mint({ scope: '', sub: 'nobody-2' });
+      const sid = await initialize(nobody);
+      const completion = await post({ jsonrpc: '2.0', id: 7, method: 'completion/complete', params: { ref: { type: 'ref/prompt', name: 'triage_ticket' }, argument: { name: 'ticketId', value: 'HD' } } }, nobody, { 'mcp-session-id': sid });
+      expect(completion.status).toBe(403);
+      expect(completion.headers.get('www-authenticate')).toContain('scope="tickets:read"');
+      const subscribe = await post({ jsonrpc: '2.0', id: 8, method: 'resources/subscribe', params: { uri: 'helpdesk://tickets/HD-3' } }, nobody, { 'mcp-session-id': sid });
+      expect(subscribe.status).toBe(403);
+    });
+
     it('refuses a call without the scope with 403 insufficient_scope naming it, and the tool does not run', async () => {
       const reader = await issuer.mint({ scope: 'tickets:read' });
       session = await initialize(reader);
@@ -188,6 +210,22 @@ describe('JWT authentication (passport-jwt + JWKS)', () => {
     expect(auth.scopes['tickets:read']).toEqual(expect.arrayContaining(['tool:search_tickets', 'prompt:triage_ticket', 'resource:helpdesk://catalog/categories', 'resourceTemplate:helpdesk://tickets/{id}']));
     const headers = await read('use://http-headers');
     expect(headers.headers.map((h: { name: string }) => h.name)).toEqual(expect.arrayContaining(['Authorization', 'Mcp-Session-Id', 'MCP-Protocol-Version', 'WWW-Authenticate', 'Origin']));
+  });
+
+  it('checks Host before building URLs from it (no challenge or metadata for a foreign Host)', async () => {
+    const { request } = await import('node:http');
+    const url = new URL(server.url);
+    const status = (path: string) =>
+      new Promise<number>((ok, fail) => {
+        const req = request({ host: url.hostname, port: url.port, path, method: 'GET', headers: { host: 'evil.example", error="injected' } }, (res) => {
+          res.resume();
+          ok(res.statusCode!);
+        });
+        req.on('error', fail);
+        req.end();
+      });
+    expect(await status('/.well-known/oauth-protected-resource')).toBe(403);
+    expect(await status('/mcp')).toBe(403);
   });
 
   it('serves protected resource metadata without a token', async () => {

@@ -1,4 +1,5 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { rpcError } from './support/rpc-error';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
   CreateMessageRequestSchema,
@@ -53,7 +54,7 @@ describe('helpdesk over HTTP with @modelcontextprotocol/sdk 1.x', () => {
   });
 
   it('refuses a forged cursor with -32602', async () => {
-    await expect(client.listTools({ cursor: 'bm90LWEtY3Vyc29y' })).rejects.toMatchObject({ code: -32602 });
+    expect(await rpcError(client.listTools({ cursor: 'bm90LWEtY3Vyc29y' }))).toMatchObject({ code: -32602 });
   });
 
   it('describes mutating tools with risk and side effects in description and annotations', async () => {
@@ -100,7 +101,7 @@ describe('helpdesk over HTTP with @modelcontextprotocol/sdk 1.x', () => {
   });
 
   it('answers an unknown tool with -32602 "Unknown tool"', async () => {
-    await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('Unknown tool') });
+    expect(await rpcError(client.callTool({ name: 'no_such_tool', arguments: {} }))).toMatchObject({ code: -32602, message: expect.stringContaining('Unknown tool') });
   });
 
   it('turns a domain failure into isError', async () => {
@@ -123,8 +124,8 @@ describe('helpdesk over HTTP with @modelcontextprotocol/sdk 1.x', () => {
     const prompt = await client.getPrompt({ name: 'triage_ticket', arguments: { ticketId: 'HD-2', tone: 'formal' } });
     expect((prompt.messages[0].content as { text: string }).text).toContain('HD-2');
     expect((prompt.messages[0].content as { text: string }).text).toContain('formal');
-    await expect(client.getPrompt({ name: 'triage_ticket', arguments: {} })).rejects.toMatchObject({ code: -32602 });
-    await expect(client.getPrompt({ name: 'triage_ticket', arguments: { ticketId: 'HD-99999' } })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('No ticket HD-99999') });
+    expect(await rpcError(client.getPrompt({ name: 'triage_ticket', arguments: {} }))).toMatchObject({ code: -32602 });
+    expect(await rpcError(client.getPrompt({ name: 'triage_ticket', arguments: { ticketId: 'HD-99999' } }))).toMatchObject({ code: -32602, message: expect.stringContaining('No ticket HD-99999') });
     const completion = await client.complete({ ref: { type: 'ref/prompt', name: 'triage_ticket' }, argument: { name: 'tone', value: 'f' } });
     expect(completion.completion.values).toEqual(['friendly', 'formal']);
   });
@@ -140,9 +141,9 @@ describe('helpdesk over HTTP with @modelcontextprotocol/sdk 1.x', () => {
     expect(resourceTemplates[0].uriTemplate).toBe('helpdesk://tickets/{id}');
     const ticket = await client.readResource({ uri: 'helpdesk://tickets/HD-3' });
     expect(JSON.parse((ticket.contents[0] as { text: string }).text)).toMatchObject({ id: 'HD-3' });
-    await expect(client.readResource({ uri: 'helpdesk://tickets/HD-424242' })).rejects.toMatchObject({ code: -32002 });
-    await expect(client.readResource({ uri: 'other://x' })).rejects.toMatchObject({ code: -32002 });
-    await expect(client.subscribeResource({ uri: 'other://x' })).rejects.toMatchObject({ code: -32002 });
+    expect(await rpcError(client.readResource({ uri: 'helpdesk://tickets/HD-424242' }))).toMatchObject({ code: -32002 });
+    expect(await rpcError(client.readResource({ uri: 'other://x' }))).toMatchObject({ code: -32002 });
+    expect(await rpcError(client.subscribeResource({ uri: 'other://x' }))).toMatchObject({ code: -32002 });
     const completion = await client.complete({ ref: { type: 'ref/resource', uri: 'helpdesk://tickets/{id}' }, argument: { name: 'id', value: 'hd-1' } });
     expect(completion.completion.values).toContain('HD-1');
     expect(completion.completion.values).toContain('HD-10');

@@ -1,4 +1,5 @@
-import { Client, ProtocolError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { rpcError } from './support/rpc-error';
 import { RunningServer, bearer, startHelpdeskHttp } from './support/server-process';
 import { EXPORT_DURATION_MS, firstText, sleep, waitFor } from './support/wait';
 
@@ -81,7 +82,7 @@ describe('helpdesk over HTTP with @modelcontextprotocol/client 2.x', () => {
     expect(all.tools.map((t) => t.name)).toEqual(ALL_TOOLS);
     expect(all.nextCursor).toBeUndefined();
     expect(sent.filter((m) => m.method === 'tools/list').length - before).toBe(3);
-    await expect(client.listTools({ cursor: 'bm90LWEtY3Vyc29y' })).rejects.toMatchObject({ code: -32602 });
+    expect(await rpcError(client.listTools({ cursor: 'bm90LWEtY3Vyc29y' }))).toMatchObject({ code: -32602 });
   });
 
   it('calls a tool whose structured content passes the client-side output-schema check, mirrored as text', async () => {
@@ -110,10 +111,9 @@ describe('helpdesk over HTTP with @modelcontextprotocol/client 2.x', () => {
     expect(text).not.toContain('whenever');
   });
 
-  it('rejects an unknown tool with a -32602 ProtocolError', async () => {
+  it('rejects an unknown tool with -32602 (an HTTP 400 under the default corporate status profile)', async () => {
     const call = client.callTool({ name: 'no_such_tool', arguments: {} });
-    await expect(call).rejects.toBeInstanceOf(ProtocolError);
-    await expect(call).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('Unknown tool') });
+    expect(await rpcError(call)).toMatchObject({ code: -32602, message: expect.stringContaining('Unknown tool') });
   });
 
   it('gets a prompt with arguments, refuses a missing required one, and completes arguments', async () => {
@@ -124,7 +124,7 @@ describe('helpdesk over HTTP with @modelcontextprotocol/client 2.x', () => {
     expect(text).toContain('HD-6');
     expect(text).toContain('brief');
     expect(prompt.messages[1].content).toMatchObject({ type: 'resource_link', uri: 'helpdesk://tickets/HD-6' });
-    await expect(client.getPrompt({ name: 'triage_ticket', arguments: {} })).rejects.toMatchObject({ code: -32602 });
+    expect(await rpcError(client.getPrompt({ name: 'triage_ticket', arguments: {} }))).toMatchObject({ code: -32602 });
     const tones = await client.complete({ ref: { type: 'ref/prompt', name: 'triage_ticket' }, argument: { name: 'tone', value: 'f' } });
     expect(tones.completion.values).toEqual(['friendly', 'formal']);
     const ids = await client.complete({ ref: { type: 'ref/prompt', name: 'triage_ticket' }, argument: { name: 'ticketId', value: 'HD-2' } });
@@ -142,7 +142,7 @@ describe('helpdesk over HTTP with @modelcontextprotocol/client 2.x', () => {
     const ticket = await client.readResource({ uri: 'helpdesk://tickets/HD-7' });
     expect(ticket.contents[0].uri).toBe('helpdesk://tickets/HD-7');
     expect(JSON.parse((ticket.contents[0] as { text: string }).text)).toMatchObject({ id: 'HD-7' });
-    await expect(client.readResource({ uri: 'helpdesk://tickets/HD-424242' })).rejects.toMatchObject({ code: -32002 });
+    expect(await rpcError(client.readResource({ uri: 'helpdesk://tickets/HD-424242' }))).toMatchObject({ code: -32002 });
     const completion = await client.complete({ ref: { type: 'ref/resource', uri: 'helpdesk://tickets/{id}' }, argument: { name: 'id', value: 'hd-1' } });
     expect(completion.completion.values).toEqual(['HD-1', 'HD-10', 'HD-11', 'HD-12', 'HD-13', 'HD-14', 'HD-15', 'HD-16', 'HD-17', 'HD-18', 'HD-19']);
   });

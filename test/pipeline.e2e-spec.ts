@@ -1,4 +1,5 @@
 import { INestApplication } from '@nestjs/common';
+import { rpcError } from './support/rpc-error';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ListRootsRequestSchema, LoggingMessageNotificationSchema, ResourceListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -29,7 +30,7 @@ describe('MCP calls run through the Nest pipeline', () => {
 
   it('a guard that denies stops the call before the method runs', async () => {
     const log = app.get(CallLog);
-    await expect(call('guarded', { key: 'wrong' })).rejects.toMatchObject({ code: -32001, message: expect.stringContaining('Forbidden') });
+    expect(await rpcError(call('guarded', { key: 'wrong' }))).toMatchObject({ code: -32001, message: expect.stringContaining('Forbidden') });
     expect(log.entries).not.toContain('guarded ran');
     const allowed = await call('guarded', { key: 'open-sesame' });
     expect(allowed.content[0].text).toBe('guarded ran');
@@ -91,18 +92,18 @@ describe('MCP calls run through the Nest pipeline', () => {
   });
 
   it('a global guard applies to MCP calls; a class-level guard to prompts and resources', async () => {
-    await expect(call('globally_blocked')).rejects.toMatchObject({ code: -32001 });
+    expect(await rpcError(call('globally_blocked'))).toMatchObject({ code: -32001 });
     expect((await client.getPrompt({ name: 'guarded_prompt' })).messages[0].content).toEqual({ type: 'text', text: 'prompt text' });
     expect((await client.readResource({ uri: 'pipeline://guarded' })).contents[0]).toMatchObject({ text: 'resource text' });
     const stranger = new Client({ name: 'stranger', version: '1.0.0' });
     await stranger.connect(new StreamableHTTPClientTransport(new URL(url)));
-    await expect(stranger.getPrompt({ name: 'guarded_prompt' })).rejects.toMatchObject({ code: -32001 });
-    await expect(stranger.readResource({ uri: 'pipeline://guarded' })).rejects.toMatchObject({ code: -32001 });
+    expect(await rpcError(stranger.getPrompt({ name: 'guarded_prompt' }))).toMatchObject({ code: -32001 });
+    expect(await rpcError(stranger.readResource({ uri: 'pipeline://guarded' }))).toMatchObject({ code: -32001 });
     await stranger.close();
   });
 
   it('roots/list goes to a client that declared roots, and fails clearly for one that did not', async () => {
-    await expect(call('count_roots')).rejects.toMatchObject({ code: -32000, message: expect.stringContaining('did not declare the "roots" capability') });
+    expect(await rpcError(call('count_roots'))).toMatchObject({ code: -32000, message: expect.stringContaining('did not declare the "roots" capability') });
     const withRoots = new Client({ name: 'pipeline-e2e', version: '1.0.0' }, { capabilities: { roots: {} } });
     withRoots.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: 'file:///repo', name: 'repo' }] }));
     await withRoots.connect(new StreamableHTTPClientTransport(new URL(url)));
@@ -112,8 +113,8 @@ describe('MCP calls run through the Nest pipeline', () => {
   });
 
   it('an unexpected error becomes a generic -32603 with no message, path or secret', async () => {
-    const error = await call('crash').catch((e: Error & { code?: number }) => e);
-    expect(error).toMatchObject({ code: -32603 });
-    expect(String((error as Error).message)).not.toMatch(/hunter2|\/srv|secret\.ts/);
+    const error = await rpcError(call('crash'));
+    expect(error).toMatchObject({ code: -32603, message: 'Internal error', status: 500 });
+    expect(JSON.stringify(error)).not.toMatch(/hunter2|\/srv|secret\.ts/);
   });
 });

@@ -7,7 +7,7 @@ export const HELPDESK_MAIN = resolve(__dirname, '../../dist/apps/helpdesk/apps/h
 
 export interface RunningServer {
   url: string;
-  /** A valid token (all scopes) from the test issuer the server trusts, when it has one. */
+  /** A valid token (scopes tickets:read and tickets:write) from the test issuer the server trusts, when it has one. */
   token?: string;
   issuer?: TestIssuer;
   process: ChildProcess;
@@ -19,7 +19,7 @@ export interface RunningServer {
 /**
  * Starts the built helpdesk over HTTP on an ephemeral loopback port and waits until it listens. It
  * trusts a fresh {@link TestIssuer} (a real JWKS on loopback) unless `env` configures auth itself;
- * `token` is then a valid token with every scope.
+ * `token` is then a valid token with the helpdesk's scopes.
  */
 export async function startHelpdeskHttp(env: Record<string, string> = {}): Promise<RunningServer> {
   if (env.MCP_JWKS_URI || env.MCP_AUTH_DISABLED) return startHttpServer(HELPDESK_MAIN, env);

@@ -20,6 +20,8 @@ export interface MintOptions {
   expiresIn?: number;
   /** Seconds from now for `nbf`. */
   notBefore?: number;
+  /** Leave out `exp` / `sub` (both are required by the server). */
+  omit?: ('exp' | 'sub')[];
 }
 
 /**
@@ -56,13 +58,13 @@ export class TestIssuer {
   async mint(o: MintOptions = {}): Promise<string> {
     const key = o.kid ? this.keys.find((k) => k.kid === o.kid) ?? (await this.unpublished(o.kid, o.alg ?? 'RS256')) : this.keys.find((k) => k.alg === (o.alg ?? 'RS256'))!;
     const now = Math.floor(Date.now() / 1000);
-    const jwt = new SignJWT({ scope: o.scope ?? '*' })
+    const jwt = new SignJWT({ scope: o.scope ?? 'tickets:read tickets:write' })
       .setProtectedHeader({ alg: key.alg, kid: key.kid, typ: 'JWT' })
       .setIssuer(o.iss ?? this.issuer)
       .setAudience(o.aud ?? this.audience)
-      .setSubject(o.sub ?? 'test-user')
-      .setIssuedAt(now)
-      .setExpirationTime(now + (o.expiresIn ?? 3600));
+      .setIssuedAt(now);
+    if (!o.omit?.includes('sub')) jwt.setSubject(o.sub ?? 'test-user');
+    if (!o.omit?.includes('exp')) jwt.setExpirationTime(now + (o.expiresIn ?? 3600));
     if (o.notBefore !== undefined) jwt.setNotBefore(now + o.notBefore);
     return jwt.sign(key.privateKey);
   }

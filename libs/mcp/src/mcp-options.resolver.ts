@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { McpModuleOptions, ResolvedMcpOptions } from './interfaces/mcp-module-options.interface';
 import { DEFAULT_ALLOWED_HOSTS, DEFAULT_ALLOWED_ORIGINS } from './transports/http/http-checks';
 
+const num = (v: string | undefined): number | undefined => (v === undefined || v === '' ? undefined : Number(v));
 const list = (v: string | undefined) => v?.split(',').map((s) => s.trim()).filter(Boolean);
 
 /** Fills defaults (environment first, then built-ins) and checks what cannot be checked by types. @internal */
@@ -25,12 +26,27 @@ export function resolveMcpOptions(o: McpModuleOptions): ResolvedMcpOptions {
     progressIntervalMs: o.progressIntervalMs ?? 50,
     clientRequestTimeoutMs: o.clientRequestTimeoutMs ?? 5 * 60_000,
     sseRetryMs: o.sseRetryMs ?? 1_000,
-    maxRequestBytes: o.maxRequestBytes ?? 1_048_576,
+    maxRequestBytes: o.maxRequestBytes ?? num(env.MCP_MAX_REQUEST_BYTES) ?? 1_048_576,
     http: o.http ?? true,
+    httpStatusProfile: o.httpStatusProfile ?? ((env.MCP_HTTP_STATUS_PROFILE as 'corporate' | 'spec' | undefined) || 'corporate'),
+    limits: {
+      toolTimeoutMs: o.limits?.toolTimeoutMs ?? num(env.MCP_TOOL_TIMEOUT_MS) ?? 30_000,
+      maxResultBytes: o.limits?.maxResultBytes ?? num(env.MCP_MAX_RESULT_BYTES) ?? 10 * 1024 * 1024,
+      callsPerMinute: o.limits?.callsPerMinute ?? num(env.MCP_RATE_LIMIT_PER_MINUTE) ?? 600,
+      maxConcurrentCalls: o.limits?.maxConcurrentCalls ?? num(env.MCP_MAX_CONCURRENT_CALLS) ?? 16,
+      shutdownGraceMs: o.limits?.shutdownGraceMs ?? num(env.MCP_SHUTDOWN_GRACE_MS) ?? 10_000,
+      headersTimeoutMs: o.limits?.headersTimeoutMs ?? 20_000,
+      requestTimeoutMs: o.limits?.requestTimeoutMs ?? 60_000,
+      keepAliveTimeoutMs: o.limits?.keepAliveTimeoutMs ?? 65_000,
+    },
     legacySse: legacySseEnabled(o.legacySse),
   };
   if (process.env.NODE_ENV === 'production' && resolved.allowedOrigins.includes('*')) {
     throw new Error('McpModule: allowedOrigins "*" is not allowed when NODE_ENV=production; list the origins explicitly (MCP_ALLOWED_ORIGINS)');
+  }
+  if (!['corporate', 'spec'].includes(resolved.httpStatusProfile)) throw new Error('McpModule: httpStatusProfile must be "corporate" or "spec"');
+  for (const [key, value] of Object.entries(resolved.limits)) {
+    if (!Number.isInteger(value) || value < 1) throw new Error(`McpModule: limits.${key} must be a positive integer (got ${JSON.stringify(value)})`);
   }
   if (!Number.isInteger(resolved.pageSize) || resolved.pageSize < 1) throw new Error('McpModule: "pageSize" must be a positive integer');
   if (!/^\d+\.\d+\.\d+/.test(resolved.version)) throw new Error(`McpModule: "version" must be semver (got ${JSON.stringify(resolved.version)})`);

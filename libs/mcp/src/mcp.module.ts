@@ -19,11 +19,15 @@ import { McpAuthExceptionFilter } from './auth/mcp-auth.filter';
 import { McpAuthLifecycle } from './auth/mcp-auth.lifecycle';
 import { McpScopesGuard } from './auth/mcp-scopes.guard';
 import { McpChallenge } from './auth/mcp-challenge';
+import { CallLimiter } from './limits/call-limiter';
+import { InMemoryLimitStore, MCP_LIMIT_STORE } from './limits/limit-store.interface';
 import { TokenIntrospector } from './auth/token-introspector';
 import { UsageResources } from './auth/usage-resources';
 import { ProtectedResourceController } from './auth/protected-resource.controller';
+import { PROTECTED_RESOURCE_PATH } from './auth/resource-url';
 import { ResolvedMcpOptions } from './interfaces/mcp-module-options.interface';
 import { McpCorsMiddleware } from './transports/http/mcp-cors.middleware';
+import { McpRequestIdMiddleware } from './transports/http/request-id.middleware';
 import { LegacySseService } from './transports/legacy-sse/legacy-sse.service';
 import { McpStdioTransport } from './transports/stdio/mcp-stdio.transport';
 import { McpNotifier } from './mcp.notifier';
@@ -40,6 +44,8 @@ const CORE_PROVIDERS: Provider[] = [
   McpHttpAuthGuard,
   McpAuthExceptionFilter,
   McpChallenge,
+  CallLimiter,
+  { provide: MCP_LIMIT_STORE, useFactory: () => new InMemoryLimitStore() },
   TokenIntrospector,
   UsageResources,
   McpAuthLifecycle,
@@ -77,8 +83,8 @@ export class McpModule implements NestModule {
 
   /** CORS and the Origin allow-list run before guards on every MCP endpoint. */
   configure(consumer: MiddlewareConsumer): void {
-    const paths = [this.options.path, ...(this.options.legacySse ? ['/sse', '/messages'] : [])];
-    if (this.options.http || this.options.legacySse) consumer.apply(McpCorsMiddleware).forRoutes(...paths);
+    const paths = [this.options.path, ...(this.options.legacySse ? ['/sse', '/messages'] : []), PROTECTED_RESOURCE_PATH, `${PROTECTED_RESOURCE_PATH}/*path`];
+    if (this.options.http || this.options.legacySse) consumer.apply(McpRequestIdMiddleware, McpCorsMiddleware).forRoutes(...paths);
   }
 
   static forRoot(options: McpModuleOptions): DynamicModule {
@@ -105,12 +111,12 @@ export class McpModule implements NestModule {
     const optionsProvider: Provider = options.useFactory
       ? {
           provide: MCP_MODULE_OPTIONS,
-          useFactory: async (...args: unknown[]) => resolveMcpOptions({ ...(await options.useFactory!(...args)), path: options.path, legacySse: legacyOn }),
+          useFactory: async (...args: unknown[]) => resolveMcpOptions({ ...(await options.useFactory!(...args)), path: options.path, legacySse: legacyOn, http: options.http ?? true }),
           inject: options.inject ?? [],
         }
       : {
           provide: MCP_MODULE_OPTIONS,
-          useFactory: async (factory: McpOptionsFactory) => resolveMcpOptions({ ...(await factory.createMcpOptions()), path: options.path, legacySse: legacyOn }),
+          useFactory: async (factory: McpOptionsFactory) => resolveMcpOptions({ ...(await factory.createMcpOptions()), path: options.path, legacySse: legacyOn, http: options.http ?? true }),
           inject: [options.useExisting ?? options.useClass!],
         };
     const extra: Provider[] = options.useClass ? [{ provide: options.useClass, useClass: options.useClass }] : [];

@@ -14,7 +14,9 @@ const ALGORITHMS = ['RS256', 'ES256'] as const;
  */
 export async function createAuthConfig(options: McpAuthOptions = {}, service: string, servesHttp = true): Promise<ResolvedAuthConfig> {
   const env = process.env;
-  const production = env.NODE_ENV === 'production';
+  // Fail closed: only an explicit development or test environment may relax anything.
+  const relaxed = env.NODE_ENV === 'development' || env.NODE_ENV === 'test';
+  const production = !relaxed && env.NODE_ENV !== undefined && env.NODE_ENV !== '';
   const disabled = options.disabled ?? env.MCP_AUTH_DISABLED === 'true';
   const base = {
     clockSkewSec: options.clockSkewSec ?? 30,
@@ -26,7 +28,7 @@ export async function createAuthConfig(options: McpAuthOptions = {}, service: st
     hs256Secret: options.hs256Secret ?? (env.MCP_JWT_HS256_SECRET || undefined),
   };
   if (base.hs256Secret !== undefined) {
-    if (production) throw new Error('McpModule auth: HS256 (hs256Secret / MCP_JWT_HS256_SECRET) is for local development only and is refused when NODE_ENV=production');
+    if (!relaxed) throw new Error('McpModule auth: HS256 (hs256Secret / MCP_JWT_HS256_SECRET) is for local development only: it needs NODE_ENV=development or test, and is refused when NODE_ENV=production');
     if (base.hs256Secret.length < 32) throw new Error('McpModule auth: hs256Secret must be at least 32 characters');
   }
   if (base.clockSkewSec < 0 || base.clockSkewSec > MAX_SKEW_SEC) throw new Error(`McpModule auth: clockSkewSec must be 0-${MAX_SKEW_SEC}`);
@@ -35,7 +37,7 @@ export async function createAuthConfig(options: McpAuthOptions = {}, service: st
   if (bad.length || base.algorithms.length === 0) throw new Error(`McpModule auth: algorithms must be RS256 and/or ES256 (got ${base.algorithms.join(',')})`);
   if (!servesHttp) return { mode: 'disabled', jwks: false, jwksUri: '', issuer: '', audience: '', authorizationServers: [], ...base };
   if (disabled) {
-    if (production) throw new Error('McpModule auth: authentication cannot be disabled when NODE_ENV=production');
+    if (!relaxed) throw new Error('McpModule auth: authentication cannot be disabled when NODE_ENV=production (only with NODE_ENV=development or test)');
     new Logger('McpAuth').warn('Authentication is DISABLED (test fixtures only; refused in production)');
     return { mode: 'disabled', jwks: false, jwksUri: '', issuer: '', audience: '', authorizationServers: [], ...base };
   }
@@ -48,6 +50,10 @@ export async function createAuthConfig(options: McpAuthOptions = {}, service: st
   if (base.hs256Secret && issuer && audience && !jwksUri) {
     return { mode: 'jwt', jwks: false, jwksUri: '', issuer, audience, authorizationServers: options.authorizationServers ?? [issuer], ...base };
   }
+  if (base.introspection && !relaxed) {
+    if (!base.introspection.url.startsWith('https://')) throw new Error('McpModule auth: the introspection URL must be https:// outside development');
+    if (!issuer || !audience) throw new Error('McpModule auth: introspection needs MCP_JWT_ISSUER and MCP_JWT_AUDIENCE outside development (tokens are checked against them)');
+  }
   if (base.introspection && !jwksUri) {
     // Opaque tokens only: issuer and audience, when given, are checked against the introspection answer.
     return { mode: 'jwt', jwks: false, jwksUri: '', issuer: issuer ?? '', audience: audience ?? '', authorizationServers: options.authorizationServers ?? (issuer ? [issuer] : []), ...base };
@@ -55,6 +61,10 @@ export async function createAuthConfig(options: McpAuthOptions = {}, service: st
   if (production || options.devIssuer === false || jwksUri || issuer || audience || base.hs256Secret) {
     const missing = [['MCP_JWKS_URI', jwksUri], ['MCP_JWT_ISSUER', issuer], ['MCP_JWT_AUDIENCE', audience]].filter(([, v]) => !v).map(([k]) => k);
     throw new Error(`McpModule auth: missing ${missing.join(', ')} (or the matching forRoot auth options)${production ? ' — required when NODE_ENV=production' : ''}`);
+  }
+  const host = env.HOST;
+  if (host && !['127.0.0.1', 'localhost', '::1', '[::1]'].includes(host)) {
+    throw new Error(`McpModule auth: no issuer configured and HOST=${host} is not loopback; configure MCP_JWKS_URI, MCP_JWT_ISSUER and MCP_JWT_AUDIENCE (the development issuer only serves loopback)`);
   }
   const dev = await DevIssuer.start(service);
   return {

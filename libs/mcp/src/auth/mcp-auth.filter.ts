@@ -23,7 +23,8 @@ export class McpAuthExceptionFilter implements ExceptionFilter {
         : { 'WWW-Authenticate': this.challenge.build(req, error.bearerError, error.bearerError ? error.description : undefined, error.requiredScope), 'Content-Type': 'application/json' };
     res.writeHead(error.status, headers);
     const [code, prefix] = error.status === 503 ? [ErrorCode.UpstreamUnavailable, 'Unavailable'] : [ErrorCode.Forbidden, error.status === 401 ? 'Unauthorized' : 'Forbidden'];
-    res.end(JSON.stringify(errorResponse(null, code, `${prefix}: ${error.description}`)));
+    const requestId = res.getHeader('X-Request-Id');
+    res.end(JSON.stringify(errorResponse(null, code, `${prefix}: ${error.description}`, typeof requestId === 'string' ? { requestId } : undefined)));
   }
 }
 

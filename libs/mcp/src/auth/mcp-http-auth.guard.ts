@@ -61,7 +61,11 @@ export class McpHttpAuthGuard extends AuthGuard('mcp-jwt') {
     return true;
   }
 
+  private readonly refused = new Map<string, number>();
+
   private async introspect(token: string): Promise<McpPrincipal> {
+    const refusedUntil = this.refused.get(token);
+    if (refusedUntil !== undefined && refusedUntil > Date.now()) this.fail(401, 'invalid_token', 'The access token is invalid or expired', 'introspection: inactive (cached)');
     let verdict: McpPrincipal | 'inactive';
     try {
       verdict = await this.introspector.introspect(token);
@@ -69,7 +73,12 @@ export class McpHttpAuthGuard extends AuthGuard('mcp-jwt') {
       this.logger.error(`token introspection failed: ${(e as Error).message}`);
       throw new McpAuthError(503, undefined, 'The token could not be checked right now; retry shortly', 'introspection unavailable');
     }
-    if (verdict === 'inactive') this.fail(401, 'invalid_token', 'The access token is invalid or expired', 'introspection: inactive');
+    if (verdict === 'inactive') {
+      // Remember refusals briefly, so a flood of bad tokens does not become a flood on the issuer.
+      this.refused.set(token, Date.now() + 5_000);
+      if (this.refused.size > 10_000) this.refused.delete(this.refused.keys().next().value as string);
+      this.fail(401, 'invalid_token', 'The access token is invalid or expired', 'introspection: inactive');
+    }
     this.introspected.set(token, verdict);
     return verdict;
   }

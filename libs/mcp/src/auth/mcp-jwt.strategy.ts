@@ -14,7 +14,7 @@ import { McpPrincipal, principalFromClaims } from './mcp-principal';
  */
 @Injectable()
 export class McpJwtStrategy extends PassportStrategy(Strategy, 'mcp-jwt') {
-  constructor(@Inject(MCP_AUTH_CONFIG) config: ResolvedAuthConfig) {
+  constructor(@Inject(MCP_AUTH_CONFIG) private readonly config: ResolvedAuthConfig) {
     const enabled = config.mode === 'jwt';
     const jwks = enabled && config.jwks
       ? passportJwtSecret({ jwksUri: config.jwksUri, cache: true, cacheMaxAge: config.jwksCacheTtlMs, rateLimit: true, jwksRequestsPerMinute: 10, timeout: 5_000 })
@@ -38,8 +38,10 @@ export class McpJwtStrategy extends PassportStrategy(Strategy, 'mcp-jwt') {
     });
   }
 
-  validate(claims: Record<string, unknown>): McpPrincipal {
-    return principalFromClaims(claims);
+  /** `exp` and `sub` are required (Appendix A): jsonwebtoken alone would accept a token without them. */
+  validate(claims: Record<string, unknown>): McpPrincipal | null {
+    if (typeof claims.exp !== 'number' || typeof claims.sub !== 'string' || claims.sub === '') return null;
+    return principalFromClaims(claims, this.config.dev !== undefined && claims.iss === this.config.issuer);
   }
 }
 

@@ -12,9 +12,18 @@ export function bindPrincipal(session: McpSession, req: Request): void {
   const principal = (req as { user?: McpPrincipal }).user;
   if (!principal) return;
   const owner = session.principal as McpPrincipal | undefined;
-  // A session opened anonymously (anonymous listing) is claimed by the first authenticated caller.
-  if (owner && owner !== ANONYMOUS && owner.subject !== principal.subject) {
+  if (!owner) {
+    session.principal = principal;
+    return;
+  }
+  // Anonymous and authenticated callers never share a session: each direction is refused.
+  if (owner === ANONYMOUS && principal !== ANONYMOUS) {
+    throw new McpAuthError(403, undefined, 'This session was opened without a token; initialize a new one', 'anonymous session used with a token');
+  }
+  if (owner !== ANONYMOUS && principal === ANONYMOUS) {
+    throw new McpAuthError(401, undefined, 'Authentication required', 'authenticated session used without a token');
+  }
+  if (owner.subject !== principal.subject) {
     throw new McpAuthError(403, undefined, 'This session belongs to another subject', `session subject mismatch (${principal.subject.slice(0, 64)})`);
   }
-  session.principal = principal;
 }

@@ -5,8 +5,8 @@ import { McpPrincipal, principalFromClaims } from './mcp-principal';
 
 /**
  * RFC 7662 token introspection for opaque bearer tokens (corporate standard A.3): the token is sent
- * to the issuer's endpoint with this server's client credentials; only `active: true` with a valid
- * `exp`, and matching `iss`/`aud` when both sides name one, is accepted.
+ * to the issuer's endpoint with this server's client credentials; only `active: true` with a future
+ * `exp`, a `sub`, and the configured `iss`/`aud` is accepted.
  * @internal
  */
 @Injectable()
@@ -33,9 +33,11 @@ export class TokenIntrospector {
     if (!res.ok) throw new Error(`introspection endpoint answered ${res.status}`);
     const claims = (await res.json()) as Record<string, unknown>;
     if (claims.active !== true) return 'inactive';
-    if (typeof claims.exp === 'number' && claims.exp * 1000 <= Date.now()) return 'inactive';
-    if (this.config.issuer && typeof claims.iss === 'string' && claims.iss !== this.config.issuer) return 'inactive';
-    if (this.config.audience && claims.aud !== undefined) {
+    // Like a JWT: a future exp and a subject are required; iss and aud must match when configured.
+    if (typeof claims.exp !== 'number' || claims.exp * 1000 <= Date.now()) return 'inactive';
+    if (typeof claims.sub !== 'string' || claims.sub === '') return 'inactive';
+    if (this.config.issuer && claims.iss !== this.config.issuer) return 'inactive';
+    if (this.config.audience) {
       const audiences = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
       if (!audiences.includes(this.config.audience)) return 'inactive';
     }

@@ -37,8 +37,6 @@ function cancellationAware(method: (...a: unknown[]) => unknown): (...a: unknown
   return wrapper;
 }
 
-/** Default tool timeout until the limits layer makes it configurable. @internal */
-export const DEFAULT_TOOL_TIMEOUT_MS = 30_000;
 
 /**
  * Finds every decorated provider method at module init, wraps each once in Nest's pipeline under
@@ -109,7 +107,7 @@ export class McpExplorer implements OnModuleInit {
     const service = this.options.name;
     const tool = this.accessor.tool(method);
     if (tool) {
-      const entry = buildToolEntry(tool, source, handler, { service, defaultTimeoutMs: DEFAULT_TOOL_TIMEOUT_MS, compiler, violations });
+      const entry = buildToolEntry(tool, source, handler, { service, defaultTimeoutMs: this.options.limits.toolTimeoutMs, compiler, violations });
       if (entry && this.registry.tools.has(entry.name)) violations.add(where, `duplicate tool name "${entry.name}"`);
       else if (entry) this.registry.tools.set(entry.name, { ...entry, requiredScopes });
     }

@@ -1,6 +1,6 @@
 import { HttpException, HttpStatus, Logger } from '@nestjs/common';
 import { ErrorCode, JsonRpcErrorObject } from '../protocol/json-rpc';
-import { McpError, ToolExecutionError } from './mcp.error';
+import { ConflictError, McpError, ResourceNotFoundError, ToolExecutionError, UpstreamUnavailableError } from './mcp.error';
 
 const logger = new Logger('McpErrors');
 
@@ -20,6 +20,9 @@ export function toJsonRpcError(error: unknown, context: string): JsonRpcErrorObj
     if (status === HttpStatus.BAD_REQUEST) return { code: ErrorCode.InvalidParams, message: safeHttpMessage(error) };
     if (status === HttpStatus.CONFLICT) return { code: ErrorCode.Conflict, message: 'Conflict' };
     if (status === HttpStatus.TOO_MANY_REQUESTS) return { code: ErrorCode.RateLimited, message: 'Rate limited' };
+    if (status === HttpStatus.PAYLOAD_TOO_LARGE) return { code: ErrorCode.PayloadTooLarge, message: 'Payload too large' };
+    if (status === HttpStatus.SERVICE_UNAVAILABLE || status === HttpStatus.BAD_GATEWAY) return { code: ErrorCode.UpstreamUnavailable, message: 'Upstream unavailable' };
+    if (status === HttpStatus.GATEWAY_TIMEOUT || status === HttpStatus.REQUEST_TIMEOUT) return { code: ErrorCode.Timeout, message: 'Timeout' };
   }
   logger.error(`${context} failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
   return { code: ErrorCode.InternalError, message: 'Internal error' };
@@ -32,6 +35,8 @@ export function toJsonRpcError(error: unknown, context: string): JsonRpcErrorObj
  */
 export function toolErrorText(error: unknown): string | undefined {
   if (error instanceof ToolExecutionError) return error.message;
+  // Actionable for the model (corporate standard v2.0 §13.4): missing records, conflicts, a dependency down.
+  if (error instanceof ResourceNotFoundError || error instanceof ConflictError || error instanceof UpstreamUnavailableError) return error.message;
   if (error instanceof HttpException) {
     const status = error.getStatus();
     if (status >= 400 && status < 500 && status !== HttpStatus.FORBIDDEN && status !== HttpStatus.UNAUTHORIZED && status !== HttpStatus.TOO_MANY_REQUESTS) {

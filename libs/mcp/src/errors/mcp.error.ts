@@ -51,3 +51,45 @@ export class McpCancelledError extends McpError {
     super(ErrorCode.ServerError, 'Request cancelled');
   }
 }
+
+/** `-32000 Server error`: a failure unrelated to the caller's input. Reaches the model as `isError` from a tool. */
+export class ServerError extends McpError {
+  constructor(message = 'Server error', data?: Record<string, unknown>) {
+    super(ErrorCode.ServerError, message, data);
+  }
+}
+
+/** `-32003 Rate limited`, with `retryAfter` seconds (HTTP 429 + `Retry-After`). Always a protocol error. */
+export class RateLimitedError extends McpError {
+  constructor(readonly retryAfter: number, message = 'Rate limited: retry later') {
+    super(ErrorCode.RateLimited, message, { reason: 'rate_limited', retryAfter });
+  }
+}
+
+/** `-32004 Timeout` (HTTP 504). Always a protocol error. */
+export class TimeoutError extends McpError {
+  constructor(message = 'Timeout: the call took too long', data?: Record<string, unknown>) {
+    super(ErrorCode.Timeout, message, { reason: 'timeout', ...data });
+  }
+}
+
+/** `-32005 Payload too large` (HTTP 413). */
+export class PayloadTooLargeError extends McpError {
+  constructor(message = 'Payload too large') {
+    super(ErrorCode.PayloadTooLarge, message, { reason: 'too_large' });
+  }
+}
+
+/** `-32006 Upstream unavailable`: a dependency is down. From a tool it reaches the model as `isError`. */
+export class UpstreamUnavailableError extends McpError {
+  constructor(message = 'Upstream unavailable: a dependency did not answer', data?: Record<string, unknown>) {
+    super(ErrorCode.UpstreamUnavailable, message, { reason: 'upstream_unavailable', ...data });
+  }
+}
+
+/** `-32007 Conflict`: the state changed underneath. From a tool it reaches the model as `isError`. */
+export class ConflictError extends McpError {
+  constructor(message = 'Conflict', data?: Record<string, unknown>) {
+    super(ErrorCode.Conflict, message, { reason: 'conflict', ...data });
+  }
+}

@@ -60,8 +60,10 @@ export interface McpToolOptions {
   /** Required on every tool that is not `annotations.readOnlyHint: true`. */
   mutation?: McpToolMutation;
   icons?: McpIcon[];
-  /** Per-call timeout in milliseconds (limits issue). */
+  /** Per-call timeout in milliseconds; default `limits.toolTimeoutMs` (30 s). */
   timeoutMs?: number;
+  /** Tighter limits for this tool, on top of the per-caller ones: calls per minute and at once, per caller. */
+  rateLimit?: { callsPerMinute?: number; maxConcurrent?: number };
   _meta?: Record<string, unknown>;
 }
 

@@ -1,5 +1,6 @@
 import { ModuleMetadata, Type } from '@nestjs/common';
 import { McpAuthOptions } from '../auth/auth-options.interface';
+import { HttpStatusProfile } from '../errors/http-status';
 
 /** Options of `McpModule.forRoot`. */
 export interface McpModuleOptions {
@@ -26,6 +27,10 @@ export interface McpModuleOptions {
   clientRequestTimeoutMs?: number;
   /** SSE `retry` hint sent to 2025-11-25 clients, in ms. Default 1000. */
   sseRetryMs?: number;
+  /** How JSON-RPC errors map to HTTP statuses; see {@link HttpStatusProfile}. Default `corporate`. Env `MCP_HTTP_STATUS_PROFILE`. */
+  httpStatusProfile?: HttpStatusProfile;
+  /** Limits (corporate standard §14); each also has an environment variable. */
+  limits?: McpLimits;
   /** Authentication of the HTTP transports (JWT/JWKS); see {@link McpAuthOptions}. */
   auth?: McpAuthOptions;
   /** Largest accepted request body or stdio line, in bytes. Default 1 MiB. */
@@ -37,6 +42,26 @@ export interface McpModuleOptions {
    * clients that predate Streamable HTTP. Default false, or `MCP_LEGACY_SSE=true`.
    */
   legacySse?: boolean;
+}
+
+/** Limits enforced in the default configuration. */
+export interface McpLimits {
+  /** Per-call timeout of a tool; `@McpTool({ timeoutMs })` overrides it. Default 30 s. Env `MCP_TOOL_TIMEOUT_MS`. */
+  toolTimeoutMs?: number;
+  /** Largest tool result; larger ones are truncated with a visible flag. Default 10 MiB. Env `MCP_MAX_RESULT_BYTES`. */
+  maxResultBytes?: number;
+  /** Calls (tools/call, prompts/get, resources/read) per subject per minute. Default 600. Env `MCP_RATE_LIMIT_PER_MINUTE`. */
+  callsPerMinute?: number;
+  /** Calls running at once per subject. Default 16. Env `MCP_MAX_CONCURRENT_CALLS`. */
+  maxConcurrentCalls?: number;
+  /** How long calls in flight may finish after SIGTERM. Default 10 s. Env `MCP_SHUTDOWN_GRACE_MS`. */
+  shutdownGraceMs?: number;
+  /** Node's `server.headersTimeout`. Default 20 s. */
+  headersTimeoutMs?: number;
+  /** Node's `server.requestTimeout` (receiving one request body). Default 60 s. */
+  requestTimeoutMs?: number;
+  /** Node's `server.keepAliveTimeout`. Default 65 s (longer than common load-balancer idle timeouts). */
+  keepAliveTimeoutMs?: number;
 }
 
 /** Factory of {@link McpModuleOptions} for `McpModule.forRootAsync`. */
@@ -60,5 +85,5 @@ export interface McpModuleAsyncOptions extends Pick<ModuleMetadata, 'imports'> {
 }
 
 /** @internal Options with every default filled in. */
-export type ResolvedMcpOptions = Required<Omit<McpModuleOptions, 'title' | 'instructions' | 'auth'>> &
-  Pick<McpModuleOptions, 'title' | 'instructions' | 'auth'>;
+export type ResolvedMcpOptions = Required<Omit<McpModuleOptions, 'title' | 'instructions' | 'auth' | 'limits'>> &
+  Pick<McpModuleOptions, 'title' | 'instructions' | 'auth'> & { limits: Required<McpLimits> };

@@ -18,6 +18,7 @@ export interface LiveCallContext extends McpCallContext {
  */
 export function createCallContext(
   session: McpSession,
+  principal: unknown,
   request: JsonRpcRequest,
   target: string,
   sink: MessageSink,
@@ -68,7 +69,7 @@ export function createCallContext(
     clientCapabilities: session.clientCapabilities,
     meta,
     signal,
-    principal: session.principal,
+    principal,
     log,
     reportProgress: (p, total, message) => progress.report(p, total, message),
     closeSseStream: () => {

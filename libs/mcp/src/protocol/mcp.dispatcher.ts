@@ -14,6 +14,8 @@ import { getPrompt, listPrompts } from './handlers/prompts.handler';
 import { listResources, listTemplates, readResource, subscribe, unsubscribe } from './handlers/resources.handler';
 import { complete } from './handlers/completion.handler';
 import { initializeResult } from './initialize';
+import { CallLimiter } from '../limits/call-limiter';
+import { McpPrincipal } from '../auth/mcp-principal';
 
 /** A serialised answer to one request, with its JSON-RPC error code when it failed. @internal */
 export interface DispatchOutcome {
@@ -35,6 +37,7 @@ export class McpDispatcher {
   constructor(
     private readonly registry: McpRegistry,
     @Inject(MCP_MODULE_OPTIONS) private readonly options: ResolvedMcpOptions,
+    private readonly limiter: CallLimiter,
   ) {
     this.methods.set('ping', () => ({}));
     this.methods.set('logging/setLevel', setLevel);
@@ -65,11 +68,11 @@ export class McpDispatcher {
    * Handles one parsed JSON value. Requests get an outcome; notifications and responses get
    * undefined (never answered), as do requests cancelled while running.
    */
-  async dispatch(value: unknown, session: McpSession, sink: MessageSink): Promise<DispatchOutcome | undefined> {
+  async dispatch(value: unknown, session: McpSession, sink: MessageSink, rid?: string, principal?: unknown): Promise<DispatchOutcome | undefined> {
     const msg = classifyMessage(value);
     switch (msg.kind) {
       case 'invalid':
-        return fail(msg.id, ErrorCode.InvalidRequest, `Invalid Request: ${msg.reason}`);
+        return fail(msg.id, ErrorCode.InvalidRequest, `Invalid Request: ${msg.reason}`, undefined, rid);
       case 'response':
         session.resolveResponse(msg.message);
         return undefined;
@@ -77,33 +80,37 @@ export class McpDispatcher {
         this.notification(msg.message, session);
         return undefined;
       case 'request':
-        return this.request(msg.message, session, sink);
+        return this.request(msg.message, session, sink, rid, principal);
     }
   }
 
-  private async request(request: JsonRpcRequest, session: McpSession, sink: MessageSink): Promise<DispatchOutcome | undefined> {
+  private async request(request: JsonRpcRequest, session: McpSession, sink: MessageSink, rid?: string, principal?: unknown): Promise<DispatchOutcome | undefined> {
     const { id, method } = request;
     if (method === 'initialize') {
-      if (session.initialized) return fail(id, ErrorCode.InvalidRequest, 'Invalid Request: session already initialized');
+      if (session.initialized) return fail(id, ErrorCode.InvalidRequest, 'Invalid Request: session already initialized', undefined, rid);
       try {
         const result = initializeResult(request.params ?? {}, session, this.capabilities(), this.options);
         return { body: JSON.stringify({ jsonrpc: '2.0', id, result }) };
       } catch (error) {
         const e = toJsonRpcError(error, 'initialize');
-        return fail(id, e.code, e.message, e.data);
+        return fail(id, e.code, e.message, e.data, rid);
       }
     }
     if (!session.initialized && method !== 'ping') {
-      return fail(id, ErrorCode.InvalidRequest, 'Invalid Request: send initialize first');
+      return fail(id, ErrorCode.InvalidRequest, 'Invalid Request: send initialize first', undefined, rid);
     }
     const handler = this.methods.get(method);
-    if (!handler) return fail(id, ErrorCode.MethodNotFound, 'Method not found');
+    if (!handler) return fail(id, ErrorCode.MethodNotFound, 'Method not found', undefined, rid);
 
     const key = McpSession.inflightKey(id);
-    if (session.inflight.has(key)) return fail(id, ErrorCode.InvalidRequest, 'Invalid Request: id already in use by a running request');
+    if (session.inflight.has(key)) return fail(id, ErrorCode.InvalidRequest, 'Invalid Request: id already in use by a running request', undefined, rid);
     const call = { controller: new AbortController(), cancelled: false };
     session.inflight.set(key, call);
     const scope: RequestScope = {
+      requestId: rid,
+      // The caller of this request (its token), not whoever last used the session.
+      principal: (principal ?? session.principal) as McpPrincipal | undefined,
+      abort: (reason: unknown) => call.controller.abort(reason),
       request,
       params: request.params ?? {},
       session,
@@ -111,6 +118,7 @@ export class McpDispatcher {
       signal: call.controller.signal,
       registry: this.registry,
       options: this.options,
+      limiter: this.limiter,
     };
     try {
       const result = await handler(scope);
@@ -119,7 +127,7 @@ export class McpDispatcher {
     } catch (error) {
       if (call.cancelled) return undefined;
       const e = toJsonRpcError(error, method);
-      return fail(id, e.code, e.message, e.data);
+      return fail(id, e.code, e.message, e.data, rid);
     } finally {
       session.inflight.delete(key);
     }
@@ -162,16 +170,16 @@ export class McpDispatcher {
    * A JSON-RPC batch: accepted only from sessions on 2025-03-26, the one revision that had them.
    * Answers with the serialised array of responses, or undefined when nothing needs an answer.
    */
-  async dispatchBatch(items: unknown[], session: McpSession, sink: MessageSink): Promise<DispatchOutcome | undefined> {
+  async dispatchBatch(items: unknown[], session: McpSession, sink: MessageSink, rid?: string, principal?: unknown): Promise<DispatchOutcome | undefined> {
     if (!session.initialized || !session.era.batches) {
-      return fail(null, ErrorCode.InvalidRequest, `Invalid Request: JSON-RPC batches are not supported${session.initialized ? ` in protocol ${session.protocolVersion}` : ' before initialize'}`);
+      return fail(null, ErrorCode.InvalidRequest, `Invalid Request: JSON-RPC batches are not supported${session.initialized ? ` in protocol ${session.protocolVersion}` : ' before initialize'}`, undefined, rid);
     }
-    if (items.length === 0) return fail(null, ErrorCode.InvalidRequest, 'Invalid Request: empty batch');
+    if (items.length === 0) return fail(null, ErrorCode.InvalidRequest, 'Invalid Request: empty batch', undefined, rid);
     const outcomes = await Promise.all(
       items.map((item) =>
         (item as { method?: unknown })?.method === 'initialize'
           ? batchedInitialize(item)
-          : this.dispatch(item, session, sink),
+          : this.dispatch(item, session, sink, rid, principal),
       ),
     );
     const bodies = outcomes.filter((o): o is DispatchOutcome => o !== undefined).map((o) => o.body);
@@ -198,6 +206,8 @@ function serialise(id: JsonRpcId, result: MethodResult): string {
   return JSON.stringify({ jsonrpc: '2.0', id, result });
 }
 
-function fail(id: JsonRpcId | null, code: number, message: string, data?: unknown): DispatchOutcome {
-  return { body: JSON.stringify(errorResponse(id, code, message, data)), errorCode: code, errorData: data };
+function fail(id: JsonRpcId | null, code: number, message: string, data?: unknown, rid?: string): DispatchOutcome {
+  // error.data carries the correlation id (Appendix B.3) next to field/reason/retryAfter.
+  const withId = rid === undefined ? data : { ...(data as Record<string, unknown> | undefined), requestId: rid };
+  return { body: JSON.stringify(errorResponse(id, code, message, withId)), errorCode: code, errorData: data };
 }

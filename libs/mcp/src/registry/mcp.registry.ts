@@ -45,7 +45,7 @@ export class McpRegistry {
    */
   page(kind: ListKind, version: ProtocolVersion, cursor: unknown, principal?: McpPrincipal): string {
     // Callers see what they may use: one set of pages per distinct set of relevant scopes.
-    const visible = principal && !principal.scopes.has('*') ? [...this.scopesInUse()].filter((s) => principal.scopes.has(s)).sort() : undefined;
+    const visible = principal && !principal.allScopes ? [...this.scopesInUse()].filter((s) => principal.scopes.has(s)).sort() : undefined;
     const key = `${kind}@${version}${visible ? `#${visible.join(' ')}` : ''}`;
     let pager = this.pagers.get(key);
     if (!pager) {
@@ -81,12 +81,13 @@ export class McpRegistry {
    *
    * @example registry.addResource({ uri: 'helpdesk://reports/q3', name: 'q3', mimeType: 'text/csv' }, () => csv);
    */
-  addResource(options: McpResourceOptions, read: (ctx: McpCallContext) => unknown): void {
+  addResource(options: McpResourceOptions, read: (ctx: McpCallContext) => unknown, requiredScopes: string[] = []): void {
     const violations = new RegistryViolations();
     const handler: McpHandler = async (_args, ctx) => read(ctx);
     const entry = buildResourceEntry(options, { className: 'McpRegistry', methodName: 'addResource' }, handler, this.options.name, violations);
     violations.throwIfAny();
-    this.resources.set(entry!.uri, entry!);
+    this.resources.set(entry!.uri, { ...entry!, requiredScopes });
+    this.scopeCache = undefined;
     this.changed('resources');
   }
 

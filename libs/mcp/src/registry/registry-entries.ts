@@ -24,6 +24,7 @@ export interface ToolEntry extends EntrySource, Scoped {
   inputDto?: DtoClass;
   validateOutput?: ValidateFunction;
   timeoutMs: number;
+  rateLimit?: { callsPerMinute?: number; maxConcurrent?: number };
   handler: McpHandler;
 }
 

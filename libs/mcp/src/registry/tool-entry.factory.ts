@@ -46,6 +46,10 @@ export function buildToolEntry(
   if (inputSchema && inputSchema.type !== 'object') fail(`tool "${name}" inputSchema must have type "object"`);
   const validateInput = inputSchema ? compile(ctx.compiler, inputSchema, `tool "${name}" inputSchema`, fail) : undefined;
   const validateOutput = outputSchema ? compile(ctx.compiler, outputSchema, `tool "${name}" outputSchema`, fail) : undefined;
+  if (options.timeoutMs !== undefined && (!Number.isInteger(options.timeoutMs) || options.timeoutMs < 1)) fail(`tool "${name}" timeoutMs must be a positive integer`);
+  for (const [k, v] of Object.entries(options.rateLimit ?? {})) {
+    if (v !== undefined && (!Number.isInteger(v) || v < 1)) fail(`tool "${name}" rateLimit.${k} must be a positive integer`);
+  }
   if (!ok || !validateInput || !inputSchema) return undefined;
 
   const timeoutMs = options.timeoutMs ?? ctx.defaultTimeoutMs;
@@ -65,6 +69,7 @@ export function buildToolEntry(
     inputDto: isDtoClass(options.input) ? options.input : undefined,
     validateOutput,
     timeoutMs,
+    rateLimit: options.rateLimit,
     handler,
     ...source,
   };

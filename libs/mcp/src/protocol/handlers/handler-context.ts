@@ -1,11 +1,19 @@
 import { ResolvedMcpOptions } from '../../interfaces/mcp-module-options.interface';
 import { McpRegistry } from '../../registry/mcp.registry';
+import { CallLimiter } from '../../limits/call-limiter';
+import { McpPrincipal } from '../../auth/mcp-principal';
 import { JsonRpcRequest } from '../json-rpc';
 import { McpSession } from '../mcp-session';
 import { MessageSink } from '../message-sink';
 
 /** What a method handler gets for one request. @internal */
 export interface RequestScope {
+  /** Correlation id of the request (X-Request-Id over HTTP, generated over stdio). */
+  requestId: string | undefined;
+  /** The authenticated caller of this request, if any. */
+  principal: McpPrincipal | undefined;
+  /** Aborts this request's signal (timeouts). */
+  abort(reason: unknown): void;
   request: JsonRpcRequest;
   params: Record<string, unknown>;
   session: McpSession;
@@ -13,6 +21,7 @@ export interface RequestScope {
   signal: AbortSignal;
   registry: McpRegistry;
   options: ResolvedMcpOptions;
+  limiter: CallLimiter;
 }
 
 /** A handler answers with a result object or a result already serialised to JSON text. @internal */

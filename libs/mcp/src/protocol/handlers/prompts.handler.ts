@@ -1,4 +1,3 @@
-import { McpPrincipal } from '../../auth/mcp-principal';
 import { InvalidParamsError, McpError, ToolExecutionError } from '../../errors/mcp.error';
 import { toJsonRpcError } from '../../errors/error-mapper';
 import { createCallContext } from '../call-context.factory';
@@ -6,7 +5,7 @@ import { projectContent } from '../era-projection';
 import { MethodResult, RequestScope } from './handler-context';
 
 /** `prompts/list`. @internal */
-export const listPrompts = ({ registry, params, session }: RequestScope): MethodResult => ({ raw: registry.page('prompts', session.protocolVersion, params.cursor, session.principal as McpPrincipal | undefined) });
+export const listPrompts = ({ registry, params, session, principal }: RequestScope): MethodResult => ({ raw: registry.page('prompts', session.protocolVersion, params.cursor, principal) });
 
 /** `prompts/get`: name and string arguments checked, required ones present. @internal */
 export async function getPrompt(scope: RequestScope): Promise<MethodResult> {
@@ -24,9 +23,10 @@ export async function getPrompt(scope: RequestScope): Promise<MethodResult> {
   for (const name of prompt.required) {
     if (!(name in args)) throw new InvalidParamsError(`Missing required argument: ${name}`, { field: name, reason: 'required' });
   }
-  const ctx = createCallContext(scope.session, scope.request, prompt.name, scope.sink, scope.signal, scope.options);
+  const ctx = createCallContext(scope.session, scope.principal, scope.request, prompt.name, scope.sink, scope.signal, scope.options);
   try {
-    const result = normalisePrompt(await prompt.handler(args as Record<string, string>, ctx), prompt.definition.description as string);
+    const value = await scope.limiter.run(scope.session, prompt.name, undefined, () => prompt.handler(args as Record<string, string>, ctx));
+    const result = normalisePrompt(value, prompt.definition.description as string);
     const version = scope.session.protocolVersion;
     const messages = (result.messages as { content?: unknown }[]).map((m) => ({ ...m, content: projectContent(m.content, version) }));
     return { ...result, messages };

@@ -1,15 +1,15 @@
-import { McpPrincipal } from '../../auth/mcp-principal';
 import { InvalidParamsError, McpError, ResourceNotFoundError, ToolExecutionError } from '../../errors/mcp.error';
 import { toJsonRpcError } from '../../errors/error-mapper';
 import { McpHandler } from '../../registry/registry-entries';
 import { createCallContext } from '../call-context.factory';
+import { assertScopes } from '../../auth/scopes';
 import { MethodResult, RequestScope } from './handler-context';
 
 /** `resources/list`. @internal */
-export const listResources = ({ registry, params, session }: RequestScope): MethodResult => ({ raw: registry.page('resources', session.protocolVersion, params.cursor, session.principal as McpPrincipal | undefined) });
+export const listResources = ({ registry, params, session, principal }: RequestScope): MethodResult => ({ raw: registry.page('resources', session.protocolVersion, params.cursor, principal) });
 /** `resources/templates/list`. @internal */
-export const listTemplates = ({ registry, params, session }: RequestScope): MethodResult => ({
-  raw: registry.page('resourceTemplates', session.protocolVersion, params.cursor, session.principal as McpPrincipal | undefined),
+export const listTemplates = ({ registry, params, session, principal }: RequestScope): MethodResult => ({
+  raw: registry.page('resourceTemplates', session.protocolVersion, params.cursor, principal),
 });
 
 const uriOf = (params: Record<string, unknown>): string => {
@@ -28,6 +28,8 @@ export async function readResource(scope: RequestScope): Promise<MethodResult> {
   let mimeType = 'text/plain';
   const fixed = registry.resources.get(uri);
   if (fixed) {
+    // Pipeline handlers are also checked by the scopes guard; run-time resources only here.
+    assertScopes(scope.principal, fixed.requiredScopes);
     handler = fixed.handler;
     mimeType = fixed.mimeType;
   } else {
@@ -42,9 +44,10 @@ export async function readResource(scope: RequestScope): Promise<MethodResult> {
     }
   }
   if (!handler) throw new ResourceNotFoundError();
-  const ctx = createCallContext(scope.session, scope.request, uri, scope.sink, scope.signal, scope.options);
+  const ctx = createCallContext(scope.session, scope.principal, scope.request, uri, scope.sink, scope.signal, scope.options);
   try {
-    return normaliseContents(await handler(args, ctx), uri, mimeType);
+    const run = handler;
+    return normaliseContents(await scope.limiter.run(scope.session, uri, undefined, () => run(args, ctx)), uri, mimeType);
   } catch (error) {
     if (error instanceof McpError) throw error;
     if (error instanceof ToolExecutionError) throw new InvalidParamsError(error.message.slice(0, 1000));
@@ -73,8 +76,9 @@ const MAX_SUBSCRIPTIONS = 1_000;
 export function subscribe(scope: RequestScope): MethodResult {
   const uri = uriOf(scope.params);
   const { registry, session } = scope;
-  const known = registry.resources.has(uri) || [...registry.templates.values()].some((t) => t.match(uri) !== null);
-  if (!known) throw new ResourceNotFoundError();
+  const entry = registry.resources.get(uri) ?? [...registry.templates.values()].find((t) => t.match(uri) !== null);
+  if (!entry) throw new ResourceNotFoundError();
+  assertScopes(scope.principal, entry.requiredScopes);
   if (!session.subscriptions.has(uri) && session.subscriptions.size >= MAX_SUBSCRIPTIONS) {
     throw new InvalidParamsError(`Too many subscriptions: at most ${MAX_SUBSCRIPTIONS} per session`, { field: 'uri', reason: 'limit' });
   }

@@ -1,9 +1,9 @@
-import { McpPrincipal } from '../../auth/mcp-principal';
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 import { InvalidParamsError } from '../../errors/mcp.error';
 import { toJsonRpcError, toolErrorText } from '../../errors/error-mapper';
-import { McpError } from '../../errors/mcp.error';
+import { McpError, RateLimitedError, TimeoutError } from '../../errors/mcp.error';
+import { limitResultSize } from '../../limits/result-size';
 import { ErrorCode } from '../json-rpc';
 import { describeSchemaErrors } from '../../registry/schema-compiler';
 import { ToolEntry } from '../../registry/registry-entries';
@@ -15,7 +15,7 @@ import { MethodResult, RequestScope } from './handler-context';
 const errorResult = (text: string): Record<string, unknown> => ({ content: [{ type: 'text', text }], isError: true });
 
 /** `tools/list`: a page serialised at boot. @internal */
-export const listTools = ({ registry, params, session }: RequestScope): MethodResult => ({ raw: registry.page('tools', session.protocolVersion, params.cursor, session.principal as McpPrincipal | undefined) });
+export const listTools = ({ registry, params, session, principal }: RequestScope): MethodResult => ({ raw: registry.page('tools', session.protocolVersion, params.cursor, principal) });
 
 /**
  * `tools/call`: shape checks (-32602), lookup, argument validation (isError naming fields and
@@ -35,11 +35,15 @@ export async function callTool(scope: RequestScope): Promise<MethodResult> {
   const prepared = await prepareArguments(tool, args as Record<string, unknown>);
   if ('violations' in prepared) return errorResult(`Invalid arguments for tool ${tool.name}: ${prepared.violations.join('; ')}`);
 
-  const ctx = createCallContext(scope.session, scope.request, tool.name, scope.sink, scope.signal, scope.options);
+  const ctx = createCallContext(scope.session, scope.principal, scope.request, tool.name, scope.sink, scope.signal, scope.options);
   try {
-    const value = await tool.handler(prepared.value, ctx);
-    return projectToolResult(normaliseToolResult(value, tool), scope.session.protocolVersion);
+    const value = await scope.limiter.run(scope.session, tool.name, tool.rateLimit, () =>
+      withTimeout(tool.handler(prepared.value, ctx), tool.timeoutMs, scope),
+    );
+    const result = limitResultSize(normaliseToolResult(value, tool), scope.options.limits.maxResultBytes, tool.name);
+    return projectToolResult(result, scope.session.protocolVersion);
   } catch (error) {
+    if (error instanceof TimeoutError || error instanceof RateLimitedError) throw error;
     if (scope.signal.aborted) throw new McpError(ErrorCode.ServerError, 'Request cancelled');
     const text = toolErrorText(error);
     if (text !== undefined) return errorResult(text);
@@ -68,4 +72,22 @@ async function prepareArguments(
     return { violations };
   }
   return { value: instance };
+}
+
+/**
+ * Gives up on a call after `ms`: its signal is aborted (so the work really stops) and the client gets
+ * `-32004`; whatever the handler produces later is dropped.
+ */
+function withTimeout<T>(work: Promise<T>, ms: number, scope: RequestScope): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const error = new TimeoutError(`Timeout: the tool did not finish within ${ms} ms`, { timeoutMs: ms });
+      scope.abort(error);
+      reject(error);
+    }, ms);
+  });
+  // A handler that rejects after the timeout must not become an unhandled rejection.
+  work.catch(() => undefined);
+  return Promise.race([work, expired]).finally(() => clearTimeout(timer));
 }

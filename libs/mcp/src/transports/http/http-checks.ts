@@ -31,8 +31,9 @@ export function hostMatcher(allowed: string[]): (host: string) => boolean {
 /** Writes a JSON-RPC error with no id as the whole HTTP answer. @internal */
 export function sendHttpError(res: Response, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
   if (res.headersSent) return;
+  const requestId = typeof res.getHeader === 'function' ? res.getHeader('X-Request-Id') : undefined;
   res.writeHead(status, { ...headers, 'Content-Type': 'application/json' });
-  res.end(JSON.stringify(errorResponse(null, code, message)));
+  res.end(JSON.stringify(errorResponse(null, code, message, typeof requestId === 'string' ? { requestId } : undefined)));
 }
 
 /**

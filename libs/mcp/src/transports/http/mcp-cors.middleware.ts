@@ -3,13 +3,13 @@ import type { NextFunction, Request, Response } from 'express';
 import { MCP_MODULE_OPTIONS } from '../../mcp.constants';
 import { ResolvedMcpOptions } from '../../interfaces/mcp-module-options.interface';
 import { ErrorCode } from '../../protocol/json-rpc';
-import { originMatcher, sendHttpError } from './http-checks';
+import { hostMatcher, originMatcher, sendHttpError } from './http-checks';
 
 const ALLOW_HEADERS = 'Authorization, Content-Type, Accept, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID, X-Request-Id, traceparent, tracestate';
 const EXPOSE_HEADERS = 'Mcp-Session-Id, MCP-Protocol-Version, WWW-Authenticate, X-Request-Id';
 
 /**
- * CORS for the MCP endpoints from an explicit origin allow-list: a disallowed `Origin` gets 403 before
+ * Host allow-list and CORS for the MCP endpoints from an explicit origin allow-list: a disallowed `Origin` gets 403 before
  * authentication or any MCP processing; preflights are answered here (they carry no credentials);
  * allowed origins get `Access-Control-*` headers echoing the origin, never `*`.
  * @internal
@@ -17,12 +17,17 @@ const EXPOSE_HEADERS = 'Mcp-Session-Id, MCP-Protocol-Version, WWW-Authenticate, 
 @Injectable()
 export class McpCorsMiddleware implements NestMiddleware {
   private readonly allowed: (origin: string) => boolean;
+  private readonly hostAllowed: (host: string) => boolean;
 
   constructor(@Inject(MCP_MODULE_OPTIONS) options: ResolvedMcpOptions) {
     this.allowed = originMatcher(options.allowedOrigins);
+    this.hostAllowed = hostMatcher(options.allowedHosts);
   }
 
   use(req: Request, res: Response, next: NextFunction): void {
+    // Host first: later steps (auth challenges, resource metadata) build URLs from it.
+    const host = req.headers.host;
+    if (host !== undefined && !this.hostAllowed(host)) return sendHttpError(res, 403, ErrorCode.InvalidRequest, 'Forbidden: Host not allowed');
     const origin = req.headers.origin;
     if (origin !== undefined) {
       if (!this.allowed(origin)) return sendHttpError(res, 403, ErrorCode.InvalidRequest, 'Forbidden: Origin not allowed');

@@ -11,6 +11,8 @@ import { MCP_EVENT_STORE, McpEventStore } from '../../stores/event-store.interfa
 import { accepts, checkOriginAndHost, hostMatcher, mediaType, originMatcher, readJsonBody, sendHttpError } from './http-checks';
 import { PostResponseChannel } from './post-response.channel';
 import { SseStream, frame } from './sse-stream';
+import { requestIdOf } from './request-id.middleware';
+import { httpStatusFor } from '../../errors/http-status';
 import { bindPrincipal } from '../../auth/session-binding';
 import { assertAnonymousMayCall, isAnonymous } from '../../auth/anonymous-access';
 import { McpAuthError } from '../../auth/mcp-auth.error';
@@ -72,7 +74,7 @@ export class McpHttpService {
     if (!session) return;
     const headers = { 'Mcp-Session-Id': session.id };
     if (Array.isArray(body)) {
-      const outcome = await this.dispatcher.dispatchBatch(body, session, session.standalone ?? nullSink);
+      const outcome = await this.dispatcher.dispatchBatch(body, session, session.standalone ?? nullSink, requestIdOf(req), userOf(req));
       if (!outcome) return void res.writeHead(202, headers).end();
       // A batch refused as a whole (empty, or not allowed in this revision) is one error, like any body that is not a message.
       res.writeHead(outcome.errorCode !== undefined ? 400 : 200, { ...headers, 'Content-Type': 'application/json' });
@@ -80,12 +82,12 @@ export class McpHttpService {
     }
     const isRequest = typeof (body as { method?: unknown })?.method === 'string' && 'id' in (body as object);
     if (!isRequest) {
-      const outcome = await this.dispatcher.dispatch(body, session, session.standalone ?? nullSink);
+      const outcome = await this.dispatcher.dispatch(body, session, session.standalone ?? nullSink, requestIdOf(req), userOf(req));
       if (outcome) return void res.writeHead(400, { ...headers, 'Content-Type': 'application/json' }).end(outcome.body);
       return void res.writeHead(202, headers).end();
     }
     const channel = new PostResponseChannel(res, session, this.events, headers, this.options.sseRetryMs, this.streams);
-    const outcome = await this.dispatcher.dispatch(body, session, channel);
+    const outcome = await this.dispatcher.dispatch(body, session, channel, requestIdOf(req), userOf(req));
     // Cancelled requests get no response: their stream (opened now if need be) just ends.
     if (!outcome) return channel.abandon();
     const scope = insufficientScope(outcome);
@@ -93,7 +95,10 @@ export class McpHttpService {
       res.setHeader('WWW-Authenticate', this.challenge.insufficientScope(req, scope));
       return channel.finish(outcome.body, 403);
     }
-    channel.finish(outcome.body, 200);
+    const status = httpStatusFor(outcome.errorCode, this.options.httpStatusProfile, true);
+    const retryAfter = (outcome.errorData as { retryAfter?: number } | undefined)?.retryAfter;
+    if (status === 429 && retryAfter !== undefined && !res.headersSent) res.setHeader('Retry-After', String(retryAfter));
+    channel.finish(outcome.body, status);
   }
 
   async get(req: Request, res: Response): Promise<void> {
@@ -134,7 +139,7 @@ export class McpHttpService {
   private initialize(body: unknown, req: Request, res: Response): Promise<void> {
     const session = this.sessions.createHttpSession();
     bindPrincipal(session, req);
-    return this.dispatcher.dispatch(body, session, nullSink).then((outcome) => {
+    return this.dispatcher.dispatch(body, session, nullSink, requestIdOf(req), userOf(req)).then((outcome) => {
       if (!outcome || outcome.errorCode !== undefined || !session.initialized) {
         this.sessions.close(session);
         res.writeHead(400, { 'Content-Type': 'application/json' }).end(outcome?.body);
@@ -181,6 +186,7 @@ export class McpHttpService {
 }
 
 const nullSink = { send: () => false };
+const userOf = (req: Request): unknown => (req as { user?: unknown }).user;
 
 function insufficientScope(outcome: { errorCode?: number; errorData?: unknown }): string | undefined {
   const data = outcome.errorData as { reason?: string; requiredScopes?: string[] } | undefined;

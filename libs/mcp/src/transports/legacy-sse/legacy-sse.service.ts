@@ -10,7 +10,9 @@ import { accepts, checkOriginAndHost, hostMatcher, mediaType, originMatcher, rea
 import { LegacySseStream } from './legacy-sse.stream';
 import { messagesEndpoint } from './legacy-sse.endpoint';
 import { bindPrincipal } from '../../auth/session-binding';
-import { assertAnonymousMayCall } from '../../auth/anonymous-access';
+import { assertAnonymousMayCall, isAnonymous } from '../../auth/anonymous-access';
+import { McpAuthError } from '../../auth/mcp-auth.error';
+import { requestIdOf } from '../http/request-id.middleware';
 
 /**
  * The HTTP+SSE transport of MCP 2024-11-05 (off by default; `legacySse: true` or
@@ -45,6 +47,7 @@ export class LegacySseService {
 
   /** `GET /sse`: a new session, its stream, and the `endpoint` event. */
   open(req: Request, res: Response): void {
+    if (isAnonymous(req)) throw new McpAuthError(401, undefined, 'Authentication required', 'anonymous GET /sse');
     if (!checkOriginAndHost(req, res, this.originAllowed, this.hostAllowed)) return;
     if (!accepts(req.headers.accept, 'text/event-stream')) {
       return sendHttpError(res, 406, ErrorCode.InvalidRequest, 'Not Acceptable: Accept must allow text/event-stream');
@@ -83,8 +86,8 @@ export class LegacySseService {
     res.writeHead(202).end();
     try {
       const outcome = Array.isArray(body)
-        ? await this.dispatcher.dispatchBatch(body, session, stream)
-        : await this.dispatcher.dispatch(body, session, stream);
+        ? await this.dispatcher.dispatchBatch(body, session, stream, requestIdOf(req), (req as { user?: unknown }).user)
+        : await this.dispatcher.dispatch(body, session, stream, requestIdOf(req), (req as { user?: unknown }).user);
       if (outcome) stream.sendSerialised(outcome.body);
     } catch (error) {
       this.logger.error(`dispatch failed: ${(error as Error).message}`, (error as Error).stack);

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Readable, Writable } from 'node:stream';
+import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MCP_MODULE_OPTIONS } from '../../mcp.constants';
 import { ResolvedMcpOptions } from '../../interfaces/mcp-module-options.interface';
@@ -67,9 +68,11 @@ export class McpStdioTransport {
       write(JSON.stringify(errorResponse(null, ErrorCode.ParseError, 'Parse error: the line is not valid JSON')));
       return;
     }
+    // stdio has no headers: each message gets its own correlation id.
+    const rid = randomUUID();
     const outcome = Array.isArray(value)
-      ? await this.dispatcher.dispatchBatch(value, session, sink)
-      : await this.dispatcher.dispatch(value, session, sink);
+      ? await this.dispatcher.dispatchBatch(value, session, sink, rid)
+      : await this.dispatcher.dispatch(value, session, sink, rid);
     if (outcome) write(outcome.body);
   }
 }

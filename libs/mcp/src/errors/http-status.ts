@@ -1,0 +1,36 @@
+import { ErrorCode } from '../protocol/json-rpc';
+
+/**
+ * How JSON-RPC errors in a JSON answer map to HTTP statuses.
+ * - `corporate` (default): Appendix B of the corporate standard (400, 404, 413, 429, 500, 503, 504, 409), except
+ *   that `-32601`/`-32002` on a request carrying `Mcp-Session-Id` come back as 400, never 404: to a
+ *   Streamable HTTP client 404 means "your session expired, initialize again".
+ * - `spec`: the MCP SDK convention: a JSON-RPC error answering a well-formed request is HTTP 200 (the error is
+ *   in the body), except the limits (413, 429) and auth (401, 403), which stay HTTP errors.
+ */
+export type HttpStatusProfile = 'corporate' | 'spec';
+
+const CORPORATE: Record<number, number> = {
+  [ErrorCode.ParseError]: 400,
+  [ErrorCode.InvalidRequest]: 400,
+  [ErrorCode.MethodNotFound]: 404,
+  [ErrorCode.InvalidParams]: 400,
+  [ErrorCode.InternalError]: 500,
+  [ErrorCode.ServerError]: 500,
+  [ErrorCode.Forbidden]: 403,
+  [ErrorCode.ResourceNotFound]: 404,
+  [ErrorCode.RateLimited]: 429,
+  [ErrorCode.Timeout]: 504,
+  [ErrorCode.PayloadTooLarge]: 413,
+  [ErrorCode.UpstreamUnavailable]: 503,
+  [ErrorCode.Conflict]: 409,
+};
+const SPEC_KEPT = new Set<number>([ErrorCode.ParseError, ErrorCode.InvalidRequest, ErrorCode.RateLimited, ErrorCode.PayloadTooLarge, ErrorCode.Forbidden]);
+
+/** The HTTP status of a JSON answer whose JSON-RPC error has `code`. @internal */
+export function httpStatusFor(code: number | undefined, profile: HttpStatusProfile, hasSession: boolean): number {
+  if (code === undefined) return 200;
+  if (profile === 'spec') return SPEC_KEPT.has(code) ? CORPORATE[code] : 200;
+  const status = CORPORATE[code] ?? 500;
+  return status === 404 && hasSession ? 400 : status;
+}

@@ -1,0 +1,59 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { MCP_MODULE_OPTIONS } from '../mcp.constants';
+import { ResolvedMcpOptions } from '../interfaces/mcp-module-options.interface';
+import { RateLimitedError } from '../errors/mcp.error';
+import { McpPrincipal } from '../auth/mcp-principal';
+import { McpSession } from '../protocol/mcp-session';
+import { MCP_LIMIT_STORE, McpLimitStore } from './limit-store.interface';
+
+/** A tool's own limits, from `@McpTool({ rateLimit })`. */
+export interface McpCallLimits {
+  callsPerMinute?: number;
+  maxConcurrent?: number;
+}
+
+/**
+ * Rate and concurrency limits per caller (the token's subject; over stdio, the process), for every
+ * tools/call, prompts/get and resources/read, plus a tool's own tighter limits. Exceeding one is
+ * `-32003` with `retryAfter` (HTTP 429 with `Retry-After`).
+ * @internal
+ */
+@Injectable()
+export class CallLimiter {
+  constructor(
+    @Inject(MCP_MODULE_OPTIONS) private readonly options: ResolvedMcpOptions,
+    @Inject(MCP_LIMIT_STORE) private readonly store: McpLimitStore,
+  ) {}
+
+  /** Runs `work` within the caller's budgets, or throws {@link RateLimitedError}. */
+  async run<T>(session: McpSession, target: string, own: McpCallLimits | undefined, work: () => Promise<T>): Promise<T> {
+    const subject = subjectOf(session);
+    const { callsPerMinute, maxConcurrentCalls } = this.options.limits;
+    await this.take(`s:${subject}`, callsPerMinute);
+    if (own?.callsPerMinute) await this.take(`t:${target}:${subject}`, own.callsPerMinute);
+    const slots = [`s:${subject}`, ...(own?.maxConcurrent ? [`t:${target}:${subject}`] : [])];
+    const taken: string[] = [];
+    try {
+      for (const [i, key] of slots.entries()) {
+        if (!(await this.store.acquire(key, i === 0 ? maxConcurrentCalls : own!.maxConcurrent!))) {
+          throw new RateLimitedError(1, 'Rate limited: too many calls at once; retry when one finishes');
+        }
+        taken.push(key);
+      }
+      return await work();
+    } finally {
+      for (const key of taken) await this.store.release(key);
+    }
+  }
+
+  private async take(key: string, perMinute: number): Promise<void> {
+    const verdict = await this.store.consume(key, perMinute, 60);
+    if (!verdict.ok) throw new RateLimitedError(verdict.retryAfterSec);
+  }
+}
+
+function subjectOf(session: McpSession): string {
+  const principal = session.principal as McpPrincipal | undefined;
+  if (principal?.subject) return principal.subject;
+  return session.transport === 'stdio' ? 'stdio' : 'anonymous';
+}

@@ -1,0 +1,51 @@
+import { RateLimiterMemory } from 'rate-limiter-flexible';
+
+/** Outcome of taking one call from a budget. */
+export type LimitVerdict = { ok: true } | { ok: false; retryAfterSec: number };
+
+/**
+ * Where rate and concurrency budgets live. The default keeps them in this process; a shared store
+ * (Redis, in a later issue) makes them hold across replicas.
+ */
+export interface McpLimitStore {
+  /** Takes one call from `key`'s budget of `points` per `durationSec`. */
+  consume(key: string, points: number, durationSec: number): Promise<LimitVerdict>;
+  /** Takes a concurrency slot; false when `max` are taken. */
+  acquire(key: string, max: number): Promise<boolean>;
+  release(key: string): Promise<void>;
+}
+
+/** Injection token of the {@link McpLimitStore}. */
+export const MCP_LIMIT_STORE = Symbol('MCP_LIMIT_STORE');
+
+/** The default store: `rate-limiter-flexible`'s in-memory limiter and a counter per key. */
+export class InMemoryLimitStore implements McpLimitStore {
+  private readonly limiters = new Map<string, RateLimiterMemory>();
+  private readonly running = new Map<string, number>();
+
+  async consume(key: string, points: number, durationSec: number): Promise<LimitVerdict> {
+    const id = `${points}/${durationSec}`;
+    let limiter = this.limiters.get(id);
+    if (!limiter) this.limiters.set(id, (limiter = new RateLimiterMemory({ points, duration: durationSec })));
+    try {
+      await limiter.consume(key);
+      return { ok: true };
+    } catch (rejection) {
+      const ms = (rejection as { msBeforeNext?: number }).msBeforeNext ?? durationSec * 1000;
+      return { ok: false, retryAfterSec: Math.max(1, Math.ceil(ms / 1000)) };
+    }
+  }
+
+  async acquire(key: string, max: number): Promise<boolean> {
+    const n = this.running.get(key) ?? 0;
+    if (n >= max) return false;
+    this.running.set(key, n + 1);
+    return true;
+  }
+
+  async release(key: string): Promise<void> {
+    const n = (this.running.get(key) ?? 1) - 1;
+    if (n <= 0) this.running.delete(key);
+    else this.running.set(key, n);
+  }
+}

@@ -1,0 +1,18 @@
+/**
+ * The JSON-RPC error behind an official client's rejection. With the default `corporate` HTTP status
+ * profile an error answer comes with an HTTP error status, which the SDK clients surface as a
+ * transport error whose message carries the JSON-RPC body; with `spec` it is an McpError with the code.
+ */
+export async function rpcError(promise: Promise<unknown>): Promise<{ code: number; message: string; status?: number }> {
+  const e = (await promise.then(
+    () => {
+      throw new Error('expected the request to fail');
+    },
+    (err: unknown) => err,
+  )) as { code?: number; message?: string };
+  if (typeof e.code === 'number' && e.code < 0) return { code: e.code, message: String(e.message) };
+  const body = /\{"jsonrpc":"2\.0".*\}/s.exec(String(e.message))?.[0];
+  if (!body) throw new Error(`not a JSON-RPC error: ${String(e.message)}`);
+  const parsed = JSON.parse(body) as { error: { code: number; message: string } };
+  return { ...parsed.error, status: e.code };
+}
