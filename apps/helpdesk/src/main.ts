@@ -13,7 +13,15 @@ async function serveStdio(): Promise<void> {
 async function serveHttp(): Promise<void> {
   // The MCP transport reads and limits request bodies itself (JSON-RPC errors for bad JSON).
   const app = await NestFactory.create(AppModule, { bodyParser: false });
-  app.enableShutdownHooks();
+  // SIGTERM/SIGINT: drain (new calls refused, calls in flight finish within the grace period), close, exit 0.
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      app.close().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
+    });
+  }
   const host = process.env.HOST ?? '127.0.0.1';
   const port = Number(process.env.PORT ?? 3000);
   await app.listen(port, host);

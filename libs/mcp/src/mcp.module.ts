@@ -20,6 +20,7 @@ import { McpAuthLifecycle } from './auth/mcp-auth.lifecycle';
 import { McpScopesGuard } from './auth/mcp-scopes.guard';
 import { McpChallenge } from './auth/mcp-challenge';
 import { CallLimiter } from './limits/call-limiter';
+import { HttpServerTuning } from './transports/http/http-server-tuning';
 import { InMemoryLimitStore, MCP_LIMIT_STORE } from './limits/limit-store.interface';
 import { TokenIntrospector } from './auth/token-introspector';
 import { UsageResources } from './auth/usage-resources';
@@ -45,6 +46,7 @@ const CORE_PROVIDERS: Provider[] = [
   McpAuthExceptionFilter,
   McpChallenge,
   CallLimiter,
+  HttpServerTuning,
   { provide: MCP_LIMIT_STORE, useFactory: () => new InMemoryLimitStore() },
   TokenIntrospector,
   UsageResources,

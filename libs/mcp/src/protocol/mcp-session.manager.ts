@@ -31,9 +31,26 @@ export class McpSessionManager implements OnModuleInit, OnModuleDestroy {
     );
   }
 
-  onModuleDestroy(): void {
+  /**
+   * Graceful shutdown: new calls are refused from now on (see {@link draining}), calls in flight get
+   * up to `limits.shutdownGraceMs` to finish and answer, then every session is closed (calls still
+   * running are aborted, SSE streams end). Nest runs this before it closes the HTTP server.
+   */
+  async onModuleDestroy(): Promise<void> {
     if (this.sweeper) clearInterval(this.sweeper);
+    this.draining = true;
+    const deadline = Date.now() + this.options.limits.shutdownGraceMs;
+    while (this.inflight() > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
     for (const session of [...this.store.values(), ...this.local]) this.close(session);
+  }
+
+  /** True once shutdown began: readiness is lost and new calls are refused. */
+  draining = false;
+
+  private inflight(): number {
+    let n = 0;
+    for (const session of this.all()) n += session.inflight.size;
+    return n;
   }
 
   /** A new HTTP session, stored and found by id from now on. */

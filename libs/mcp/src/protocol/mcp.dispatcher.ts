@@ -15,6 +15,7 @@ import { listResources, listTemplates, readResource, subscribe, unsubscribe } fr
 import { complete } from './handlers/completion.handler';
 import { initializeResult } from './initialize';
 import { CallLimiter } from '../limits/call-limiter';
+import { McpSessionManager } from './mcp-session.manager';
 import { McpPrincipal } from '../auth/mcp-principal';
 
 /** A serialised answer to one request, with its JSON-RPC error code when it failed. @internal */
@@ -38,6 +39,7 @@ export class McpDispatcher {
     private readonly registry: McpRegistry,
     @Inject(MCP_MODULE_OPTIONS) private readonly options: ResolvedMcpOptions,
     private readonly limiter: CallLimiter,
+    private readonly sessions: McpSessionManager,
   ) {
     this.methods.set('ping', () => ({}));
     this.methods.set('logging/setLevel', setLevel);
@@ -101,6 +103,9 @@ export class McpDispatcher {
     }
     const handler = this.methods.get(method);
     if (!handler) return fail(id, ErrorCode.MethodNotFound, 'Method not found', undefined, rid);
+    if (this.sessions.draining && method !== 'ping') {
+      return fail(id, ErrorCode.UpstreamUnavailable, 'Unavailable: the server is shutting down; retry on another instance', { reason: 'shutting_down', retryAfter: 1 }, rid);
+    }
 
     const key = McpSession.inflightKey(id);
     if (session.inflight.has(key)) return fail(id, ErrorCode.InvalidRequest, 'Invalid Request: id already in use by a running request', undefined, rid);
