@@ -23,7 +23,9 @@ describe('createAuthConfig', () => {
 
   it('refuses to disable authentication in production', async () => {
     process.env.NODE_ENV = 'production';
-    await expect(createAuthConfig({ disabled: true }, 'svc')).rejects.toThrow(/cannot be disabled when NODE_ENV=production/);
+    await expect(createAuthConfig({ disabled: true }, 'svc')).rejects.toThrow(/always refused when NODE_ENV=production/);
+    delete process.env.NODE_ENV;
+    await expect(createAuthConfig({ disabled: true }, 'svc')).rejects.toThrow(/NODE_ENV is unset/);
     process.env.NODE_ENV = 'test';
     expect((await createAuthConfig({ disabled: true }, 'svc')).mode).toBe('disabled');
   });

@@ -37,7 +37,7 @@ export async function createAuthConfig(options: McpAuthOptions = {}, service: st
   if (bad.length || base.algorithms.length === 0) throw new Error(`McpModule auth: algorithms must be RS256 and/or ES256 (got ${base.algorithms.join(',')})`);
   if (!servesHttp) return { mode: 'disabled', jwks: false, jwksUri: '', issuer: '', audience: '', authorizationServers: [], ...base };
   if (disabled) {
-    if (!relaxed) throw new Error('McpModule auth: authentication cannot be disabled when NODE_ENV=production (only with NODE_ENV=development or test)');
+    if (!relaxed) throw new Error(`McpModule auth: authentication can be disabled only with NODE_ENV=development or test (NODE_ENV is ${env.NODE_ENV ? `"${env.NODE_ENV}"` : 'unset'}); it is always refused when NODE_ENV=production`);
     new Logger('McpAuth').warn('Authentication is DISABLED (test fixtures only; refused in production)');
     return { mode: 'disabled', jwks: false, jwksUri: '', issuer: '', audience: '', authorizationServers: [], ...base };
   }
