@@ -10,7 +10,21 @@ export { McpNotifier } from './mcp.notifier';
 export { McpRegistry, McpListKind } from './registry/mcp.registry';
 export { McpStdioTransport } from './transports/stdio/mcp-stdio.transport';
 export { McpSessionManager } from './protocol/mcp-session.manager';
-export { McpError, InvalidParamsError, ResourceNotFoundError, ToolExecutionError } from './errors/mcp.error';
+export {
+  McpError,
+  InvalidParamsError,
+  ResourceNotFoundError,
+  ToolExecutionError,
+  ServerError,
+  RateLimitedError,
+  TimeoutError,
+  PayloadTooLargeError,
+  UpstreamUnavailableError,
+  ConflictError,
+  McpCancelledError,
+} from './errors/mcp.error';
+export { HttpStatusProfile } from './errors/http-status';
+export { McpLimitStore, MCP_LIMIT_STORE, InMemoryLimitStore } from './limits/limit-store.interface';
 export { ErrorCode } from './protocol/json-rpc';
 export { SUPPORTED_PROTOCOL_VERSIONS, LATEST_PROTOCOL_VERSION } from './protocol/protocol-version';
 export { MCP_CONTEXT_TYPE, MCP_MODULE_OPTIONS } from './mcp.constants';

@@ -19,7 +19,7 @@ export function toJsonRpcError(error: unknown, context: string): JsonRpcErrorObj
     if (status === HttpStatus.NOT_FOUND) return { code: ErrorCode.ResourceNotFound, message: 'Resource not found' };
     if (status === HttpStatus.BAD_REQUEST) return { code: ErrorCode.InvalidParams, message: safeHttpMessage(error) };
     if (status === HttpStatus.CONFLICT) return { code: ErrorCode.Conflict, message: 'Conflict' };
-    if (status === HttpStatus.TOO_MANY_REQUESTS) return { code: ErrorCode.RateLimited, message: 'Rate limited' };
+    if (status === HttpStatus.TOO_MANY_REQUESTS) return { code: ErrorCode.RateLimited, message: 'Rate limited', data: { reason: 'rate_limited', retryAfter: 1 } };
     if (status === HttpStatus.PAYLOAD_TOO_LARGE) return { code: ErrorCode.PayloadTooLarge, message: 'Payload too large' };
     if (status === HttpStatus.SERVICE_UNAVAILABLE || status === HttpStatus.BAD_GATEWAY) return { code: ErrorCode.UpstreamUnavailable, message: 'Upstream unavailable' };
     if (status === HttpStatus.GATEWAY_TIMEOUT || status === HttpStatus.REQUEST_TIMEOUT) return { code: ErrorCode.Timeout, message: 'Timeout' };

@@ -52,7 +52,7 @@ export class McpCancelledError extends McpError {
   }
 }
 
-/** `-32000 Server error`: a failure unrelated to the caller's input. Reaches the model as `isError` from a tool. */
+/** `-32000 Server error`: a failure unrelated to the caller's input; always a protocol error (HTTP 500). */
 export class ServerError extends McpError {
   constructor(message = 'Server error', data?: Record<string, unknown>) {
     super(ErrorCode.ServerError, message, data);

@@ -40,7 +40,7 @@ export async function callTool(scope: RequestScope): Promise<MethodResult> {
     const value = await scope.limiter.run(scope.session, tool.name, tool.rateLimit, () =>
       withTimeout(tool.handler(prepared.value, ctx), tool.timeoutMs, scope),
     );
-    const result = limitResultSize(normaliseToolResult(value, tool), scope.options.limits.maxResultBytes, tool.name);
+    const result = limitResultSize(normaliseToolResult(value, tool), scope.options.limits.maxResultBytes, tool.name, tool.validateOutput);
     return projectToolResult(result, scope.session.protocolVersion);
   } catch (error) {
     if (error instanceof TimeoutError || error instanceof RateLimitedError) throw error;

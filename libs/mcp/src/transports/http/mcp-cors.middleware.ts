@@ -6,7 +6,7 @@ import { ErrorCode } from '../../protocol/json-rpc';
 import { hostMatcher, originMatcher, sendHttpError } from './http-checks';
 
 const ALLOW_HEADERS = 'Authorization, Content-Type, Accept, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID, X-Request-Id, traceparent, tracestate';
-const EXPOSE_HEADERS = 'Mcp-Session-Id, MCP-Protocol-Version, WWW-Authenticate, X-Request-Id';
+const EXPOSE_HEADERS = 'Mcp-Session-Id, MCP-Protocol-Version, WWW-Authenticate, X-Request-Id, Retry-After';
 
 /**
  * Host allow-list and CORS for the MCP endpoints from an explicit origin allow-list: a disallowed `Origin` gets 403 before

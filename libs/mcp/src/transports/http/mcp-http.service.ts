@@ -97,7 +97,7 @@ export class McpHttpService {
     }
     const status = httpStatusFor(outcome.errorCode, this.options.httpStatusProfile, true);
     const retryAfter = (outcome.errorData as { retryAfter?: number } | undefined)?.retryAfter;
-    if (status === 429 && retryAfter !== undefined && !res.headersSent) res.setHeader('Retry-After', String(retryAfter));
+    if (status === 429 && !res.headersSent) res.setHeader('Retry-After', String(retryAfter ?? 1));
     channel.finish(outcome.body, status);
   }
 
