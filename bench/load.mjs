@@ -3,7 +3,37 @@
 import autocannon from 'autocannon';
 
 const cfg = JSON.parse(process.argv[2]);
-// cfg: { url, path, connections, duration, warmup, body, headers, sessions, verify }
+// cfg: { url, path, connections, duration, warmup, body, headers, sessions, verify, rate }
+// verify 'limiter' (the limiter scenario): a fixed overall rate (cfg.rate req/s), and HTTP 429 with a JSON-RPC
+// -32003 (error.data.retryAfter) is an expected answer, not a failure; any other status, or any other JSON-RPC
+// error, still is. Each 429's Retry-After header is checked as it arrives.
+const LIMITER = cfg.verify === 'limiter';
+const limiter = { ok: 0, limited: 0, retryAfterMissing: 0, retryAfterMin: undefined, retryAfterMax: undefined, badBodies: 0, firstLimitedAtMs: undefined };
+let limiterT0;
+
+function limiterBody(text) {
+  let msg;
+  try {
+    msg = JSON.parse(text);
+  } catch {
+    return false;
+  }
+  if (msg?.jsonrpc !== '2.0') return false;
+  if (msg.error) return msg.error.code === -32003 && Number.isInteger(msg.error.data?.retryAfter) && msg.error.data.retryAfter >= 1;
+  return msg.result?.content?.[0]?.text === 'hello' && msg.result.isError !== true;
+}
+
+function onHeaders({ statusCode, headers }) {
+  if (statusCode === 200) limiter.ok++;
+  if (statusCode !== 429) return;
+  limiter.limited++;
+  limiter.firstLimitedAtMs ??= performance.now() - limiterT0;
+  let value;
+  for (let i = 0; i < (headers ?? []).length; i += 2) if (String(headers[i]).toLowerCase() === 'retry-after') value = Number(headers[i + 1]);
+  if (!Number.isInteger(value) || value < 1) return void limiter.retryAfterMissing++;
+  limiter.retryAfterMin = Math.min(limiter.retryAfterMin ?? value, value);
+  limiter.retryAfterMax = Math.max(limiter.retryAfterMax ?? value, value);
+}
 
 // Each connection is one MCP client with its own session; ids are unique per request ([<id>]).
 function options(duration) {
@@ -17,13 +47,17 @@ function options(duration) {
     headers: cfg.headers,
     body: cfg.body,
     idReplacement: true,
+    ...(LIMITER ? { overallRate: cfg.rate } : {}),
     setupClient: (client) => {
       const session = cfg.sessions[next++ % cfg.sessions.length];
       client.setHeaders({ ...cfg.headers, 'mcp-session-id': session });
+      if (LIMITER) client.on('headers', onHeaders);
     },
     // Every answer must be a JSON-RPC success: no `error` member, no `isError: true` tool result.
+    // (Limiter scenario: or the -32003 of a 429.)
     verifyBody: (body) => {
       const text = typeof body === 'string' ? body : String(body);
+      if (LIMITER) return limiterBody(text) || (limiter.badBodies++, false);
       if (!text.startsWith('{"jsonrpc":"2.0"') || !text.includes('"result":')) return false;
       if (text.includes('"isError":true')) return false;
       if (cfg.verify === 'list' && !text.includes('"tools":[')) return false;
@@ -52,14 +86,20 @@ function summary(r) {
   };
 }
 
-const warm = summary(await autocannon(options(cfg.warmup)));
+// No warm-up in the limiter scenario: it would spend the budget being measured.
+const warm = cfg.warmup > 0 ? summary(await autocannon(options(cfg.warmup))) : { requestsTotal: 0, non200: 0, errors: 0, mismatches: 0 };
 // Tell run.mjs the measured phase starts (it samples the server's CPU time now and at our exit).
 process.stdout.write('PHASE measure\n');
 const cpu0 = process.cpuUsage();
 const t0 = performance.now();
+limiterT0 = t0;
 const measured = summary(await autocannon(options(cfg.duration)));
 const cpu = process.cpuUsage(cpu0);
 // Share of one core the load generator used: near 100% means the client, not the server, is the limit.
 measured.clientCpuPct = ((cpu.user + cpu.system) / 1000 / (performance.now() - t0)) * 100;
+if (LIMITER) {
+  measured.limiter = limiter;
+  measured.elapsedS = (performance.now() - t0) / 1000;
+}
 measured.warmup = { requestsTotal: warm.requestsTotal, non200: warm.non200, errors: warm.errors, mismatches: warm.mismatches };
 process.stdout.write(JSON.stringify(measured) + '\n');

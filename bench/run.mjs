@@ -4,6 +4,10 @@
 // The npm script builds first (nest build helpdesk, tsc -p bench/tsconfig.json). Servers run pinned to
 // core 0, the load generator (autocannon, its own process) to core 1.
 //
+// Then the limiter scenario (bench/lib/limiter.mjs): a fourth server, `mcp-limiter`, with the module's real
+// per-caller limits (BENCH_LIMITS=default, MCP_RATE_LIMIT_PER_MINUTE=1200), alone on core 0, driven at a
+// fixed rate; it reports allowed/limited answers, Retry-After, and the server's RSS over the run.
+//
 // Three servers: the ceiling (bare Nest), `mcp` (our module, authentication off) and `mcp-auth` (the same
 // fixture with authentication on, NODE_ENV=production, verifying RS256 JWTs against a JWKS that this
 // script serves itself on 127.0.0.1). Only one of them is under load at a time.
@@ -16,18 +20,30 @@
 //   BENCH_DURATION   seconds measured per scenario (default 5)
 //   BENCH_WARMUP     seconds of discarded warm-up before each (default 1)
 //   BENCH_ROUNDS     repeat the whole load plan; the median round per scenario is reported (default 3)
+//   BENCH_LIMITER_DURATION / BENCH_LIMITER_RATE  the limiter scenario's own length (default 20 s) and
+//                    fixed request rate (default 100 req/s); BENCH_DURATION/WARMUP/ROUNDS do not apply to it
+//   BENCH_ONLY=limiter  run only the limiter scenario and merge its `limiter` block into the existing
+//                    bench/results/latest.json (the throughput numbers there stay as they were)
 //   BENCH_CPU_PROF=1 run both MCP servers with --cpu-prof; profiles land in .bench/prof/<server>/
 //                    (summarise with bench/profile-summary.mjs)
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { startIssuer } from './lib/issuer.mjs';
+import { mergeLimiter, printLimiter, runLimiter } from './lib/limiter.mjs';
 import { BASE_HEADERS, CALL_BODY, LIST_BODY, checkAuth, newId, openSession, post } from './lib/mcp-client.mjs';
 import { fmtPct, report, summarise, valid } from './lib/report.mjs';
 import { PIN, load, machineBusyPct, runChild, startServer } from './lib/servers.mjs';
 import {
-  AUTH_AUDIENCE, AUTH_ISSUER, CONNECTIONS, DURATION, IDLE, LIST_CONNECTIONS, RESULTS, ROUNDS, SERVE, TMP, TOOL_COUNT, WARMUP,
+  AUTH_AUDIENCE, AUTH_ISSUER, CONNECTIONS, DURATION, IDLE, LIMITER, LIST_CONNECTIONS, ONLY, RESULTS, ROUNDS, SERVE, TMP, TOOL_COUNT, WARMUP,
 } from './lib/settings.mjs';
+
+function limiterLine() {
+  return `  limiter (mcp-limiter, ${LIMITER.perMinute}/min, ${LIMITER.rate} req/s x${LIMITER.connections}, ${LIMITER.durationS} s) ...`;
+}
+function limiterDone(l) {
+  return ` allowed ${l.allowed}, limited ${l.limited}, ${l.achievedRate} req/s, RSS ${l.rss.startMB} -> ${l.rss.endMB} MB\n`;
+}
 
 async function main() {
   if (!existsSync(SERVE)) throw new Error(`${SERVE} is missing: run "npm run bench" (it builds the fixture first)`);
@@ -39,6 +55,15 @@ async function main() {
     console.warn(`WARNING: the machine is ${Math.round(busyBefore)}% busy before the bench starts; other work will skew the numbers (see "srv cpu" and "cpu ratio").`);
   }
   if (!PIN) console.warn('WARNING: taskset not available; servers and load generator are NOT pinned to separate cores.');
+  if (ONLY === 'limiter') {
+    process.stdout.write(limiterLine());
+    const limiter = await runLimiter();
+    process.stdout.write(limiterDone(limiter));
+    printLimiter(limiter);
+    mergeLimiter(limiter);
+    return;
+  }
+  if (ONLY !== undefined) throw new Error(`BENCH_ONLY=${ONLY}: only "limiter" is supported`);
   console.log(`bench: ${DURATION}s measured + ${WARMUP}s warm-up per scenario, ${ROUNDS} round(s); server on core 0, autocannon on core 1; Node ${process.version}\n`);
 
   // All servers run for the whole bench (an idle server costs nothing), so each MCP scenario is
@@ -116,13 +141,18 @@ async function main() {
   }
   const measured = summarise(runs);
 
+  // --- limiter: its own server, alone on core 0 now that the others have stopped ---------------------
+  process.stdout.write(limiterLine());
+  const limiter = await runLimiter();
+  process.stdout.write(limiterDone(limiter));
+
   // --- idle sessions memory -----------------------------------------------------------------------
   process.stdout.write('  idle sessions ...');
   // It boots the fixture in-process with authentication off, hence NODE_ENV=development (see above).
   const idle = await runChild(0, ['--expose-gc', IDLE], 'idle sessions probe', undefined, { NODE_ENV: 'development', BENCH_AUTH: 'off' });
   process.stdout.write(` +${idle.addedMB.toFixed(1)} MB\n\n`);
 
-  report(runs, measured, idle, { loadBefore, busyBefore }, { jwksFetches: issuer.fetches(), check: authCheck });
+  report(runs, measured, idle, { loadBefore, busyBefore }, { jwksFetches: issuer.fetches(), check: authCheck }, limiter);
 }
 
 main().catch((error) => {

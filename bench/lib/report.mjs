@@ -3,6 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
+import { printLimiter } from './limiter.mjs';
 import { PIN } from './servers.mjs';
 import {
   AUTH_AUDIENCE, AUTH_ISSUER, CONNECTIONS, CPU_PROF, DURATION, PROTOCOL, RESULTS, ROOT, ROUNDS, TARGETS, TOOL_COUNT, WARMUP,
@@ -124,9 +125,10 @@ function printTable(rows) {
 /**
  * Prints the table and the verdicts, then writes RESULTS. `runs` as for summarise, `measured` its
  * result; `idle` is the idle-sessions probe's answer; `machine` what run.mjs saw before the bench
- * ({ loadBefore, busyBefore }); `auth` the issuer's JWKS fetch count and checkAuth's answer.
+ * ({ loadBefore, busyBefore }); `auth` the issuer's JWKS fetch count and checkAuth's answer; `limiter`
+ * the limiter scenario's block (runLimiter).
  */
-export function report(runs, measured, idle, { loadBefore, busyBefore }, { jwksFetches, check }) {
+export function report(runs, measured, idle, { loadBefore, busyBefore }, { jwksFetches, check }, limiter) {
   const rows = buildRows(runs, measured);
   const idleVerdict = idle.liveSessionsAfter - idle.liveSessionsBefore !== idle.sessions ? 'FAIL (invalid run)' : idle.addedMB < TARGETS.idleMB ? 'PASS' : 'FAIL';
   printTable(rows);
@@ -135,9 +137,10 @@ export function report(runs, measured, idle, { loadBefore, busyBefore }, { jwksF
       `(${idle.bytesPerSession} B/session; heap ${idle.heapUsedBeforeMB.toFixed(1)} -> ${idle.heapUsedAfterMB.toFixed(1)} MB, ` +
       `rss +${idle.rssAddedMB.toFixed(1)} MB), target < ${TARGETS.idleMB} MB: ${idleVerdict}`,
   );
+  printLimiter(limiter);
   const loadAfter = loadavg();
   console.log(`\nload average (1 min) before/after: ${loadBefore[0].toFixed(2)} / ${loadAfter[0].toFixed(2)} (the bench itself adds about 2)`);
-  const failed = rows.filter((r) => r.result.startsWith('FAIL')).length + (idleVerdict.startsWith('FAIL') ? 1 : 0);
+  const failed = rows.filter((r) => r.result.startsWith('FAIL')).length + (idleVerdict.startsWith('FAIL') ? 1 : 0) + limiter.failed;
   console.log(failed ? `\n*** ${failed} target(s) FAILED ***` : '\nall targets PASS');
 
   const git = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).stdout.trim();
@@ -155,6 +158,7 @@ export function report(runs, measured, idle, { loadBefore, busyBefore }, { jwksF
         auth: { issuer: AUTH_ISSUER, audience: AUTH_AUDIENCE, algorithm: 'RS256', jwksFetches, check },
         scenarios: rows,
         idleSessions: { ...idle, targetMB: TARGETS.idleMB, result: idleVerdict },
+        limiter,
         failed,
       },
       null,

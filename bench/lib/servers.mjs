@@ -14,7 +14,7 @@ const pinned = (core, args) => (PIN ? ['taskset', ['-c', String(core), ...args]]
 
 /** The environment for a bench server or probe: ours, minus any MCP_* settings from the caller's shell. */
 function childEnv(env) {
-  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('MCP_') && k !== 'BENCH_AUTH'));
+  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('MCP_') && k !== 'BENCH_AUTH' && k !== 'BENCH_LIMITS'));
   return { ...base, NODE_OPTIONS: '', ...env };
 }
 

@@ -23,3 +23,17 @@ export const LIST_CONNECTIONS = 16;
 export const TARGETS = { call: 0.5, list: 0.8, auth: 0.8, idleMB: 100 };
 export const AUTH_ISSUER = 'https://issuer.bench.invalid';
 export const AUTH_AUDIENCE = 'mcp:bench';
+// The limiter scenario: its own MCP server with the module's default limits (BENCH_LIMITS=default) and
+// MCP_RATE_LIMIT_PER_MINUTE=perMinute, driven at a fixed overall rate for its own duration (no warm-up: that
+// would spend the budget). BENCH_LIMITER_DURATION / BENCH_LIMITER_RATE override; BENCH_ONLY=limiter runs
+// only this scenario and merges its block into an existing results file.
+export const LIMITER = {
+  perMinute: 1200,
+  rate: Number(process.env.BENCH_LIMITER_RATE ?? 100),
+  connections: 10,
+  durationS: Number(process.env.BENCH_LIMITER_DURATION ?? 20),
+  tolerance: 0.1,
+  rssWarmupS: 3,
+  flatMB: 10,
+};
+export const ONLY = process.env.BENCH_ONLY;

@@ -24,7 +24,7 @@ export function initializeResult(
     throw new InvalidParamsError('Invalid params: capabilities must be an object', { field: 'capabilities', reason: 'type' });
   }
   // Kept for the session's lifetime, so bounded: real clients send well under a kilobyte.
-  if (JSON.stringify(clientCaps ?? {}).length + JSON.stringify(params.clientInfo ?? {}).length > MAX_CLIENT_METADATA) {
+  if (metadataSize(clientCaps) + metadataSize(params.clientInfo) > MAX_CLIENT_METADATA) {
     throw new InvalidParamsError('Invalid params: capabilities and clientInfo are too large', { field: 'capabilities', reason: 'size' });
   }
   const version = negotiateVersion(params.protocolVersion);
@@ -35,4 +35,13 @@ export function initializeResult(
   const result: Record<string, unknown> = { protocolVersion: version, capabilities, serverInfo };
   if (options.instructions) result.instructions = options.instructions;
   return result;
+}
+
+/** Serialised size of client metadata; absurdly deep values count as too large instead of overflowing. */
+function metadataSize(value: unknown): number {
+  try {
+    return JSON.stringify(value ?? {}).length;
+  } catch {
+    return Number.POSITIVE_INFINITY;
+  }
 }

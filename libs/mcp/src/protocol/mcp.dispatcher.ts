@@ -141,8 +141,8 @@ export class McpDispatcher {
   private notification(n: JsonRpcNotification, session: McpSession): void {
     switch (n.method) {
       case 'notifications/cancelled': {
-        const requestId = n.params?.requestId as JsonRpcId | undefined;
-        if (requestId === undefined) return;
+        const requestId = n.params?.requestId;
+        if (!isJsonRpcId(requestId)) return;
         const call = session.inflight.get(McpSession.inflightKey(requestId));
         if (!call) return;
         call.cancelled = true;
@@ -183,7 +183,7 @@ export class McpDispatcher {
     const outcomes = await Promise.all(
       items.map((item) =>
         (item as { method?: unknown })?.method === 'initialize'
-          ? batchedInitialize(item)
+          ? batchedInitialize(item, rid)
           : this.dispatch(item, session, sink, rid, principal),
       ),
     );
@@ -192,10 +192,11 @@ export class McpDispatcher {
   }
 }
 
-function batchedInitialize(item: unknown): DispatchOutcome | undefined {
-  const id = (item as { id?: unknown }).id;
-  if (id === undefined) return undefined; // a notification is never answered
-  return fail(isJsonRpcId(id) ? id : null, ErrorCode.InvalidRequest, 'Invalid Request: initialize must not be batched');
+function batchedInitialize(item: unknown, rid?: string): DispatchOutcome | undefined {
+  const msg = classifyMessage(item);
+  if (msg.kind === 'notification') return undefined; // a valid notification is never answered
+  const id = msg.kind === 'request' ? msg.message.id : msg.kind === 'invalid' ? msg.id : null;
+  return fail(id, ErrorCode.InvalidRequest, 'Invalid Request: initialize must not be batched', undefined, rid);
 }
 
 function setLevel({ params, session }: RequestScope): MethodResult {

@@ -1,4 +1,7 @@
-import { Controller, Delete, Get, Post, Req, Res, Type, UseFilters, UseGuards } from '@nestjs/common';
+import { Controller, Delete, Get, Logger, Post, Req, Res, Type, UseFilters, UseGuards } from '@nestjs/common';
+import { McpAuthError } from '../../auth/mcp-auth.error';
+import { ErrorCode } from '../../protocol/json-rpc';
+import { sendHttpError } from './http-checks';
 import { McpHttpAuthGuard } from '../../auth/mcp-http-auth.guard';
 import { McpAuthExceptionFilter } from '../../auth/mcp-auth.filter';
 import type { Request, Response } from 'express';
@@ -18,7 +21,7 @@ export function createMcpHttpController(path: string): Type<unknown> {
 
     @Post()
     post(@Req() req: Request, @Res() res: Response): Promise<void> {
-      return this.http.post(req, res);
+      return this.http.post(req, res).catch((error: unknown) => internalError(error, res));
     }
 
     @Get()
@@ -32,4 +35,13 @@ export function createMcpHttpController(path: string): Type<unknown> {
     }
   }
   return McpHttpController;
+}
+
+const logger = new Logger('McpHttp');
+
+/** Last line of defence: a JSON-RPC `-32603` instead of Nest's generic 500 body; auth errors go on to their filter. */
+function internalError(error: unknown, res: Response): void {
+  if (error instanceof McpAuthError) throw error;
+  logger.error(`unexpected failure in the MCP transport: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+  sendHttpError(res, 500, ErrorCode.InternalError, 'Internal error');
 }

@@ -1,0 +1,69 @@
+import type { Readable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
+import { RawStdioServer } from './raw-stdio';
+
+/**
+ * A built helpdesk over stdio for fuzzing: initialized on `version`, its stdout decoded as one stream
+ * (a multi-byte character may span two chunks), waits driven by stdout events rather than polling.
+ */
+export class StdioFuzzTarget {
+  out = '';
+  sentinels = 0;
+  readonly srv: RawStdioServer;
+  private readonly decoder = new StringDecoder('utf8');
+
+  constructor(
+    readonly version: string,
+    readonly batches: boolean,
+    env: Record<string, string>,
+  ) {
+    // RawStdioServer passes process.env on to the child.
+    const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
+    Object.assign(process.env, env);
+    try {
+      this.srv = new RawStdioServer();
+    } finally {
+      for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+    this.srv.child.stdout!.on('data', (d: Buffer) => (this.out += this.decoder.write(d)));
+  }
+
+  async initialize(): Promise<unknown> {
+    this.srv.send({ jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: this.version, capabilities: {}, clientInfo: { name: 'fuzz', version: '1.0.0' } } });
+    const res = await this.srv.response('init', 20_000);
+    this.srv.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    return res;
+  }
+
+  /** Complete stdout lines from character offset `from`, parsed (a line that is not JSON is kept as `{ 'not JSON': line }`). */
+  messages(from: number): unknown[] {
+    const lines = this.out.slice(from).split('\n');
+    lines.pop();
+    return lines.map((l) => {
+      try {
+        return JSON.parse(l);
+      } catch {
+        return { 'not JSON': l };
+      }
+    });
+  }
+
+  /** Resolves once `ok()` holds, re-checked on every stdout chunk. */
+  until(ok: () => boolean, what: string, ms = 5_000): Promise<void> {
+    if (ok()) return Promise.resolve();
+    const stdout = this.srv.child.stdout as Readable;
+    return new Promise((resolve, reject) => {
+      const check = () => ok() && (done(), resolve());
+      const timer = setTimeout(() => (done(), reject(new Error(`stdio ${this.version}: no ${what} within ${ms} ms (exit code ${this.srv.child.exitCode})`))), ms);
+      const done = () => (clearTimeout(timer), stdout.off('data', check));
+      stdout.on('data', check);
+    });
+  }
+
+  async close(): Promise<void> {
+    this.srv.endInput();
+    await Promise.race([this.srv.exited, new Promise((r) => setTimeout(r, 5_000).unref())]);
+    this.srv.kill();
+  }
+}
