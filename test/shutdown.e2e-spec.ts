@@ -30,6 +30,7 @@ describe('graceful shutdown', () => {
     expect(body).toContain('id,status,priority,category,title');
     expect(await exit).toEqual({ code: 0, signal: null });
     expect(server.stderr()).not.toMatch(/Unhandled|ERROR/);
+    await server.stop(); // also closes the test issuer
   });
 
   it('aborts what is still running when the grace period ends, and still exits 0 promptly', async () => {
@@ -46,5 +47,6 @@ describe('graceful shutdown', () => {
     expect(await exit).toEqual({ code: 0, signal: null });
     expect(Date.now() - started).toBeLessThan(3000);
     expect(await running).not.toContain('id,status,priority');
+    await server.stop();
   });
 });
