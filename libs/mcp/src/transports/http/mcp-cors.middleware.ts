@@ -2,8 +2,7 @@ import { Inject, Injectable, NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { MCP_MODULE_OPTIONS } from '../../mcp.constants';
 import { ResolvedMcpOptions } from '../../interfaces/mcp-module-options.interface';
-import { ErrorCode } from '../../protocol/json-rpc';
-import { hostMatcher, originMatcher, sendHttpError } from './http-checks';
+import { checkOriginAndHost, hostMatcher, originMatcher } from './http-checks';
 
 const ALLOW_HEADERS = 'Authorization, Content-Type, Accept, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID, X-Request-Id, traceparent, tracestate';
 const EXPOSE_HEADERS = 'Mcp-Session-Id, MCP-Protocol-Version, WWW-Authenticate, X-Request-Id, Retry-After';
@@ -25,12 +24,10 @@ export class McpCorsMiddleware implements NestMiddleware {
   }
 
   use(req: Request, res: Response, next: NextFunction): void {
-    // Host first: later steps (auth challenges, resource metadata) build URLs from it.
-    const host = req.headers.host;
-    if (host !== undefined && !this.hostAllowed(host)) return sendHttpError(res, 403, ErrorCode.InvalidRequest, 'Forbidden: Host not allowed');
+    // The one place Origin and Host are checked, before auth and before anything builds URLs from Host.
+    if (!checkOriginAndHost(req, res, this.allowed, this.hostAllowed)) return;
     const origin = req.headers.origin;
     if (origin !== undefined) {
-      if (!this.allowed(origin)) return sendHttpError(res, 403, ErrorCode.InvalidRequest, 'Forbidden: Origin not allowed');
       res.setHeader('Access-Control-Allow-Origin', origin);
       res.setHeader('Access-Control-Expose-Headers', EXPOSE_HEADERS);
       res.setHeader('Vary', 'Origin');

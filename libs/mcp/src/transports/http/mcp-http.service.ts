@@ -8,7 +8,7 @@ import { McpSession } from '../../protocol/mcp-session';
 import { ErrorCode, JsonRpcMessage } from '../../protocol/json-rpc';
 import { isSupportedVersion } from '../../protocol/protocol-version';
 import { MCP_EVENT_STORE, McpEventStore } from '../../stores/event-store.interface';
-import { accepts, checkOriginAndHost, hostMatcher, mediaType, originMatcher, readJsonBody, sendHttpError } from './http-checks';
+import { accepts, mediaType, readJsonBody, sendHttpError } from './http-checks';
 import { PostResponseChannel } from './post-response.channel';
 import { SseStream, frame } from './sse-stream';
 import { requestIdOf } from './request-id.middleware';
@@ -28,8 +28,6 @@ const VERSION_HEADER = 'mcp-protocol-version';
  */
 @Injectable()
 export class McpHttpService {
-  private readonly originAllowed: (o: string) => boolean;
-  private readonly hostAllowed: (h: string) => boolean;
   private readonly streams = new Map<string, SseStream>();
 
   constructor(
@@ -39,8 +37,6 @@ export class McpHttpService {
     @Inject(MCP_MODULE_OPTIONS) private readonly options: ResolvedMcpOptions,
     private readonly challenge: McpChallenge,
   ) {
-    this.originAllowed = originMatcher(options.allowedOrigins);
-    this.hostAllowed = hostMatcher(options.allowedHosts);
     sessions.onClose((s) => {
       if (s.transport !== 'http') return;
       for (const [id, stream] of this.streams) if (stream.sessionId === s.id) (stream.end(), this.streams.delete(id));
@@ -49,7 +45,6 @@ export class McpHttpService {
   }
 
   async post(req: Request, res: Response): Promise<void> {
-    if (!this.checkOriginAndHost(req, res)) return;
     if (mediaType(req) !== 'application/json') {
       return sendHttpError(res, 415, ErrorCode.InvalidRequest, 'Unsupported Media Type: Content-Type must be application/json');
     }
@@ -103,7 +98,6 @@ export class McpHttpService {
 
   async get(req: Request, res: Response): Promise<void> {
     if (isAnonymous(req)) throw new McpAuthError(401, undefined, 'Authentication required', 'anonymous GET');
-    if (!this.checkOriginAndHost(req, res)) return;
     if (!accepts(req.headers.accept, 'text/event-stream')) {
       return sendHttpError(res, 406, ErrorCode.InvalidRequest, 'Not Acceptable: Accept must list text/event-stream');
     }
@@ -129,7 +123,6 @@ export class McpHttpService {
 
   delete(req: Request, res: Response): void {
     if (isAnonymous(req)) throw new McpAuthError(401, undefined, 'Authentication required', 'anonymous DELETE');
-    if (!this.checkOriginAndHost(req, res)) return;
     const session = this.sessionFor(req.headers[SESSION_HEADER] as string | undefined, req, res);
     if (!session) return;
     this.sessions.close(session);
@@ -180,9 +173,6 @@ export class McpHttpService {
     return session;
   }
 
-  private checkOriginAndHost(req: Request, res: Response): boolean {
-    return checkOriginAndHost(req, res, this.originAllowed, this.hostAllowed);
-  }
 }
 
 const nullSink = { send: () => false };

@@ -6,7 +6,7 @@ import { McpDispatcher } from '../../protocol/mcp.dispatcher';
 import { McpSessionManager } from '../../protocol/mcp-session.manager';
 import { McpSession } from '../../protocol/mcp-session';
 import { ErrorCode, classifyMessage } from '../../protocol/json-rpc';
-import { accepts, checkOriginAndHost, hostMatcher, mediaType, originMatcher, readJsonBody, sendHttpError } from '../http/http-checks';
+import { accepts, mediaType, readJsonBody, sendHttpError } from '../http/http-checks';
 import { LegacySseStream } from './legacy-sse.stream';
 import { messagesEndpoint } from './legacy-sse.endpoint';
 import { bindPrincipal } from '../../auth/session-binding';
@@ -24,8 +24,6 @@ import { requestIdOf } from '../http/request-id.middleware';
 @Injectable()
 export class LegacySseService {
   private readonly logger = new Logger('McpLegacySse');
-  private readonly originAllowed: (o: string) => boolean;
-  private readonly hostAllowed: (h: string) => boolean;
   /** The open streams by session id: only these sessions are reachable through `/messages`. */
   private readonly streams = new Map<string, LegacySseStream>();
 
@@ -34,8 +32,6 @@ export class LegacySseService {
     private readonly sessions: McpSessionManager,
     @Inject(MCP_MODULE_OPTIONS) private readonly options: ResolvedMcpOptions,
   ) {
-    this.originAllowed = originMatcher(options.allowedOrigins);
-    this.hostAllowed = hostMatcher(options.allowedHosts);
     // A session closed elsewhere (idle expiry, shutdown) ends its stream.
     sessions.onClose((s) => {
       const stream = this.streams.get(s.id);
@@ -48,7 +44,6 @@ export class LegacySseService {
   /** `GET /sse`: a new session, its stream, and the `endpoint` event. */
   open(req: Request, res: Response): void {
     if (isAnonymous(req)) throw new McpAuthError(401, undefined, 'Authentication required', 'anonymous GET /sse');
-    if (!checkOriginAndHost(req, res, this.originAllowed, this.hostAllowed)) return;
     if (!accepts(req.headers.accept, 'text/event-stream')) {
       return sendHttpError(res, 406, ErrorCode.InvalidRequest, 'Not Acceptable: Accept must allow text/event-stream');
     }
@@ -67,7 +62,6 @@ export class LegacySseService {
 
   /** `POST /messages?sessionId=`: 202 for a message taken; its answer, if any, goes on the stream. */
   async message(req: Request, res: Response): Promise<void> {
-    if (!checkOriginAndHost(req, res, this.originAllowed, this.hostAllowed)) return;
     if (mediaType(req) !== 'application/json') {
       return sendHttpError(res, 415, ErrorCode.InvalidRequest, 'Unsupported Media Type: Content-Type must be application/json');
     }
