@@ -16,6 +16,7 @@ export function resolveMcpOptions(o: McpModuleOptions): ResolvedMcpOptions {
     name: o.name,
     version: o.version ?? packageVersion(),
     title: o.title,
+    description: o.description,
     instructions: o.instructions,
     auth: o.auth,
     path: o.path ?? '/mcp',
@@ -40,6 +41,15 @@ export function resolveMcpOptions(o: McpModuleOptions): ResolvedMcpOptions {
       keepAliveTimeoutMs: o.limits?.keepAliveTimeoutMs ?? 65_000,
     },
     legacySse: legacySseEnabled(o.legacySse),
+    health: {
+      enabled: o.health?.enabled ?? true,
+      cacheMs: o.health?.cacheMs ?? num(env.MCP_READY_CACHE_MS) ?? 5_000,
+      probeTimeoutMs: o.health?.probeTimeoutMs ?? num(env.MCP_READY_PROBE_TIMEOUT_MS) ?? 2_000,
+    },
+    metrics: resolveMetrics(o.metrics),
+    logging: { arguments: o.logging?.arguments ?? !/^(false|0)$/i.test(env.MCP_LOG_ARGUMENTS?.trim() ?? '') },
+    corporate: o.corporate,
+    servicePage: o.servicePage ?? !/^(false|0)$/i.test(env.MCP_SERVICE_PAGE?.trim() ?? ''),
   };
   if (process.env.NODE_ENV === 'production' && resolved.allowedOrigins.includes('*')) {
     throw new Error('McpModule: allowedOrigins "*" is not allowed when NODE_ENV=production; list the origins explicitly (MCP_ALLOWED_ORIGINS)');
@@ -51,6 +61,29 @@ export function resolveMcpOptions(o: McpModuleOptions): ResolvedMcpOptions {
   if (!Number.isInteger(resolved.pageSize) || resolved.pageSize < 1) throw new Error('McpModule: "pageSize" must be a positive integer');
   if (!/^\d+\.\d+\.\d+/.test(resolved.version)) throw new Error(`McpModule: "version" must be semver (got ${JSON.stringify(resolved.version)})`);
   return resolved;
+}
+
+/** Metrics options: the option, then `MCP_METRICS_*`, then a separate listener on 9464. @internal */
+function resolveMetrics(o: McpModuleOptions['metrics']): ResolvedMcpOptions['metrics'] {
+  if (o === false) return false;
+  const env = process.env;
+  const envPort = env.MCP_METRICS_PORT?.trim();
+  const port = o?.port ?? (envPort === 'false' || envPort === 'off' ? false : num(envPort) ?? 9464);
+  if (port !== false && (!Number.isInteger(port) || port < 0 || port > 65535)) {
+    throw new Error(`McpModule: metrics.port must be a port number, 0 or false (got ${JSON.stringify(port)})`);
+  }
+  const user = env.MCP_METRICS_USER;
+  const password = env.MCP_METRICS_PASSWORD;
+  const basicAuth = o?.basicAuth ?? (user && password ? { username: user, password } : undefined);
+  if (basicAuth && (!basicAuth.username || !basicAuth.password || basicAuth.username.includes(':'))) {
+    throw new Error('McpModule: metrics.basicAuth needs a username (without ":") and a password');
+  }
+  return {
+    port,
+    host: o?.host ?? env.MCP_METRICS_HOST ?? env.HOST ?? '127.0.0.1',
+    basicAuth,
+    defaultMetrics: o?.defaultMetrics ?? true,
+  };
 }
 
 /** Whether the legacy HTTP+SSE transport is served: the option, else `MCP_LEGACY_SSE` (`true` or `1`). @internal */

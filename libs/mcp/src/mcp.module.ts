@@ -34,6 +34,10 @@ import { McpStdioTransport } from './transports/stdio/mcp-stdio.transport';
 import { McpNotifier } from './mcp.notifier';
 import { InMemorySessionStore, MCP_SESSION_STORE } from './stores/session-store.interface';
 import { InMemoryEventStore, MCP_EVENT_STORE } from './stores/event-store.interface';
+import { HEALTH_CONTROLLERS, HEALTH_PROVIDERS } from './health/health.providers';
+import { SERVICE_PAGE_CONTROLLERS, SERVICE_PAGE_PROVIDERS } from './service-page/service-page.providers';
+import { CORPORATE_PROVIDERS } from './corporate/corporate.providers';
+import { OBSERVABILITY_CONTROLLERS, OBSERVABILITY_PROVIDERS } from './observability/observability.providers';
 
 const CORE_PROVIDERS: Provider[] = [
   {
@@ -62,6 +66,18 @@ const CORE_PROVIDERS: Provider[] = [
   McpNotifier,
   { provide: MCP_SESSION_STORE, useFactory: () => new InMemorySessionStore() },
   { provide: MCP_EVENT_STORE, useFactory: () => new InMemoryEventStore() },
+  ...OBSERVABILITY_PROVIDERS,
+  ...HEALTH_PROVIDERS,
+  ...CORPORATE_PROVIDERS,
+  ...SERVICE_PAGE_PROVIDERS,
+];
+/** Controllers served with the Streamable HTTP transport (each answers 404 when its feature is off). */
+const HTTP_CONTROLLERS = (path: string) => [
+  createMcpHttpController(path),
+  ProtectedResourceController,
+  ...HEALTH_CONTROLLERS,
+  ...OBSERVABILITY_CONTROLLERS,
+  ...SERVICE_PAGE_CONTROLLERS,
 ];
 /** The legacy HTTP+SSE transport (2024-11-05), only when switched on. */
 const legacySse = (enabled: boolean) => ({
@@ -96,7 +112,7 @@ export class McpModule implements NestModule {
       module: McpModule,
       global: true,
       imports: [DiscoveryModule],
-      controllers: [...(resolved.http ? [createMcpHttpController(resolved.path), ProtectedResourceController] : []), ...legacy.controllers],
+      controllers: [...(resolved.http ? HTTP_CONTROLLERS(resolved.path) : []), ...legacy.controllers],
       providers: [{ provide: MCP_MODULE_OPTIONS, useValue: resolved }, ...CORE_PROVIDERS, ...legacy.providers],
       exports: EXPORTS,
     };
@@ -126,7 +142,7 @@ export class McpModule implements NestModule {
       module: McpModule,
       global: true,
       imports: [DiscoveryModule, ...(options.imports ?? [])],
-      controllers: [...(options.http === false ? [] : [createMcpHttpController(options.path ?? '/mcp'), ProtectedResourceController]), ...legacy.controllers],
+      controllers: [...(options.http === false ? [] : HTTP_CONTROLLERS(options.path ?? '/mcp')), ...legacy.controllers],
       providers: [optionsProvider, ...extra, ...CORE_PROVIDERS, ...legacy.providers],
       exports: EXPORTS,
     };

@@ -1,6 +1,10 @@
 import { ModuleMetadata, Type } from '@nestjs/common';
 import { McpAuthOptions } from '../auth/auth-options.interface';
 import { HttpStatusProfile } from '../errors/http-status';
+import { McpHealthOptions } from '../health/health-options.interface';
+import { McpMetricsOptions } from '../observability/metrics-options.interface';
+import { McpLoggingOptions } from '../observability/logging-options.interface';
+import { McpCorporateOptions } from '../corporate/corporate-options.interface';
 
 /** Options of `McpModule.forRoot`. */
 export interface McpModuleOptions {
@@ -9,6 +13,8 @@ export interface McpModuleOptions {
   /** Semver of the service; defaults to the `version` of the nearest package.json of the app. */
   version?: string;
   title?: string;
+  /** One or two sentences about the service: `serverInfo.description`, the service page, `project://version`. */
+  description?: string;
   /** Shown to clients in `initialize` (`instructions`). */
   instructions?: string;
   /** Path of the Streamable HTTP endpoint. Default `/mcp`. */
@@ -42,6 +48,16 @@ export interface McpModuleOptions {
    * clients that predate Streamable HTTP. Default false, or `MCP_LEGACY_SSE=true`.
    */
   legacySse?: boolean;
+  /** `GET /health` and `GET /ready` (Terminus); see {@link McpHealthOptions}. */
+  health?: McpHealthOptions;
+  /** Prometheus `/metrics`; see {@link McpMetricsOptions}. `false` switches metrics off. */
+  metrics?: McpMetricsOptions | false;
+  /** Per-call log entries and the audit channel; see {@link McpLoggingOptions}. */
+  logging?: McpLoggingOptions;
+  /** `agent_brief`, `agent_prompt`, `project://version`, `doc://readme`; see {@link McpCorporateOptions}. */
+  corporate?: McpCorporateOptions;
+  /** The HTML service page on `GET /`. Default true. Env `MCP_SERVICE_PAGE=false` switches it off. */
+  servicePage?: boolean;
 }
 
 /** Limits enforced in the default configuration. */
@@ -85,5 +101,11 @@ export interface McpModuleAsyncOptions extends Pick<ModuleMetadata, 'imports'> {
 }
 
 /** @internal Options with every default filled in. */
-export type ResolvedMcpOptions = Required<Omit<McpModuleOptions, 'title' | 'instructions' | 'auth' | 'limits'>> &
-  Pick<McpModuleOptions, 'title' | 'instructions' | 'auth'> & { limits: Required<McpLimits> };
+export type ResolvedMcpOptions = Required<Omit<McpModuleOptions, 'title' | 'description' | 'instructions' | 'auth' | 'limits' | 'health' | 'metrics' | 'logging' | 'corporate'>> &
+  Pick<McpModuleOptions, 'title' | 'description' | 'instructions' | 'auth' | 'corporate'> & {
+    limits: Required<McpLimits>;
+    health: Required<McpHealthOptions>;
+    /** `false` when metrics are off. */
+    metrics: false | (Required<Omit<McpMetricsOptions, 'basicAuth'>> & Pick<McpMetricsOptions, 'basicAuth'>);
+    logging: Required<McpLoggingOptions>;
+  };

@@ -1,0 +1,4 @@
+import { Provider } from '@nestjs/common';
+
+/** Providers of the corporate built-in prompts and resources, spread into McpModule. @internal */
+export const CORPORATE_PROVIDERS: Provider[] = [];
