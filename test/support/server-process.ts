@@ -38,7 +38,8 @@ export const bearer = (server: RunningServer): Record<string, string> => (server
 /** Starts a built server entry on an ephemeral loopback port; it must print "listening on <url>". */
 export function startHttpServer(main: string, env: Record<string, string> = {}, cwd?: string): Promise<RunningServer> {
   const child = spawn(process.execPath, [main], {
-    env: { ...process.env, NODE_OPTIONS: '', HOST: '127.0.0.1', PORT: '0', ...env },
+    // MCP_METRICS_PORT=0: servers run side by side, each with its own free metrics port.
+    env: { ...process.env, NODE_OPTIONS: '', HOST: '127.0.0.1', PORT: '0', MCP_METRICS_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     cwd,
   });

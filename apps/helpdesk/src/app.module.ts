@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { McpModule } from '@app/mcp';
 import { TicketsModule } from './tickets/tickets.module';
+import { HelpdeskHealthModule } from './health/helpdesk-health.module';
 
 @Module({
   imports: [
@@ -10,6 +11,7 @@ import { TicketsModule } from './tickets/tickets.module';
       instructions: 'Helpdesk tickets: search and read them, open new ones, close solved ones. Writes are audited.',
     }),
     TicketsModule,
+    HelpdeskHealthModule,
   ],
 })
 export class AppModule {}

@@ -36,3 +36,7 @@ export * from './interfaces/mcp-module-options.interface';
 export { McpScopes } from './decorators/mcp-scopes.decorator';
 export { McpAuthOptions } from './auth/auth-options.interface';
 export { McpPrincipal } from './auth/mcp-principal';
+export * from './health/index';
+export * from './observability/index';
+export * from './corporate/index';
+export * from './service-page/index';

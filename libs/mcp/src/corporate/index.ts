@@ -1,0 +1,2 @@
+// Public API of corporate/ (named exports only).
+export { McpCorporateOptions, McpTextSource } from './corporate-options.interface';

@@ -1,0 +1,2 @@
+// Public API of health/ (named exports only).
+export { McpHealthOptions } from './health-options.interface';

@@ -1,0 +1,2 @@
+// Public API of service-page/ (named exports only).
+export {};
