@@ -23,13 +23,16 @@ FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000
 WORKDIR /app
 # Installed as root and left root-owned, so the unprivileged runtime user cannot modify the app.
-# No production dependency has an install script, hence --ignore-scripts.
+# --ignore-scripts: the only production install script (protobufjs, under the OpenTelemetry OTLP
+# exporters) just prints a version notice.
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
 # The official image's unprivileged user (uid 1000).
 USER node
-EXPOSE 3000
-# No HEALTHCHECK yet: the server has no /health endpoint (added in a later issue), and probing
-# /mcp would need a full MCP initialize exchange. Add `HEALTHCHECK CMD ...` once /health exists.
+# 3000: MCP, /health, /ready, the service page. 9464: Prometheus /metrics (keep it off the ingress).
+EXPOSE 3000 9464
+# Liveness from /health (no auth, no dependency probes); orchestrators should use /ready for traffic.
+HEALTHCHECK --interval=30s --timeout=3s --start-period=10s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 CMD ["node", "dist/apps/helpdesk/apps/helpdesk/src/main.js"]

@@ -11,6 +11,13 @@ if ! command -v docker-compose >/dev/null 2>&1; then
     echo "could not install docker-compose (apt-get install -y docker-compose); the deploy-files tests need it" >&2
   fi
 fi
+# The service-page test drives Debian's Chromium with playwright-core; without it that test fails (never skips).
+if [ ! -x /usr/bin/chromium ]; then
+  if ! { apt-get update -qq && apt-get install -y -qq chromium >/dev/null; } >/tmp/ci-apt-chromium.log 2>&1; then
+    tail -20 /tmp/ci-apt-chromium.log
+    echo "could not install chromium (apt-get install -y chromium); the service-page test needs /usr/bin/chromium" >&2
+  fi
+fi
 
 count_file="$(mktemp)"
 export TEST_COUNT_FILE="$count_file"

@@ -110,7 +110,7 @@ describe('auth profiles', () => {
       const tools = await rpc(server.url, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, undefined, session);
       expect(tools.json.result.tools).toEqual([]);
       const resources = await rpc(server.url, { jsonrpc: '2.0', id: 3, method: 'resources/list' }, undefined, session);
-      expect(resources.json.result.resources.map((r: { uri: string }) => r.uri)).toEqual(['use://auth', 'use://http-headers']);
+      expect(resources.json.result.resources.map((r: { uri: string }) => r.uri)).toEqual(['use://auth', 'use://http-headers', 'helpdesk://agent/brief', 'helpdesk://agent/prompt', 'project://version', 'doc://readme']);
       const call = await rpc(server.url, search, undefined, session);
       expect(call.status).toBe(401);
       expect(call.headers.get('www-authenticate')).toMatch(/^Bearer realm="helpdesk"/);

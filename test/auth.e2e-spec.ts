@@ -172,9 +172,10 @@ describe('JWT authentication (passport-jwt + JWKS)', () => {
       expect(await list(writer, 'tools/list', 'tools')).toHaveLength(6);
       const nobody = await issuer.mint({ scope: '', sub: 'nobody' });
       expect(await list(nobody, 'tools/list', 'tools')).toEqual([]);
-      expect(await list(nobody, 'prompts/list', 'prompts')).toEqual([]);
-      // use://auth and use://http-headers need no scope: they tell a caller how to get one.
-      expect((await list(nobody, 'resources/list', 'resources')).map((r) => r.uri)).toEqual(['use://auth', 'use://http-headers']);
+      // The corporate built-ins need no scope: use://auth and use://http-headers tell a caller how to get
+      // one, agent_brief/agent_prompt and their mirrors tell an agent whether to use this server at all.
+      expect((await list(nobody, 'prompts/list', 'prompts')).map((p) => p.name)).toEqual(['agent_brief', 'agent_prompt']);
+      expect((await list(nobody, 'resources/list', 'resources')).map((r) => r.uri)).toEqual(['use://auth', 'use://http-headers', 'helpdesk://agent/brief', 'helpdesk://agent/prompt', 'project://version', 'doc://readme']);
     });
 
     it('applies scopes to completion and subscriptions too', async () => {

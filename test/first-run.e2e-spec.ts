@@ -35,7 +35,7 @@ describe('first run: the local development issuer', () => {
   });
 
   it('prints a ready-to-use token that calls a tool', async () => {
-    const printed = /Development token[^\n]*\n(?:\S*\s)?(eyJ[\w-]+\.[\w-]+\.[\w-]+)/.exec(server.stdout!().replace(/\u001b\[[0-9;]*m/g, ''));
+    const printed = /Development token[^\n]*\n(?:\S*\s)?(eyJ[\w-]+\.[\w-]+\.[\w-]+)/.exec(server.stderr().replace(/\u001b\[[0-9;]*m/g, ''));
     expect(printed).not.toBeNull();
     const res = await call(printed![1], 'search_tickets', { query: 'vpn', limit: 1 });
     expect(res.status).toBe(200);

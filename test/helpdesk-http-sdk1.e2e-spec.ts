@@ -33,7 +33,7 @@ describe('helpdesk over HTTP with @modelcontextprotocol/sdk 1.x', () => {
 
   it('negotiates 2025-11-25 and reports server info and capabilities', () => {
     expect(transport.protocolVersion).toBe('2025-11-25');
-    expect(client.getServerVersion()).toMatchObject({ name: 'helpdesk', version: '0.1.0' });
+    expect(client.getServerVersion()).toMatchObject({ name: 'helpdesk', version: '0.1.0', description: expect.stringContaining('helpdesk') });
     expect(client.getServerCapabilities()).toMatchObject({ tools: {}, prompts: {}, resources: { subscribe: true }, completions: {}, logging: {} });
   });
 
@@ -131,10 +131,18 @@ describe('helpdesk over HTTP with @modelcontextprotocol/sdk 1.x', () => {
   });
 
   it('reads a fixed resource and a templated one, lists templates, completes template variables', async () => {
-    const first = await client.listResources();
-    const rest = await client.listResources({ cursor: first.nextCursor! });
-    expect([...first.resources, ...rest.resources].map((r) => r.uri)).toEqual(['helpdesk://catalog/categories', 'use://auth', 'use://http-headers']);
-    expect(rest.nextCursor).toBeUndefined();
+    // Pages of 2 (MCP_PAGE_SIZE): the app's resource, use://, then the corporate built-ins.
+    const uris: string[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const page = await client.listResources(cursor ? { cursor } : undefined);
+      uris.push(...page.resources.map((r) => r.uri));
+      cursor = page.nextCursor;
+      pages++;
+    } while (cursor);
+    expect(pages).toBe(4);
+    expect(uris).toEqual(['helpdesk://catalog/categories', 'use://auth', 'use://http-headers', 'helpdesk://agent/brief', 'helpdesk://agent/prompt', 'project://version', 'doc://readme']);
     const categories = await client.readResource({ uri: 'helpdesk://catalog/categories' });
     expect(categories.contents[0]).toMatchObject({ uri: 'helpdesk://catalog/categories', mimeType: 'application/json' });
     const { resourceTemplates } = await client.listResourceTemplates();

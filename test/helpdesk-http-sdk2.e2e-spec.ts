@@ -133,7 +133,7 @@ describe('helpdesk over HTTP with @modelcontextprotocol/client 2.x', () => {
 
   it('reads fixed and templated resources, lists templates, completes template variables', async () => {
     const { resources } = await client.listResources();
-    expect(resources.map((r) => r.uri)).toEqual(['helpdesk://catalog/categories', 'use://auth', 'use://http-headers']);
+    expect(resources.map((r) => r.uri)).toEqual(['helpdesk://catalog/categories', 'use://auth', 'use://http-headers', 'helpdesk://agent/brief', 'helpdesk://agent/prompt', 'project://version', 'doc://readme']);
     const categories = await client.readResource({ uri: 'helpdesk://catalog/categories' });
     expect(categories.contents[0]).toMatchObject({ uri: 'helpdesk://catalog/categories', mimeType: 'application/json' });
     expect(JSON.parse((categories.contents[0] as { text: string }).text)).toMatchObject({ categories: expect.any(Array), priorities: expect.any(Array) });

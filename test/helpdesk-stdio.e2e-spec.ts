@@ -24,9 +24,9 @@ describe.each<StdioFlavour>([SDK1_STDIO, SDK2_STDIO])('helpdesk over stdio with 
     expect(tools.map((t) => t.name)).toEqual(ALL_TOOLS);
     expect(nextCursor).toBeUndefined();
     const { prompts } = await session.client.listPrompts();
-    expect(prompts.map((p) => p.name)).toEqual(['triage_ticket']);
+    expect(prompts.map((p) => p.name)).toEqual(['triage_ticket', 'agent_brief', 'agent_prompt']);
     const { resources } = await session.client.listResources();
-    expect(resources.map((r) => r.uri)).toEqual(['helpdesk://catalog/categories', 'use://auth', 'use://http-headers']);
+    expect(resources.map((r) => r.uri)).toEqual(['helpdesk://catalog/categories', 'use://auth', 'use://http-headers', 'helpdesk://agent/brief', 'helpdesk://agent/prompt', 'project://version', 'doc://readme']);
     const { resourceTemplates } = await session.client.listResourceTemplates();
     expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(['helpdesk://tickets/{id}']);
   });

@@ -27,7 +27,8 @@ describe('protocol revisions over Streamable HTTP, by hand', () => {
         rpcResult(1, {
           protocolVersion: version,
           capabilities: HELPDESK_CAPABILITIES,
-          serverInfo: { name: 'helpdesk', version: '0.1.0', title: 'Helpdesk' },
+          // Implementation.description exists from 2025-11-25 on; older revisions do not get it.
+          serverInfo: { name: 'helpdesk', version: '0.1.0', title: 'Helpdesk', ...(version >= '2025-11-25' ? { description: expect.stringContaining('helpdesk') } : {}) },
           instructions: expect.stringContaining('Helpdesk tickets'),
         }),
       );

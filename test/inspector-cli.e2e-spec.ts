@@ -95,6 +95,10 @@ describe('helpdesk driven by the MCP Inspector CLI', () => {
         expect.objectContaining({ uri: 'helpdesk://catalog/categories', mimeType: 'application/json' }),
         expect.objectContaining({ uri: 'use://auth', mimeType: 'application/json' }),
         expect.objectContaining({ uri: 'use://http-headers', mimeType: 'application/json' }),
+        expect.objectContaining({ uri: 'helpdesk://agent/brief', mimeType: 'text/markdown' }),
+        expect.objectContaining({ uri: 'helpdesk://agent/prompt', mimeType: 'text/markdown' }),
+        expect.objectContaining({ uri: 'project://version', mimeType: 'application/json' }),
+        expect.objectContaining({ uri: 'doc://readme', mimeType: 'text/markdown' }),
       ]);
       const templates = ok(await inspect('--method', 'resources/templates/list'));
       expect(templates.resourceTemplates).toEqual([expect.objectContaining({ name: 'ticket', uriTemplate: 'helpdesk://tickets/{id}' })]);
@@ -104,6 +108,8 @@ describe('helpdesk driven by the MCP Inspector CLI', () => {
           name: 'triage_ticket',
           arguments: [expect.objectContaining({ name: 'ticketId', required: true }), expect.objectContaining({ name: 'tone' })],
         }),
+        expect.objectContaining({ name: 'agent_brief', title: 'Agent brief' }),
+        expect.objectContaining({ name: 'agent_prompt', title: 'Agent operating instructions' }),
       ]);
     });
   });

@@ -40,3 +40,4 @@ export * from './health/index';
 export * from './observability/index';
 export * from './corporate/index';
 export * from './service-page/index';
+export { packageVersion } from './app-version';

@@ -1,5 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { packageVersion } from './app-version';
 import { McpModuleOptions, ResolvedMcpOptions } from './interfaces/mcp-module-options.interface';
 import { DEFAULT_ALLOWED_HOSTS, DEFAULT_ALLOWED_ORIGINS } from './transports/http/http-checks';
 
@@ -47,7 +46,7 @@ export function resolveMcpOptions(o: McpModuleOptions): ResolvedMcpOptions {
       probeTimeoutMs: o.health?.probeTimeoutMs ?? num(env.MCP_READY_PROBE_TIMEOUT_MS) ?? 2_000,
     },
     metrics: resolveMetrics(o.metrics),
-    logging: { arguments: o.logging?.arguments ?? !/^(false|0)$/i.test(env.MCP_LOG_ARGUMENTS?.trim() ?? '') },
+    logging: { arguments: o.logging?.arguments ?? /^(true|1)$/i.test(env.MCP_LOG_ARGUMENTS?.trim() ?? '') },
     corporate: o.corporate,
     servicePage: o.servicePage ?? !/^(false|0)$/i.test(env.MCP_SERVICE_PAGE?.trim() ?? ''),
   };
@@ -91,21 +90,3 @@ export function legacySseEnabled(option: boolean | undefined): boolean {
   return option ?? /^(true|1)$/i.test(process.env.MCP_LEGACY_SSE?.trim() ?? '');
 }
 
-/** The version of the app: the nearest package.json above the entry script, else above the working directory. */
-function packageVersion(): string {
-  const starts = [require.main?.filename ? dirname(require.main.filename) : undefined, process.cwd()];
-  for (const start of starts) {
-    let dir = start;
-    while (dir) {
-      const file = join(dir, 'package.json');
-      if (existsSync(file)) {
-        const version = (JSON.parse(readFileSync(file, 'utf8')) as { version?: string }).version;
-        if (version) return version;
-      }
-      const up = dirname(dir);
-      if (up === dir) break;
-      dir = up;
-    }
-  }
-  return '0.0.0';
-}

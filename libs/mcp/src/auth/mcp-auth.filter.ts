@@ -1,4 +1,6 @@
-import { ArgumentsHost, Catch, ExceptionFilter } from '@nestjs/common';
+import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
+import { McpMetrics } from '../observability/mcp-metrics.service';
+import { authFailureKind } from './auth-failure-kind';
 import { McpChallenge } from './mcp-challenge';
 import type { Request, Response } from 'express';
 import { McpAuthError } from './mcp-auth.error';
@@ -11,11 +13,20 @@ import { ErrorCode, errorResponse } from '../protocol/json-rpc';
  */
 @Catch(McpAuthError)
 export class McpAuthExceptionFilter implements ExceptionFilter {
-  constructor(private readonly challenge: McpChallenge) {}
+  private readonly logger = new Logger('McpAuth');
+
+  constructor(
+    private readonly challenge: McpChallenge,
+    private readonly metrics: McpMetrics,
+  ) {}
 
   catch(error: McpAuthError, host: ArgumentsHost): void {
     const req = host.switchToHttp().getRequest<Request>();
     const res = host.switchToHttp().getResponse<Response>();
+    const kind = authFailureKind(error);
+    this.metrics.authFailures.inc({ reason: kind });
+    // The reason, never the token: passport and jose messages name the failed check, not the value.
+    this.logger.warn({ msg: 'authentication failed', reason: kind, detail: error.reason.slice(0, 200), status: error.status, requestId: res.getHeader('X-Request-Id'), path: req.path });
     if (res.headersSent) return;
     const headers: Record<string, string> =
       error.status === 503

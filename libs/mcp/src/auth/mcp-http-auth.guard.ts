@@ -8,6 +8,7 @@ import { McpPrincipal } from './mcp-principal';
 import { VerdictCache } from './verdict-cache';
 import { TokenIntrospector } from './token-introspector';
 import { ANONYMOUS } from './mcp-principal';
+import { redact } from '../health/redact';
 
 const TOKEN_QUERY_PARAMS = ['access_token', 'token', 'bearer', 'id_token'];
 
@@ -70,7 +71,8 @@ export class McpHttpAuthGuard extends AuthGuard('mcp-jwt') {
     try {
       verdict = await this.introspector.introspect(token);
     } catch (e) {
-      this.logger.error(`token introspection failed: ${(e as Error).message}`);
+      // redact(): a URL in the message (with user info or a query) must not put a credential in the log.
+      this.logger.error(`token introspection failed: ${redact((e as Error).message)}`);
       throw new McpAuthError(503, undefined, 'The token could not be checked right now; retry shortly', 'introspection unavailable');
     }
     if (verdict === 'inactive') {
@@ -92,7 +94,7 @@ export class McpHttpAuthGuard extends AuthGuard('mcp-jwt') {
   }
 
   private fail(status: 401 | 403, error: McpAuthError['bearerError'], description: string, reason: string): never {
-    this.logger.warn(`authentication failed: ${reason}`);
+    // Logged (with the request id) and counted by McpAuthExceptionFilter, which sees every refusal.
     throw new McpAuthError(status, error, description, reason);
   }
 }

@@ -7,7 +7,11 @@ export interface McpFieldOptions {
   description: string;
   /** Example values for the schema's `examples`. */
   examples?: unknown[];
-  /** Marks the field as sensitive: masked in logs (observability issue). */
+  /**
+   * Marks the field as sensitive: it is published with `writeOnly: true` in the input schema, and
+   * masked wherever arguments are logged (call and audit entries). A hand-written schema marks a
+   * field the same way, with `writeOnly: true` (or `format: "password"`).
+   */
   sensitive?: boolean;
 }
 
@@ -20,6 +24,7 @@ export interface McpFieldOptions {
 export function McpField(options: McpFieldOptions): PropertyDecorator {
   const schema: Record<string, unknown> = { description: options.description };
   if (options.examples) schema.examples = options.examples;
+  if (options.sensitive) schema.writeOnly = true;
   const jsonSchema = JSONSchema(schema);
   return (target, propertyKey) => {
     jsonSchema(target, propertyKey as string);

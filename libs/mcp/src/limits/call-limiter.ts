@@ -5,6 +5,7 @@ import { RateLimitedError } from '../errors/mcp.error';
 import { McpPrincipal } from '../auth/mcp-principal';
 import { McpSession } from '../protocol/mcp-session';
 import { MCP_LIMIT_STORE, McpLimitStore } from './limit-store.interface';
+import { McpMetrics } from '../observability/mcp-metrics.service';
 
 /** A tool's own limits, from `@McpTool({ rateLimit })`. */
 export interface McpCallLimits {
@@ -23,19 +24,21 @@ export class CallLimiter {
   constructor(
     @Inject(MCP_MODULE_OPTIONS) private readonly options: ResolvedMcpOptions,
     @Inject(MCP_LIMIT_STORE) private readonly store: McpLimitStore,
+    private readonly metrics: McpMetrics,
   ) {}
 
   /** Runs `work` within the caller's budgets, or throws {@link RateLimitedError}. */
   async run<T>(session: McpSession, target: string, own: McpCallLimits | undefined, work: () => Promise<T>): Promise<T> {
     const subject = subjectOf(session);
     const { callsPerMinute, maxConcurrentCalls } = this.options.limits;
-    await this.take(`s:${subject}`, callsPerMinute);
-    if (own?.callsPerMinute) await this.take(`t:${target}:${subject}`, own.callsPerMinute);
+    await this.take(`s:${subject}`, callsPerMinute, target);
+    if (own?.callsPerMinute) await this.take(`t:${target}:${subject}`, own.callsPerMinute, target);
     const slots = [`s:${subject}`, ...(own?.maxConcurrent ? [`t:${target}:${subject}`] : [])];
     const taken: string[] = [];
     try {
       for (const [i, key] of slots.entries()) {
         if (!(await this.store.acquire(key, i === 0 ? maxConcurrentCalls : own!.maxConcurrent!))) {
+          this.metrics.rateLimited.inc({ target: metricTarget(target), limit: 'concurrency' });
           throw new RateLimitedError(1, 'Rate limited: too many calls at once; retry when one finishes');
         }
         taken.push(key);
@@ -46,9 +49,12 @@ export class CallLimiter {
     }
   }
 
-  private async take(key: string, perMinute: number): Promise<void> {
+  private async take(key: string, perMinute: number, target: string): Promise<void> {
     const verdict = await this.store.consume(key, perMinute, 60);
-    if (!verdict.ok) throw new RateLimitedError(verdict.retryAfterSec);
+    if (!verdict.ok) {
+      this.metrics.rateLimited.inc({ target: metricTarget(target), limit: 'rate' });
+      throw new RateLimitedError(verdict.retryAfterSec);
+    }
   }
 }
 
@@ -57,3 +63,6 @@ function subjectOf(session: McpSession): string {
   if (principal?.subject) return principal.subject;
   return session.transport === 'stdio' ? 'stdio' : 'anonymous';
 }
+
+/** Tool and prompt names are bounded; resource URIs (template-expanded) are not, so they count as one. */
+const metricTarget = (target: string): string => (target.includes('://') ? 'resources/read' : target);

@@ -13,6 +13,8 @@ export interface McpLimitStore {
   /** Takes a concurrency slot; false when `max` are taken. */
   acquire(key: string, max: number): Promise<boolean>;
   release(key: string): Promise<void>;
+  /** Readiness probe (`GET /ready`): resolves when the store can serve, rejects otherwise. Optional: without it the store counts as reachable. */
+  ping?(): Promise<void>;
 }
 
 /** Injection token of the {@link McpLimitStore}. */
@@ -42,6 +44,9 @@ export class InMemoryLimitStore implements McpLimitStore {
     this.running.set(key, n + 1);
     return true;
   }
+
+  /** In process: always reachable. */
+  async ping(): Promise<void> {}
 
   async release(key: string): Promise<void> {
     const n = (this.running.get(key) ?? 1) - 1;

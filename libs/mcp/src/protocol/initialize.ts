@@ -32,6 +32,8 @@ export function initializeResult(
   session.negotiate(version, info && typeof info === 'object' ? info : undefined, (clientCaps as Record<string, unknown>) ?? {});
   const serverInfo: Record<string, unknown> = { name: options.name, version: options.version };
   if (options.title) serverInfo.title = options.title;
+  // Implementation.description exists from 2025-11-25 on (revisions are dates, so they sort as strings).
+  if (options.description && version >= '2025-11-25') serverInfo.description = options.description;
   const result: Record<string, unknown> = { protocolVersion: version, capabilities, serverInfo };
   if (options.instructions) result.instructions = options.instructions;
   return result;

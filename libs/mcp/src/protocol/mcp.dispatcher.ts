@@ -17,6 +17,9 @@ import { initializeResult } from './initialize';
 import { CallLimiter } from '../limits/call-limiter';
 import { McpSessionManager } from './mcp-session.manager';
 import { McpPrincipal } from '../auth/mcp-principal';
+import { context } from '@opentelemetry/api';
+import { McpCallObserver } from '../observability/mcp-call.observer';
+import { errorClassOf, statusOfResult } from '../observability/call-outcome';
 
 /** A serialised answer to one request, with its JSON-RPC error code when it failed. @internal */
 export interface DispatchOutcome {
@@ -40,6 +43,7 @@ export class McpDispatcher {
     @Inject(MCP_MODULE_OPTIONS) private readonly options: ResolvedMcpOptions,
     private readonly limiter: CallLimiter,
     private readonly sessions: McpSessionManager,
+    private readonly observer: McpCallObserver,
   ) {
     this.methods.set('ping', () => ({}));
     this.methods.set('logging/setLevel', setLevel);
@@ -103,18 +107,24 @@ export class McpDispatcher {
     }
     const handler = this.methods.get(method);
     if (!handler) return fail(id, ErrorCode.MethodNotFound, 'Method not found', undefined, rid);
+    const caller = (principal ?? session.principal) as McpPrincipal | undefined;
+    const observed = this.observer.begin(request, session, rid, caller);
+    const refuse = (code: number, message: string, data?: unknown) => {
+      this.observer.end(observed, errorClassOf(code), code);
+      return fail(id, code, message, data, rid);
+    };
     if (this.sessions.draining && method !== 'ping') {
-      return fail(id, ErrorCode.UpstreamUnavailable, 'Unavailable: the server is shutting down; retry on another instance', { reason: 'shutting_down', retryAfter: 1 }, rid);
+      return refuse(ErrorCode.UpstreamUnavailable, 'Unavailable: the server is shutting down; retry on another instance', { reason: 'shutting_down', retryAfter: 1 });
     }
 
     const key = McpSession.inflightKey(id);
-    if (session.inflight.has(key)) return fail(id, ErrorCode.InvalidRequest, 'Invalid Request: id already in use by a running request', undefined, rid);
+    if (session.inflight.has(key)) return refuse(ErrorCode.InvalidRequest, 'Invalid Request: id already in use by a running request');
     const call = { controller: new AbortController(), cancelled: false };
     session.inflight.set(key, call);
     const scope: RequestScope = {
       requestId: rid,
       // The caller of this request (its token), not whoever last used the session.
-      principal: (principal ?? session.principal) as McpPrincipal | undefined,
+      principal: caller,
       abort: (reason: unknown) => call.controller.abort(reason),
       request,
       params: request.params ?? {},
@@ -126,13 +136,21 @@ export class McpDispatcher {
       limiter: this.limiter,
     };
     try {
-      const result = await handler(scope);
-      if (call.cancelled) return undefined;
+      // The request's span is active while it runs: the pipeline, the handler and its own calls nest under it.
+      const result = await context.with(observed.ctx, () => handler(scope));
+      if (call.cancelled) {
+        this.observer.end(observed, 'cancelled');
+        return undefined;
+      }
+      this.observer.end(observed, statusOfResult(result));
       return { body: serialise(id, result) };
     } catch (error) {
-      if (call.cancelled) return undefined;
+      if (call.cancelled) {
+        this.observer.end(observed, 'cancelled');
+        return undefined;
+      }
       const e = toJsonRpcError(error, method);
-      return fail(id, e.code, e.message, e.data, rid);
+      return refuse(e.code, e.message, e.data);
     } finally {
       session.inflight.delete(key);
     }

@@ -4,10 +4,11 @@ import { ResolvedMcpOptions } from '../interfaces/mcp-module-options.interface';
 import { ListPager } from './list-pager';
 import { ListKind, projectDefinition } from '../protocol/era-projection';
 import { ProtocolVersion } from '../protocol/protocol-version';
-import { McpResourceOptions } from '../interfaces/definitions.interface';
+import { McpPromptOptions, McpResourceOptions } from '../interfaces/definitions.interface';
 import { McpCallContext } from '../interfaces/call-context.interface';
 import { RegistryViolations } from './registry-rules';
 import { buildResourceEntry } from './resource-entry.factory';
+import { buildPromptEntry } from './prompt-entry.factory';
 import { McpPrincipal } from '../auth/mcp-principal';
 import {
   CompletionHandler,
@@ -95,6 +96,35 @@ export class McpRegistry {
   removeResource(uri: string): boolean {
     const removed = this.resources.delete(uri);
     if (removed) this.changed('resources');
+    return removed;
+  }
+
+  /**
+   * Publishes a prompt at run time and tells connected clients that the prompt list changed. The
+   * same name and argument rules as for `@McpPrompt` apply, and a prompt of the same name is
+   * replaced (as `addResource` replaces a URI); `get` is called directly, without Nest's pipeline,
+   * with the checked string arguments, and may return a string (one user message) or messages.
+   *
+   * @example registry.addPrompt({ name: 'release_notes', description: 'Notes of this release.' }, () => notes);
+   */
+  addPrompt(
+    options: McpPromptOptions & { name: string },
+    get: (args: Record<string, string>, ctx: McpCallContext) => unknown,
+    requiredScopes: string[] = [],
+  ): void {
+    const violations = new RegistryViolations();
+    const handler: McpHandler = async (args, ctx) => get(args as Record<string, string>, ctx);
+    const entry = buildPromptEntry(options, { className: 'McpRegistry', methodName: 'addPrompt' }, handler, violations);
+    violations.throwIfAny();
+    this.prompts.set(entry!.name, { ...entry!, requiredScopes });
+    this.scopeCache = undefined;
+    this.changed('prompts');
+  }
+
+  /** Withdraws a prompt published at run time. */
+  removePrompt(name: string): boolean {
+    const removed = this.prompts.delete(name);
+    if (removed) this.changed('prompts');
     return removed;
   }
 

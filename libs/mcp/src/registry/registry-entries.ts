@@ -25,6 +25,10 @@ export interface ToolEntry extends EntrySource, Scoped {
   validateOutput?: ValidateFunction;
   timeoutMs: number;
   rateLimit?: { callsPerMinute?: number; maxConcurrent?: number };
+  /** Risk level of a mutating tool (its calls are audited); undefined for read-only tools. */
+  risk?: 'low' | 'medium' | 'high';
+  /** Argument paths masked in logs (`writeOnly` / `format: password` in the input schema). */
+  sensitiveArgs: ReadonlySet<string>;
   handler: McpHandler;
 }
 

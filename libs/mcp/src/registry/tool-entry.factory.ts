@@ -1,3 +1,4 @@
+import { sensitivePaths } from '../observability/argument-masker';
 import { DtoClass, JsonSchema, McpToolOptions } from '../interfaces/definitions.interface';
 import { dtoToJsonSchema } from './dto-schema.factory';
 import { RegistryViolations, TOOL_NAME_PATTERN, toSnakeCase } from './registry-rules';
@@ -70,6 +71,8 @@ export function buildToolEntry(
     validateOutput,
     timeoutMs,
     rateLimit: options.rateLimit,
+    risk: readOnly ? undefined : options.mutation?.risk,
+    sensitiveArgs: sensitivePaths(inputSchema),
     handler,
     ...source,
   };

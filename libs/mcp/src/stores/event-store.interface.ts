@@ -22,6 +22,8 @@ export interface McpEventStore {
   open(streamId: string, sessionId: string): void;
   /** Forgets every stream of a session. */
   dropSession(sessionId: string): void;
+  /** Readiness probe (`GET /ready`): resolves when the store can serve, rejects otherwise. Optional: without it the store counts as reachable. */
+  ping?(): Promise<void>;
 }
 
 /** Injection token of the {@link McpEventStore}. */
@@ -89,6 +91,9 @@ export class InMemoryEventStore implements McpEventStore {
   dropSession(sessionId: string): void {
     for (const [id, s] of this.streams) if (s.sessionId === sessionId) this.streams.delete(id);
   }
+
+  /** In process: always reachable. */
+  async ping(): Promise<void> {}
 
   private sweep(): void {
     const now = Date.now();

@@ -10,6 +10,8 @@ export interface McpSessionStore {
   delete(id: string): void;
   values(): IterableIterator<McpSession>;
   readonly size: number;
+  /** Readiness probe (`GET /ready`): resolves when the store can serve, rejects otherwise. Optional: without it the store counts as reachable. */
+  ping?(): Promise<void>;
 }
 
 /** Injection token of the {@link McpSessionStore}. */
@@ -33,4 +35,6 @@ export class InMemorySessionStore implements McpSessionStore {
   get size() {
     return this.sessions.size;
   }
+  /** In process: always reachable. */
+  async ping(): Promise<void> {}
 }

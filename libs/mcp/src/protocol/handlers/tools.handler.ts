@@ -11,6 +11,7 @@ import { createCallContext } from '../call-context.factory';
 import { normaliseToolResult } from '../tool-result.normalizer';
 import { projectToolResult } from '../era-projection';
 import { MethodResult, RequestScope } from './handler-context';
+import { INVALID_ARGUMENTS } from '../../observability/call-outcome';
 
 const errorResult = (text: string): Record<string, unknown> => ({ content: [{ type: 'text', text }], isError: true });
 
@@ -33,7 +34,9 @@ export async function callTool(scope: RequestScope): Promise<MethodResult> {
   if (!tool) throw new InvalidParamsError('Unknown tool', { field: 'name', reason: 'unknown_tool' });
 
   const prepared = await prepareArguments(tool, args as Record<string, unknown>);
-  if ('violations' in prepared) return errorResult(`Invalid arguments for tool ${tool.name}: ${prepared.violations.join('; ')}`);
+  if ('violations' in prepared) {
+    return Object.assign(errorResult(`Invalid arguments for tool ${tool.name}: ${prepared.violations.join('; ')}`), { [INVALID_ARGUMENTS]: true });
+  }
 
   const ctx = createCallContext(scope.session, scope.principal, scope.request, tool.name, scope.sink, scope.signal, scope.options);
   try {

@@ -1,0 +1,118 @@
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import { Context, Span } from '@opentelemetry/api';
+import { MCP_MODULE_OPTIONS } from '../mcp.constants';
+import { ResolvedMcpOptions } from '../interfaces/mcp-module-options.interface';
+import { McpRegistry } from '../registry/mcp.registry';
+import { ToolEntry } from '../registry/registry-entries';
+import { JsonRpcRequest } from '../protocol/json-rpc';
+import { McpSession } from '../protocol/mcp-session';
+import { McpPrincipal } from '../auth/mcp-principal';
+import { maskArguments } from './argument-masker';
+import { MCP_ATTR, endSpan, startMcpSpan } from './mcp-tracer';
+import { McpMetrics } from './mcp-metrics.service';
+import { MCP_AUDIT_SINK, McpAuditSink } from './mcp-audit.sink';
+
+/** One MCP request being observed. @internal */
+export interface ObservedCall {
+  readonly ctx: Context;
+  readonly span: Span;
+  readonly method: string;
+  readonly target: string | undefined;
+  readonly tool: ToolEntry | undefined;
+  readonly started: number;
+  readonly request: JsonRpcRequest;
+  readonly session: McpSession;
+  readonly requestId: string | undefined;
+  readonly principal: McpPrincipal | undefined;
+}
+
+/**
+ * Observes every MCP request where its final outcome is known (after limits, timeouts, argument
+ * validation and the pipeline): the MCP server span, one log entry per tool call, the audit event
+ * of a mutating tool, and the call metrics. Guards, limits and timeouts act outside interceptors,
+ * so an interceptor alone would miss a refused or timed-out call.
+ * @internal
+ */
+@Injectable()
+export class McpCallObserver {
+  private readonly logger = new Logger('McpCalls');
+  private readonly auditLogger = new Logger('McpAudit');
+
+  constructor(
+    private readonly registry: McpRegistry,
+    @Inject(MCP_MODULE_OPTIONS) private readonly options: ResolvedMcpOptions,
+    private readonly metrics: McpMetrics,
+    @Optional() @Inject(MCP_AUDIT_SINK) private readonly audit?: McpAuditSink,
+  ) {}
+
+  begin(request: JsonRpcRequest, session: McpSession, requestId: string | undefined, principal: McpPrincipal | undefined): ObservedCall {
+    const { method } = request;
+    const params = request.params ?? {};
+    const name = typeof params.name === 'string' ? params.name : undefined;
+    const tool = method === 'tools/call' && name !== undefined ? this.registry.tools.get(name) : undefined;
+    // Span names and metric labels carry only names the registry knows: bounded, never client input.
+    const target = tool?.name ?? (method === 'prompts/get' && name !== undefined && this.registry.prompts.has(name) ? name : undefined);
+    const { span, ctx } = startMcpSpan(method, target, params._meta, {
+      [MCP_ATTR.method]: method,
+      [MCP_ATTR.sessionId]: session.transport === 'http' ? session.id : undefined,
+      [MCP_ATTR.protocolVersion]: session.protocolVersion,
+      [MCP_ATTR.jsonRpcId]: String(request.id),
+      [MCP_ATTR.requestId]: requestId,
+      [MCP_ATTR.networkTransport]: session.transport === 'stdio' ? 'pipe' : 'tcp',
+      [MCP_ATTR.networkProtocol]: session.transport === 'http' ? 'http' : undefined,
+      [MCP_ATTR.operation]: method === 'tools/call' ? 'execute_tool' : undefined,
+      [MCP_ATTR.toolName]: tool?.name,
+      [MCP_ATTR.promptName]: method === 'prompts/get' ? target : undefined,
+      // Fixed resources only: an expanded template URI carries the caller's template variables.
+      [MCP_ATTR.resourceUri]: method === 'resources/read' && typeof params.uri === 'string' && this.registry.resources.has(params.uri) ? params.uri : undefined,
+    });
+    return { ctx, span, method, target, tool, started: performance.now(), request, session, requestId, principal };
+  }
+
+  /** Ends the observation: `status` is `ok`, `tool_error`, `invalid_arguments`, `cancelled` or an error class. */
+  end(call: ObservedCall, status: string, rpcCode?: number): void {
+    const seconds = (performance.now() - call.started) / 1000;
+    endSpan(call.span, status, rpcCode);
+    this.metrics.operationDuration.observe({ method: call.method, target: call.target ?? '', status }, seconds);
+    if (call.method !== 'tools/call') return;
+    const tool = call.tool?.name ?? 'unknown';
+    this.metrics.toolCalls.inc({ tool, status });
+    const durationMs = Math.round(seconds * 10_000) / 10;
+    const args = this.options.logging.arguments && call.tool ? maskArguments(call.request.params?.arguments, call.tool.sensitiveArgs) : undefined;
+    const entry = {
+      msg: 'tool call',
+      tool,
+      requestId: call.requestId,
+      sessionId: call.session.transport === 'http' ? call.session.id : undefined,
+      jsonrpcId: call.request.id,
+      transport: call.session.transport,
+      durationMs,
+      status,
+      ...(args !== undefined ? { arguments: args } : {}),
+    };
+    if (status === 'internal_error') this.logger.error(entry);
+    else if (status === 'ok' || status === 'tool_error' || status === 'invalid_arguments' || status === 'cancelled') this.logger.log(entry);
+    else this.logger.warn(entry);
+    if (call.tool?.risk) this.writeAudit(call, call.tool, status, durationMs, args);
+  }
+
+  private writeAudit(call: ObservedCall, tool: ToolEntry, outcome: string, durationMs: number, args: unknown): void {
+    const event = {
+      event: 'tool_call' as const,
+      tool: tool.name,
+      risk: tool.risk!,
+      subject: call.principal?.subject ?? (call.session.transport === 'stdio' ? 'stdio' : 'anonymous'),
+      requestId: call.requestId,
+      sessionId: call.session.transport === 'http' ? call.session.id : undefined,
+      outcome,
+      durationMs,
+      ...(args !== undefined ? { arguments: args } : {}),
+    };
+    try {
+      const pending = this.audit?.write(event);
+      if (pending) pending.catch((e: Error) => this.auditLogger.error(`audit sink failed: ${e.message}`));
+    } catch (e) {
+      this.auditLogger.error(`audit sink failed: ${(e as Error).message}`);
+    }
+  }
+}

@@ -1,0 +1,51 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { MCP_MODULE_OPTIONS } from '../mcp.constants';
+import { ResolvedMcpOptions } from '../interfaces/mcp-module-options.interface';
+import { McpSessionManager } from '../protocol/mcp-session.manager';
+
+/** Buckets of the OpenTelemetry MCP conventions for `mcp.server.operation.duration`, in seconds. */
+const DURATION_BUCKETS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300];
+
+/**
+ * The service's Prometheus instruments, on a registry of its own (not prom-client's global one), so
+ * two apps in one process, or a team's own registry, never collide. Labels are bounded: tool names
+ * come from the registry, statuses from a fixed list, never from client input.
+ */
+@Injectable()
+export class McpMetrics {
+  readonly registry = new Registry();
+  readonly toolCalls: Counter<'tool' | 'status'>;
+  readonly operationDuration: Histogram<'method' | 'target' | 'status'>;
+  readonly authFailures: Counter<'reason'>;
+  readonly rateLimited: Counter<'target' | 'limit'>;
+
+  constructor(@Inject(MCP_MODULE_OPTIONS) options: ResolvedMcpOptions, sessions: McpSessionManager) {
+    const registers = [this.registry];
+    this.registry.setDefaultLabels({ service: options.name });
+    this.toolCalls = new Counter({ name: 'mcp_tool_calls_total', help: 'tools/call requests by tool and outcome (ok, tool_error or the error class).', labelNames: ['tool', 'status'], registers });
+    this.operationDuration = new Histogram({
+      name: 'mcp_server_operation_duration_seconds',
+      help: 'Duration of MCP requests by method, target (tool or prompt name) and outcome.',
+      labelNames: ['method', 'target', 'status'],
+      buckets: DURATION_BUCKETS,
+      registers,
+    });
+    this.authFailures = new Counter({ name: 'mcp_auth_failures_total', help: 'Refused authentications by reason.', labelNames: ['reason'], registers });
+    this.rateLimited = new Counter({ name: 'mcp_rate_limit_events_total', help: 'Calls refused by a rate or concurrency limit.', labelNames: ['target', 'limit'], registers });
+    new Gauge({
+      name: 'mcp_active_sessions',
+      help: 'Live MCP sessions on this replica.',
+      registers,
+      collect() {
+        this.set(sessions.size);
+      },
+    });
+    if (options.metrics && options.metrics.defaultMetrics) collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** The Prometheus text exposition. */
+  scrape(): Promise<string> {
+    return this.registry.metrics();
+  }
+}

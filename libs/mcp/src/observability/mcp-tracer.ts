@@ -1,0 +1,85 @@
+import { Context, ROOT_CONTEXT, Span, SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+
+/**
+ * Attribute names of the OpenTelemetry MCP and GenAI semantic conventions (still "development"
+ * there, so spelled out here rather than imported from the incubating entry point).
+ * @internal
+ */
+export const MCP_ATTR = {
+  method: 'mcp.method.name',
+  sessionId: 'mcp.session.id',
+  protocolVersion: 'mcp.protocol.version',
+  resourceUri: 'mcp.resource.uri',
+  jsonRpcId: 'jsonrpc.request.id',
+  rpcStatus: 'rpc.response.status_code',
+  operation: 'gen_ai.operation.name',
+  toolName: 'gen_ai.tool.name',
+  toolCallId: 'gen_ai.tool.call.id',
+  promptName: 'gen_ai.prompt.name',
+  errorType: 'error.type',
+  networkTransport: 'network.transport',
+  networkProtocol: 'network.protocol.name',
+  /** Not a convention: the `X-Request-Id` correlation id (HTTP) or the per-message id (stdio). */
+  requestId: 'request.id',
+} as const;
+
+/**
+ * Incoming trace context is read with W3C Trace Context only (`traceparent`, `tracestate`), not with
+ * the globally configured propagators: `baggage` from a client is not taken over, so a caller cannot
+ * plant entries that instrumented clients would forward to internal services.
+ * @internal
+ */
+export const incomingTraceContext = new W3CTraceContextPropagator();
+
+/** The tracer of the MCP platform; a no-op until an OpenTelemetry SDK is started. @internal */
+export const mcpTracer = () => trace.getTracer('nest-mcp-enterprise');
+
+/**
+ * The parent of an MCP request's span: the W3C trace context in `params._meta` when the client
+ * sent one (SEP-414: MCP's own propagation, closer to the caller than the HTTP hop), else the
+ * active context (the HTTP request's span). With `_meta` winning, the HTTP span is kept as a link.
+ * @internal
+ */
+export function parentOf(meta: unknown): { parent: Context; links: { context: ReturnType<Span['spanContext']> }[] } {
+  const active = context.active();
+  if (meta && typeof meta === 'object' && typeof (meta as Record<string, unknown>).traceparent === 'string') {
+    const extracted = incomingTraceContext.extract(ROOT_CONTEXT, meta as Record<string, unknown>, metaGetter);
+    if (trace.getSpanContext(extracted)) {
+      const http = trace.getSpan(active)?.spanContext();
+      return { parent: extracted, links: http ? [{ context: http }] : [] };
+    }
+  }
+  return { parent: active, links: [] };
+}
+
+const metaGetter = {
+  keys: (carrier: Record<string, unknown>) => Object.keys(carrier),
+  get: (carrier: Record<string, unknown>, key: string) => {
+    const value = carrier[key];
+    return typeof value === 'string' ? value : undefined;
+  },
+};
+
+/** Starts an MCP server span (`{method} {target}`, kind SERVER) under {@link parentOf}. @internal */
+export function startMcpSpan(method: string, target: string | undefined, meta: unknown, attributes: Record<string, string | number | undefined>): { span: Span; ctx: Context } {
+  const { parent, links } = parentOf(meta);
+  const span = mcpTracer().startSpan(target ? `${method} ${target}` : method, { kind: SpanKind.SERVER, attributes: defined(attributes), links }, parent);
+  return { span, ctx: trace.setSpan(parent, span) };
+}
+
+/** Records the outcome on a span and ends it: `error.type` and an ERROR status for failures. @internal */
+export function endSpan(span: Span, status: string, rpcCode?: number): void {
+  if (status !== 'ok') {
+    span.setAttribute(MCP_ATTR.errorType, status);
+    if (rpcCode !== undefined) span.setAttribute(MCP_ATTR.rpcStatus, String(rpcCode));
+    span.setStatus({ code: SpanStatusCode.ERROR });
+  }
+  span.end();
+}
+
+function defined(attributes: Record<string, string | number | undefined>): Record<string, string | number> {
+  const out: Record<string, string | number> = {};
+  for (const [k, v] of Object.entries(attributes)) if (v !== undefined) out[k] = v;
+  return out;
+}

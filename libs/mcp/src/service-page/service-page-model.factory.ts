@@ -1,0 +1,51 @@
+import { ResolvedAuthConfig } from '../auth/auth-options.interface';
+import { ResolvedMcpOptions } from '../interfaces/mcp-module-options.interface';
+import { LATEST_PROTOCOL_VERSION } from '../protocol/protocol-version';
+import { McpRegistry } from '../registry/mcp.registry';
+import { authView } from './auth-view.factory';
+import { endpointList } from './endpoint-list.factory';
+import { PromptView, ResourceView, ServicePageModel } from './service-page.model';
+import { toolView } from './tool-view.factory';
+
+type Catalogue = Pick<McpRegistry, 'tools' | 'prompts' | 'resources' | 'templates'>;
+type Definition = Record<string, unknown>;
+
+/** Everything the page shows, read from the registry as it is now. @internal */
+export function servicePageModel(options: ResolvedMcpOptions, auth: ResolvedAuthConfig, registry: Catalogue): ServicePageModel {
+  const byName = <T extends { name: string }>(a: T, b: T) => a.name.localeCompare(b.name);
+  const entries = [...registry.tools.values(), ...registry.prompts.values(), ...registry.resources.values(), ...registry.templates.values()];
+  const scopes = [...new Set(entries.flatMap((e) => [...(e.requiredScopes ?? [])]))].sort();
+  return {
+    name: options.name,
+    title: options.title,
+    version: options.version,
+    description: options.description,
+    instructions: options.instructions,
+    mcpPath: options.path,
+    protocolVersion: LATEST_PROTOCOL_VERSION,
+    endpoints: endpointList(options),
+    auth: authView(auth, scopes),
+    tools: [...registry.tools.values()].map(toolView).sort(byName),
+    prompts: [...registry.prompts.values()].map((e) => promptView(e.definition, e.requiredScopes)).sort(byName),
+    resources: [...registry.resources.values()].map((e) => resourceView(e.definition, 'uri', e.requiredScopes)).sort(byUri),
+    templates: [...registry.templates.values()].map((e) => resourceView(e.definition, 'uriTemplate', e.requiredScopes)).sort(byUri),
+  };
+}
+
+function promptView(d: Definition, scopes: readonly string[] = []): PromptView {
+  const args = Array.isArray(d.arguments) ? (d.arguments as Definition[]) : [];
+  return {
+    name: String(d.name),
+    title: str(d.title),
+    description: str(d.description),
+    arguments: args.map((a) => ({ name: String(a.name), required: a.required === true, description: str(a.description) })),
+    scopes: [...scopes].sort(),
+  };
+}
+
+function resourceView(d: Definition, key: 'uri' | 'uriTemplate', scopes: readonly string[] = []): ResourceView {
+  return { uri: String(d[key]), name: String(d.name), title: str(d.title), description: str(d.description), mimeType: str(d.mimeType), scopes: [...scopes].sort() };
+}
+
+const byUri = (a: ResourceView, b: ResourceView) => a.uri.localeCompare(b.uri);
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v : undefined);

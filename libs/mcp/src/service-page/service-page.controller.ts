@@ -1,0 +1,54 @@
+import { Controller, Get, Inject, NotFoundException, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { MCP_MODULE_OPTIONS } from '../mcp.constants';
+import { ResolvedMcpOptions } from '../interfaces/mcp-module-options.interface';
+import { MCP_AUTH_CONFIG } from '../auth/auth.constants';
+import { ResolvedAuthConfig } from '../auth/auth-options.interface';
+import { McpRegistry } from '../registry/mcp.registry';
+import { SERVICE_PAGE_HEADERS, SERVICE_PAGE_PATH, SERVICE_PAGE_SCRIPT_PATH, SERVICE_PAGE_STYLE_PATH } from './service-page.constants';
+import { servicePageModel } from './service-page-model.factory';
+import { renderServicePage } from './service-page.renderer';
+import { SERVICE_PAGE_SCRIPT } from './service-page.script';
+import { SERVICE_PAGE_CSS } from './service-page.styles';
+
+/**
+ * `GET /`: the HTML service page (catalogue, endpoints, auth scheme, a console to call a tool), and
+ * its script and style sheet under `/_mcp/`. No auth: it shows what the README shows. Answers 404
+ * like an unknown route when `servicePage` is off.
+ * @internal
+ */
+@Controller()
+export class ServicePageController {
+  /** The rendered page, rebuilt after the registry announces a change (entries may be added at run time). */
+  private page?: string;
+
+  constructor(
+    @Inject(MCP_MODULE_OPTIONS) private readonly options: ResolvedMcpOptions,
+    @Inject(MCP_AUTH_CONFIG) private readonly auth: ResolvedAuthConfig,
+    private readonly registry: McpRegistry,
+  ) {
+    registry.onListChanged(() => (this.page = undefined));
+  }
+
+  @Get(SERVICE_PAGE_PATH)
+  index(@Req() req: Request, @Res() res: Response): void {
+    this.page ??= renderServicePage(servicePageModel(this.options, this.auth, this.registry));
+    this.send(req, res, 'text/html; charset=utf-8', this.page, 'no-store');
+  }
+
+  @Get(SERVICE_PAGE_SCRIPT_PATH)
+  script(@Req() req: Request, @Res() res: Response): void {
+    this.send(req, res, 'text/javascript; charset=utf-8', SERVICE_PAGE_SCRIPT, 'public, max-age=300');
+  }
+
+  @Get(SERVICE_PAGE_STYLE_PATH)
+  style(@Req() req: Request, @Res() res: Response): void {
+    this.send(req, res, 'text/css; charset=utf-8', SERVICE_PAGE_CSS, 'public, max-age=300');
+  }
+
+  private send(req: Request, res: Response, type: string, body: string, cache: string): void {
+    // The same answer as a route that does not exist, so a switched-off page reveals nothing.
+    if (!this.options.servicePage) throw new NotFoundException(`Cannot GET ${req.path}`);
+    res.set({ ...SERVICE_PAGE_HEADERS, 'Content-Type': type, 'Cache-Control': cache }).status(200).send(body);
+  }
+}

@@ -1,0 +1,127 @@
+import { mcpPost } from '../support/mcp-post';
+import { RunningServer, startHelpdeskHttp } from '../support/server-process';
+import { jsonLines, waitForLine } from '../support/log-lines';
+
+/** Opens a session as a 2025-11-25 client; returns its id. */
+async function openSession(server: RunningServer, requestId?: string): Promise<string> {
+  const res = await mcpPost(server.url, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'logs-e2e', version: '1' } } }, server.token, requestId ? { 'x-request-id': requestId } : {});
+  expect(res.status).toBe(200);
+  const id = res.headers.get('mcp-session-id')!;
+  await mcpPost(server.url, { jsonrpc: '2.0', method: 'notifications/initialized' }, server.token, { 'mcp-session-id': id });
+  return id;
+}
+
+const PLANTED = {
+  email: 'planted.person.4711@example.com',
+  cookie: 'session=planted-cookie-value-0815',
+  bogusToken: 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJwbGFudGVkLXRva2VuLTQyIn0.cGxhbnRlZC1zaWduYXR1cmU',
+  queryToken: 'planted-query-token-1337',
+};
+
+const createArgs = (key: string) => ({
+  title: 'Printer on fire in room 4',
+  description: 'Smoke coming out of the printer',
+  category: 'hardware',
+  priority: 'urgent',
+  requester: PLANTED.email,
+  idempotencyKey: key,
+});
+
+/** Structured JSON logs of the built helpdesk: per-call entries, audit channel, auth failures, and what is never logged. */
+describe('structured logs', () => {
+  describe('default configuration (arguments not logged)', () => {
+    let server: RunningServer;
+    let sessionId: string;
+    const all = () => `${server.stdout!()}\n${server.stderr()}`;
+
+    beforeAll(async () => {
+      server = await startHelpdeskHttp();
+      sessionId = await openSession(server);
+      const call = await mcpPost(server.url, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'create_ticket', arguments: createArgs('logs-e2e-0001') } }, server.token, {
+        'mcp-session-id': sessionId,
+        'x-request-id': 'req-create-0001',
+        cookie: PLANTED.cookie,
+      });
+      expect(call.status).toBe(200);
+      await mcpPost(server.url, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'search_tickets', arguments: { query: 'printer' } } }, server.token, { 'mcp-session-id': sessionId, 'x-request-id': 'req-search-0002' });
+      await mcpPost(server.url, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'get_ticket', arguments: { id: 'HD-999999' } } }, server.token, { 'mcp-session-id': sessionId, 'x-request-id': 'req-get-0003' });
+      // Auth failures: a forged token, a token in the query string, no token at all.
+      await mcpPost(server.url, { jsonrpc: '2.0', id: 4, method: 'tools/list' }, PLANTED.bogusToken, { 'x-request-id': 'req-bad-token', cookie: PLANTED.cookie });
+      await mcpPost(`${server.url}?access_token=${PLANTED.queryToken}`, { jsonrpc: '2.0', id: 5, method: 'tools/list' }, undefined, { 'x-request-id': 'req-query-token' });
+      await mcpPost(server.url, { jsonrpc: '2.0', id: 6, method: 'tools/list' }, undefined, { 'x-request-id': 'req-no-token' });
+      await waitForLine(server.stdout!, (l) => l.requestId === 'req-no-token' && l.msg === 'authentication failed');
+    });
+    afterAll(() => server.stop());
+
+    it('writes every line as JSON with a level and time', () => {
+      const lines = jsonLines(server.stdout!());
+      expect(lines.length).toBeGreaterThan(5);
+      for (const line of lines) expect(line).toEqual(expect.objectContaining({ level: expect.any(String), time: expect.any(String) }));
+    });
+
+    it('logs one entry per tool call: tool, request id, session id, duration, status', async () => {
+      const entry = await waitForLine(server.stdout!, (l) => l.msg === 'tool call' && l.tool === 'create_ticket');
+      expect(entry).toMatchObject({ context: 'McpCalls', requestId: 'req-create-0001', sessionId, status: 'ok', transport: 'http', level: 'info' });
+      expect(entry.durationMs).toEqual(expect.any(Number));
+      expect(entry.arguments).toBeUndefined();
+      const search = jsonLines(server.stdout!()).filter((l) => l.msg === 'tool call' && l.tool === 'search_tickets');
+      expect(search).toHaveLength(1);
+      expect(search[0]).toMatchObject({ requestId: 'req-search-0002', status: 'ok' });
+      const missing = await waitForLine(server.stdout!, (l) => l.msg === 'tool call' && l.tool === 'get_ticket');
+      expect(missing).toMatchObject({ requestId: 'req-get-0003', status: expect.stringMatching(/^(tool_error|resource_not_found)$/) });
+    });
+
+    it('writes an audit entry for a mutating tool on its own channel', async () => {
+      const audit = await waitForLine(server.stderr, (l) => l.channel === 'audit');
+      expect(audit).toMatchObject({ event: 'tool_call', tool: 'create_ticket', risk: expect.stringMatching(/^(low|medium|high)$/), subject: expect.any(String), requestId: 'req-create-0001', sessionId, outcome: 'ok' });
+      expect(audit.context).toBeUndefined();
+      // Read-only tools are not audited.
+      expect(jsonLines(server.stderr()).filter((l) => l.channel === 'audit' && l.tool !== 'create_ticket')).toEqual([]);
+      // The audit channel is apart from the application log (stderr vs stdout by default).
+      expect(jsonLines(server.stdout!()).filter((l) => l.channel === 'audit')).toEqual([]);
+    });
+
+    it('logs auth failures with a reason and the request id', async () => {
+      const failures = jsonLines(server.stdout!()).filter((l) => l.msg === 'authentication failed');
+      const byId = Object.fromEntries(failures.map((f) => [f.requestId, f.reason]));
+      expect(byId).toMatchObject({ 'req-bad-token': 'invalid_token', 'req-query-token': 'token_in_query', 'req-no-token': 'missing_token' });
+    });
+
+    it('logs an access line per HTTP request with the request id, method and path only', async () => {
+      const access = await waitForLine(server.stdout!, (l) => l.msg === 'request completed' && l.req?.id === 'req-query-token');
+      expect(access.req).toEqual({ id: 'req-query-token', method: 'POST', path: '/mcp' });
+      expect(access.res).toEqual({ statusCode: 401 });
+    });
+
+    it('never logs a token, a cookie, or a sensitive argument', () => {
+      const text = all();
+      expect(text).not.toContain(server.token!);
+      expect(text).not.toContain(PLANTED.bogusToken);
+      expect(text).not.toContain(PLANTED.bogusToken.split('.')[2]);
+      expect(text).not.toContain(PLANTED.queryToken);
+      expect(text).not.toContain('planted-cookie-value');
+      expect(text).not.toContain(PLANTED.email);
+      expect(text.toLowerCase()).not.toContain('bearer ');
+    });
+  });
+
+  describe('with MCP_LOG_ARGUMENTS=true', () => {
+    let server: RunningServer;
+
+    beforeAll(async () => {
+      server = await startHelpdeskHttp({ MCP_LOG_ARGUMENTS: 'true' });
+      const sessionId = await openSession(server);
+      await mcpPost(server.url, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'create_ticket', arguments: createArgs('logs-e2e-0002') } }, server.token, { 'mcp-session-id': sessionId, 'x-request-id': 'req-args-0001' });
+    });
+    afterAll(() => server.stop());
+
+    it('logs arguments with the fields marked sensitive masked, in the call and the audit entry', async () => {
+      const entry = await waitForLine(server.stdout!, (l) => l.msg === 'tool call' && l.requestId === 'req-args-0001');
+      expect(entry.arguments).toMatchObject({ title: 'Printer on fire in room 4', category: 'hardware', requester: '[REDACTED]' });
+      const audit = await waitForLine(server.stderr, (l) => l.channel === 'audit' && l.requestId === 'req-args-0001');
+      expect(audit.arguments).toMatchObject({ title: 'Printer on fire in room 4', requester: '[REDACTED]' });
+      expect(`${server.stdout!()}${server.stderr()}`).not.toContain(PLANTED.email);
+      expect(`${server.stdout!()}${server.stderr()}`).not.toContain(server.token!);
+    });
+  });
+});

@@ -1,0 +1,112 @@
+import { INestApplication, Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace';
+import type { NodeSDK } from '@opentelemetry/sdk-node';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { startMcpTelemetry } from '@app/mcp';
+import { TestIssuer } from '../support/test-issuer';
+
+const HEADER_TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
+const HEADER_SPAN = '00f067aa0ba902b7';
+const META_TRACE = '0af7651916cd43dd8448eb211c80319c';
+const META_SPAN = 'b7ad6b7169203331';
+const SECRET_QUERY = 'planted-argument-value-9931';
+
+/**
+ * Real spans from the helpdesk, booted in this process with the OpenTelemetry Node SDK and an
+ * in-memory exporter, driven over real HTTP by the official SDK client.
+ */
+describe('OpenTelemetry tracing', () => {
+  const exporter = new InMemorySpanExporter();
+  let sdk: NodeSDK | undefined;
+  let issuer: TestIssuer;
+  let app: INestApplication;
+  let client: Client;
+
+  beforeAll(async () => {
+    sdk = startMcpTelemetry({ serviceName: 'helpdesk-test', serviceVersion: '0.1.0', spanProcessors: [new SimpleSpanProcessor({ exporter })] });
+    issuer = await TestIssuer.start();
+    Object.assign(process.env, issuer.env(), { LOG_LEVEL: 'silent', MCP_METRICS_PORT: 'false' });
+    // Loaded only now: McpModule.forRoot reads the auth settings from the environment at import time.
+    const { AppModule } = require('../../apps/helpdesk/src/app.module') as { AppModule: Type<unknown> };
+    app = await NestFactory.create(AppModule, { bodyParser: false, logger: false });
+    await app.listen(0, '127.0.0.1');
+    const { port } = app.getHttpServer().address() as { port: number };
+    client = new Client({ name: 'tracing-e2e', version: '1.0.0' });
+    const headers = { authorization: `Bearer ${await issuer.mint()}`, traceparent: `00-${HEADER_TRACE}-${HEADER_SPAN}-01`, 'x-request-id': 'trace-req-1' };
+    await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`), { requestInit: { headers } }));
+    exporter.reset();
+    await client.callTool({ name: 'search_tickets', arguments: { query: SECRET_QUERY } });
+    await client.callTool({ name: 'search_tickets', arguments: { query: 'vpn' }, _meta: { traceparent: `00-${META_TRACE}-${META_SPAN}-01` } });
+    await client.callTool({ name: 'get_ticket', arguments: { id: 'HD-999999' } });
+  });
+  afterAll(async () => {
+    await client?.close();
+    await app?.close();
+    await issuer?.close();
+    await sdk?.shutdown();
+  });
+
+  const spans = () => exporter.getFinishedSpans();
+  const named = (name: string) => spans().filter((s) => s.name === name);
+
+  it('makes a SERVER span per HTTP request that continues the traceparent header', () => {
+    const http = named('POST /mcp');
+    expect(http.length).toBeGreaterThanOrEqual(3);
+    for (const s of http) {
+      expect(s.kind).toBe(SpanKind.SERVER);
+      expect(s.spanContext().traceId).toBe(HEADER_TRACE);
+      expect(s.parentSpanContext?.spanId).toBe(HEADER_SPAN);
+      expect(s.attributes).toMatchObject({ 'http.request.method': 'POST', 'url.path': '/mcp', 'http.response.status_code': 200, 'request.id': 'trace-req-1' });
+    }
+  });
+
+  it('makes a child SERVER span per MCP request, named and attributed per the MCP conventions', () => {
+    const [call] = named('tools/call search_tickets').filter((s) => s.spanContext().traceId === HEADER_TRACE);
+    expect(call).toBeDefined();
+    expect(call.kind).toBe(SpanKind.SERVER);
+    const parent = spans().find((s) => s.spanContext().spanId === call.parentSpanContext?.spanId);
+    expect(parent?.name).toBe('POST /mcp');
+    expect(call.attributes).toMatchObject({
+      'mcp.method.name': 'tools/call',
+      'gen_ai.tool.name': 'search_tickets',
+      'gen_ai.operation.name': 'execute_tool',
+      'mcp.session.id': expect.any(String),
+      'mcp.protocol.version': '2025-11-25',
+      'jsonrpc.request.id': expect.any(String),
+      'request.id': 'trace-req-1',
+      'network.transport': 'tcp',
+    });
+    expect(call.status.code).not.toBe(SpanStatusCode.ERROR);
+  });
+
+  it('wraps the tool method in an execute_tool span from the interceptor, child of the MCP span', () => {
+    const [call] = named('tools/call search_tickets').filter((s) => s.spanContext().traceId === HEADER_TRACE);
+    const tool = named('execute_tool search_tickets').find((s) => s.parentSpanContext?.spanId === call.spanContext().spanId);
+    expect(tool).toBeDefined();
+    expect(tool!.kind).toBe(SpanKind.INTERNAL);
+    expect(tool!.attributes).toMatchObject({ 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'search_tickets' });
+  });
+
+  it('takes the parent from params._meta.traceparent when the client sends one, linking the HTTP span', () => {
+    const [call] = named('tools/call search_tickets').filter((s) => s.spanContext().traceId === META_TRACE);
+    expect(call).toBeDefined();
+    expect(call.parentSpanContext?.spanId).toBe(META_SPAN);
+    expect(call.links).toHaveLength(1);
+    expect(call.links[0].context.traceId).toBe(HEADER_TRACE);
+  });
+
+  it('records the outcome of a failed call', () => {
+    const [failed] = named('tools/call get_ticket');
+    expect(failed.status.code).toBe(SpanStatusCode.ERROR);
+    expect(failed.attributes['error.type']).toMatch(/^(tool_error|resource_not_found)$/);
+  });
+
+  it('puts no argument values and no token into any span', () => {
+    const text = JSON.stringify(spans().map((s) => ({ name: s.name, attributes: s.attributes, events: s.events })));
+    expect(text).not.toContain(SECRET_QUERY);
+    expect(text).not.toMatch(/Bearer|eyJ/);
+  });
+});
