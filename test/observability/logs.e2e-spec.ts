@@ -93,6 +93,16 @@ describe('structured logs', () => {
       expect(access.res).toEqual({ statusCode: 401 });
     });
 
+    it('returns X-Request-Id on every HTTP response, not only the MCP endpoint', async () => {
+      const base = new URL(server.url).origin;
+      for (const path of ['/health', '/ready', '/', '/no-such-route']) {
+        const given = await fetch(`${base}${path}`, { headers: { 'x-request-id': 'probe-0001' } });
+        expect(given.headers.get('x-request-id')).toBe('probe-0001');
+        const unsafe = await fetch(`${base}${path}`, { headers: { 'x-request-id': 'bad id <script>' } });
+        expect(unsafe.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+      }
+    });
+
     it('never logs a token, a cookie, or a sensitive argument', () => {
       const text = all();
       expect(text).not.toContain(server.token!);

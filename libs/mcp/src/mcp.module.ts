@@ -28,7 +28,7 @@ import { ProtectedResourceController } from './auth/protected-resource.controlle
 import { PROTECTED_RESOURCE_PATH } from './auth/resource-url';
 import { ResolvedMcpOptions } from './interfaces/mcp-module-options.interface';
 import { McpCorsMiddleware } from './transports/http/mcp-cors.middleware';
-import { McpRequestIdMiddleware } from './transports/http/request-id.middleware';
+import { McpHttpEntryMiddleware } from './transports/http/mcp-http-entry.middleware';
 import { McpHttpTraceMiddleware } from './observability/mcp-http-trace.middleware';
 import { LegacySseService } from './transports/legacy-sse/legacy-sse.service';
 import { McpStdioTransport } from './transports/stdio/mcp-stdio.transport';
@@ -37,7 +37,6 @@ import { InMemorySessionStore, MCP_SESSION_STORE } from './stores/session-store.
 import { InMemoryEventStore, MCP_EVENT_STORE } from './stores/event-store.interface';
 import { HEALTH_CONTROLLERS, HEALTH_PROVIDERS } from './health/health.providers';
 import { SERVICE_PAGE_CONTROLLERS, SERVICE_PAGE_PROVIDERS } from './service-page/service-page.providers';
-import { SERVICE_PAGE_PATH, SERVICE_PAGE_SCRIPT_PATH, SERVICE_PAGE_STYLE_PATH } from './service-page/service-page.constants';
 import { CORPORATE_PROVIDERS } from './corporate/corporate.providers';
 import { OBSERVABILITY_CONTROLLERS, OBSERVABILITY_PROVIDERS } from './observability/observability.providers';
 
@@ -48,6 +47,8 @@ const CORE_PROVIDERS: Provider[] = [
     inject: [MCP_MODULE_OPTIONS],
   },
   McpJwtStrategy,
+  McpHttpTraceMiddleware,
+  McpCorsMiddleware,
   McpHttpAuthGuard,
   McpAuthExceptionFilter,
   McpChallenge,
@@ -103,16 +104,11 @@ export class McpModule implements NestModule {
 
   /**
    * Every HTTP response carries an `X-Request-Id`; the MCP endpoints also get a trace span per
-   * request, and CORS and the Origin allow-list before any guard.
+   * request; they, the metadata and the service page get the Origin/Host checks and CORS before any
+   * guard (see {@link McpHttpEntryMiddleware}).
    */
   configure(consumer: MiddlewareConsumer): void {
-    if (!this.options.http && !this.options.legacySse) return;
-    const mcpPaths = [this.options.path, ...(this.options.legacySse ? ['/sse', '/messages'] : [])];
-    consumer.apply(McpRequestIdMiddleware).forRoutes('{*path}');
-    consumer.apply(McpHttpTraceMiddleware).forRoutes(...mcpPaths);
-    // The service page too: a DNS-rebinding page must not read it through a victim's browser either.
-    const pagePaths = this.options.servicePage ? [SERVICE_PAGE_PATH, SERVICE_PAGE_SCRIPT_PATH, SERVICE_PAGE_STYLE_PATH] : [];
-    consumer.apply(McpCorsMiddleware).forRoutes(...mcpPaths, PROTECTED_RESOURCE_PATH, `${PROTECTED_RESOURCE_PATH}/*path`, ...pagePaths);
+    if (this.options.http || this.options.legacySse) consumer.apply(McpHttpEntryMiddleware).forRoutes('{*path}');
   }
 
   static forRoot(options: McpModuleOptions): DynamicModule {

@@ -1,4 +1,7 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { INTERCEPTORS_METADATA } from '@nestjs/common/constants.js';
+import { McpTracingInterceptor } from '../observability/mcp-tracing.interceptor';
+import { tracingActive } from '../observability/mcp-tracer';
 import { DiscoveryService, ExternalContextCreator, MetadataScanner, Reflector } from '@nestjs/core';
 import { MCP_CONTEXT_TYPE, MCP_MODULE_OPTIONS, MCP_PARAM_ARGS_METADATA, MCP_SCOPES_METADATA } from '../mcp.constants';
 import { ResolvedMcpOptions } from '../interfaces/mcp-module-options.interface';
@@ -47,6 +50,7 @@ function cancellationAware(method: (...a: unknown[]) => unknown): (...a: unknown
 export class McpExplorer implements OnModuleInit {
   private readonly logger = new Logger('McpExplorer');
   private readonly paramsFactory = new McpParamsFactory();
+  private readonly tracingOn = tracingActive();
 
   constructor(
     private readonly discovery: DiscoveryService,
@@ -56,6 +60,7 @@ export class McpExplorer implements OnModuleInit {
     private readonly registry: McpRegistry,
     private readonly reflector: Reflector,
     @Inject(MCP_MODULE_OPTIONS) private readonly options: ResolvedMcpOptions,
+    private readonly tracing: McpTracingInterceptor,
   ) {}
 
   onModuleInit(): void {
@@ -148,6 +153,13 @@ export class McpExplorer implements OnModuleInit {
 
   private wrap(instance: object, methodName: string): McpHandler {
     const callback = cancellationAware((instance as Record<string, (...a: unknown[]) => unknown>)[methodName]);
+    // The tracing interceptor runs first among the method's own interceptors (an instance, as with
+    // @UseInterceptors(new X())), on MCP handlers only, and only when an OpenTelemetry SDK is running:
+    // an interceptor puts every call through an rxjs chain, worth paying only for real spans.
+    if (this.tracingOn) {
+      const own = (Reflect.getMetadata(INTERCEPTORS_METADATA, callback) as unknown[] | undefined) ?? [];
+      Reflect.defineMetadata(INTERCEPTORS_METADATA, [this.tracing, ...own], callback);
+    }
     const wrapped = this.contextCreator.create(
       instance as never,
       callback,

@@ -52,7 +52,7 @@ export class McpCallObserver {
     const tool = method === 'tools/call' && name !== undefined ? this.registry.tools.get(name) : undefined;
     // Span names and metric labels carry only names the registry knows: bounded, never client input.
     const target = tool?.name ?? (method === 'prompts/get' && name !== undefined && this.registry.prompts.has(name) ? name : undefined);
-    const { span, ctx } = startMcpSpan(method, target, params._meta, {
+    const { span, ctx } = startMcpSpan(method, target, params._meta, () => ({
       [MCP_ATTR.method]: method,
       [MCP_ATTR.sessionId]: session.transport === 'http' ? session.id : undefined,
       [MCP_ATTR.protocolVersion]: session.protocolVersion,
@@ -65,7 +65,7 @@ export class McpCallObserver {
       [MCP_ATTR.promptName]: method === 'prompts/get' ? target : undefined,
       // Fixed resources only: an expanded template URI carries the caller's template variables.
       [MCP_ATTR.resourceUri]: method === 'resources/read' && typeof params.uri === 'string' && this.registry.resources.has(params.uri) ? params.uri : undefined,
-    });
+    }));
     return { ctx, span, method, target, tool, started: performance.now(), request, session, requestId, principal };
   }
 

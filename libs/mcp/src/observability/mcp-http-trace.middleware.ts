@@ -16,30 +16,27 @@ export class McpHttpTraceMiddleware implements NestMiddleware {
   use(req: Request, res: Response, next: NextFunction): void {
     const parent = incomingTraceContext.extract(context.active(), req.headers, defaultTextMapGetter);
     const route = req.baseUrl || req.path;
-    const span = mcpTracer().startSpan(
-      `${req.method} ${route}`,
-      {
-        kind: SpanKind.SERVER,
-        attributes: {
-          [ATTR_HTTP_REQUEST_METHOD]: req.method,
-          [ATTR_URL_PATH]: route,
-          [ATTR_NETWORK_PROTOCOL_NAME]: 'http',
-          [ATTR_CLIENT_ADDRESS]: req.socket.remoteAddress ?? '',
-          [MCP_ATTR.requestId]: requestIdFor(req, res),
-        },
-      },
-      parent,
-    );
-    let ended = false;
-    const end = () => {
-      if (ended) return;
-      ended = true;
-      span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, res.statusCode);
-      if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
-      span.end();
-    };
-    res.once('finish', end);
-    res.once('close', end);
+    const span = mcpTracer().startSpan(`${req.method} ${route}`, { kind: SpanKind.SERVER }, parent);
+    // Attributes and listeners only for a recording span: without an SDK (or unsampled) this stays near free.
+    if (span.isRecording()) {
+      span.setAttributes({
+        [ATTR_HTTP_REQUEST_METHOD]: req.method,
+        [ATTR_URL_PATH]: route,
+        [ATTR_NETWORK_PROTOCOL_NAME]: 'http',
+        [ATTR_CLIENT_ADDRESS]: req.socket.remoteAddress ?? '',
+        [MCP_ATTR.requestId]: requestIdFor(req, res),
+      });
+      let ended = false;
+      const end = () => {
+        if (ended) return;
+        ended = true;
+        span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, res.statusCode);
+        if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+        span.end();
+      };
+      res.once('finish', end);
+      res.once('close', end);
+    }
     context.with(trace.setSpan(parent, span), next);
   }
 }

@@ -9,28 +9,55 @@ import { requestIdFor } from './request-id';
 export interface McpLoggerOptions {
   /** Minimum level. Default `LOG_LEVEL`, else `info`. */
   level?: string;
-  /** One `request completed` line per HTTP request (method, path, status, time). Default true. */
+  /**
+   * One `request completed` line per HTTP request (method, path, status, time). Default true;
+   * successful requests to `mcpPath` are logged at debug (their tool calls have entries of their own).
+   */
   accessLog?: boolean;
+  /** The MCP endpoint's path, if not `/mcp`. */
+  mcpPath?: string;
   /** A file path instead of the standard stream (stdout; stderr for stdio servers). */
   destination?: string;
 }
 
 /**
- * Paths pino blanks before a line is written. Defence in depth: request headers are not
- * serialised at all (see `req` below), but a team's own `logger.info({ headers })` or an error
- * carrying a config object must not leak a credential either.
+ * Paths pino blanks before a line is written. Request headers are not serialised at all (see `req`
+ * below); these exact paths are a second line of defence that costs nothing per line.
  */
-export const REDACTED_LOG_PATHS = [
-  'req.headers.authorization',
-  'req.headers.cookie',
-  'res.headers["set-cookie"]',
-  ...['authorization', 'Authorization', 'cookie', 'password', 'token', 'accessToken', 'access_token', 'refreshToken', 'secret', 'clientSecret', 'apiKey'].flatMap((k) => [
-    k,
-    `*.${k}`,
-    `*.*.${k}`,
-    `*.*.*.${k}`,
-  ]),
-];
+export const REDACTED_LOG_PATHS = ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'];
+
+/** Keys whose values never reach a log line, wherever they appear (exact names, case-insensitive). */
+const SECRET_KEYS = new Set(
+  'authorization proxy-authorization cookie set-cookie password passwd passphrase secret clientsecret client_secret apikey api_key api-key x-api-key token accesstoken access_token refreshtoken refresh_token idtoken id_token bearer privatekey private_key credential credentials'.split(' '),
+);
+const CENSOR_DEPTH = 4;
+
+/**
+ * Only plain objects are walked: class instances (`req`, `res`, errors) have serializers of their
+ * own, and walking a ServerResponse would cost more than the whole request.
+ */
+const isPlainObject = (v: unknown): v is Record<string, unknown> => {
+  if (v === null || typeof v !== 'object') return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+};
+
+/**
+ * Masks secret-named keys up to four levels deep, copying only the branches that hold one. A walk
+ * over the keys of a log entry costs about a microsecond; pino's wildcard redaction paths cost tens
+ * of microseconds per line, which would dominate a fast tool call.
+ */
+export function censorSecrets(value: Record<string, unknown>, depth = 0): Record<string, unknown> {
+  let out: Record<string, unknown> | undefined;
+  for (const key of Object.keys(value)) {
+    const v = value[key];
+    let next = v;
+    if (SECRET_KEYS.has(key.toLowerCase())) next = '[REDACTED]';
+    else if (depth < CENSOR_DEPTH && isPlainObject(v)) next = censorSecrets(v, depth + 1);
+    if (next !== v) (out ??= { ...value })[key] = next;
+  }
+  return out ?? value;
+}
 
 /**
  * Errors are logged with their message, type and stack, never with the request or response they
@@ -55,15 +82,23 @@ export const reserveAuditChannel = (object: Record<string, unknown>): Record<str
   return { ...rest, appChannel: channel };
 };
 
+/** pino's `formatters.log`: the audit channel reserved, secrets censored. @internal */
+const formatEntry = (object: Record<string, unknown>): Record<string, unknown> => censorSecrets(reserveAuditChannel(object));
+
+const DEFAULT_QUIET_PATHS: ReadonlySet<string> = new Set(['/mcp']);
+
 /** The pino options of {@link McpLoggerModule}. @internal */
-export function mcpPinoOptions(level: string, accessLog: boolean) {
+export function mcpPinoOptions(level: string, accessLog: boolean, quietPaths: ReadonlySet<string> = DEFAULT_QUIET_PATHS) {
   return {
     level,
     autoLogging: accessLog,
+    // A successful request to the MCP endpoint is at debug: its tool calls have entries of their own.
+    customLogLevel: (req: IncomingMessage, res: ServerResponse, error?: Error) =>
+      error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : quietPaths.has(pathOnly(req.url)?.toLowerCase() ?? '') ? 'debug' : 'info',
     genReqId: (req: IncomingMessage, res: ServerResponse) => requestIdFor(req, res),
     redact: { paths: REDACTED_LOG_PATHS, censor: '[REDACTED]' },
     timestamp: pino.stdTimeFunctions.isoTime,
-    formatters: { level: (label: string) => ({ level: label }), log: reserveAuditChannel },
+    formatters: { level: (label: string) => ({ level: label }), log: formatEntry },
     serializers: {
       req: (req: { id?: unknown; method?: string; url?: string }) => ({ id: req.id, method: req.method, path: pathOnly(req.url) }),
       res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),
@@ -95,7 +130,7 @@ export class McpLoggerModule {
       imports: [
         LoggerModule.forRoot({
           pinoHttp: [
-            mcpPinoOptions(level, options.accessLog ?? true),
+            mcpPinoOptions(level, options.accessLog ?? true, new Set([(options.mcpPath ?? '/mcp').toLowerCase()])),
             pino.destination({ dest: options.destination ?? logFileDescriptor(), sync: false }),
           ],
         }),

@@ -1,4 +1,4 @@
-import { Context, ROOT_CONTEXT, Span, SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
+import { Context, ProxyTracerProvider, ROOT_CONTEXT, Span, SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 
 /**
@@ -32,6 +32,18 @@ export const MCP_ATTR = {
  */
 export const incomingTraceContext = new W3CTraceContextPropagator();
 
+/**
+ * Whether an OpenTelemetry SDK registered a tracer provider (as `startMcpTelemetry` does, before the
+ * app boots). Without one every span is a no-op, and the per-call tracing interceptor is not
+ * attached at all.
+ * @internal
+ */
+export function tracingActive(): boolean {
+  const provider = trace.getTracerProvider();
+  const delegate = provider instanceof ProxyTracerProvider ? provider.getDelegate() : provider;
+  return delegate.constructor.name !== 'NoopTracerProvider';
+}
+
 /** The tracer of the MCP platform; a no-op until an OpenTelemetry SDK is started. @internal */
 export const mcpTracer = () => trace.getTracer('nest-mcp-enterprise');
 
@@ -62,14 +74,16 @@ const metaGetter = {
 };
 
 /** Starts an MCP server span (`{method} {target}`, kind SERVER) under {@link parentOf}. @internal */
-export function startMcpSpan(method: string, target: string | undefined, meta: unknown, attributes: Record<string, string | number | undefined>): { span: Span; ctx: Context } {
+export function startMcpSpan(method: string, target: string | undefined, meta: unknown, attributes: () => Record<string, string | number | undefined>): { span: Span; ctx: Context } {
   const { parent, links } = parentOf(meta);
-  const span = mcpTracer().startSpan(target ? `${method} ${target}` : method, { kind: SpanKind.SERVER, attributes: defined(attributes), links }, parent);
+  const span = mcpTracer().startSpan(target ? `${method} ${target}` : method, { kind: SpanKind.SERVER, links }, parent);
+  if (span.isRecording()) span.setAttributes(defined(attributes()));
   return { span, ctx: trace.setSpan(parent, span) };
 }
 
 /** Records the outcome on a span and ends it: `error.type` and an ERROR status for failures. @internal */
 export function endSpan(span: Span, status: string, rpcCode?: number): void {
+  if (!span.isRecording()) return;
   if (status !== 'ok') {
     span.setAttribute(MCP_ATTR.errorType, status);
     if (rpcCode !== undefined) span.setAttribute(MCP_ATTR.rpcStatus, String(rpcCode));

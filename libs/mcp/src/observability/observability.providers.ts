@@ -1,5 +1,4 @@
 import { Provider, Type } from '@nestjs/common';
-import { APP_INTERCEPTOR } from '@nestjs/core';
 import { McpMetrics } from './mcp-metrics.service';
 import { McpMetricsServer } from './mcp-metrics.server';
 import { McpMetricsController } from './mcp-metrics.controller';
@@ -13,8 +12,9 @@ export const OBSERVABILITY_PROVIDERS: Provider[] = [
   McpMetricsServer,
   McpCallObserver,
   { provide: MCP_AUDIT_SINK, useClass: PinoAuditSink },
-  // Global like Nest's own interceptors, so it also wraps calls guarded by a team's interceptors; it ignores non-MCP contexts.
-  { provide: APP_INTERCEPTOR, useClass: McpTracingInterceptor },
+  // Not an APP_INTERCEPTOR: a global interceptor would also put every HTTP route (POST /mcp itself) through an
+  // rxjs chain; the explorer attaches it to MCP handlers only.
+  McpTracingInterceptor,
 ];
 /** Registered whenever HTTP is served; each answers 404 when its feature is switched off. @internal */
 export const OBSERVABILITY_CONTROLLERS: Type[] = [McpMetricsController];

@@ -8,7 +8,7 @@ const KEY = Symbol('mcpRequestId');
 /**
  * The correlation id of an HTTP request, decided once: the caller's `X-Request-Id` when it is
  * safe, a fresh UUID otherwise; set on the response. Whichever middleware asks first (the access
- * log or the MCP request-id middleware) decides, so logs, spans and `error.data` agree.
+ * log or the MCP entry middleware) decides, so logs, spans and `error.data` agree.
  * @internal
  */
 export function requestIdFor(req: IncomingMessage, res?: ServerResponse): string {

@@ -11,7 +11,7 @@ import { MCP_EVENT_STORE, McpEventStore } from '../../stores/event-store.interfa
 import { accepts, mediaType, readJsonBody, sendHttpError } from './http-checks';
 import { PostResponseChannel } from './post-response.channel';
 import { SseStream, frame } from './sse-stream';
-import { requestIdOf } from './request-id.middleware';
+import { existingRequestId as requestIdOf } from '../../observability/request-id';
 import { httpStatusFor } from '../../errors/http-status';
 import { bindPrincipal } from '../../auth/session-binding';
 import { assertAnonymousMayCall, isAnonymous } from '../../auth/anonymous-access';

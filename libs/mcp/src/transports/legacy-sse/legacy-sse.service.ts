@@ -12,7 +12,7 @@ import { messagesEndpoint } from './legacy-sse.endpoint';
 import { bindPrincipal } from '../../auth/session-binding';
 import { assertAnonymousMayCall, isAnonymous } from '../../auth/anonymous-access';
 import { McpAuthError } from '../../auth/mcp-auth.error';
-import { requestIdOf } from '../http/request-id.middleware';
+import { existingRequestId as requestIdOf } from '../../observability/request-id';
 
 /**
  * The HTTP+SSE transport of MCP 2024-11-05 (off by default; `legacySse: true` or
