@@ -4,12 +4,13 @@
 // The npm script builds first (nest build helpdesk, tsc -p bench/tsconfig.json). Servers run pinned to
 // core 0, the load generator (autocannon, its own process) to core 1.
 //
-// Then the limiter scenario (bench/lib/limiter.mjs): a fourth server, `mcp-limiter`, with the module's real
+// Then the limiter scenario (bench/lib/limiter.mjs): a fifth server, `mcp-limiter`, with the module's real
 // per-caller limits (BENCH_LIMITS=default, MCP_RATE_LIMIT_PER_MINUTE=1200), alone on core 0, driven at a
 // fixed rate; it reports allowed/limited answers, Retry-After, and the server's RSS over the run.
 //
-// Three servers: the ceiling (bare Nest), `mcp` (our module, authentication off) and `mcp-auth` (the same
-// fixture with authentication on, NODE_ENV=production, verifying RS256 JWTs against a JWKS that this
+// Four servers: the ceiling (bare Nest), `mcp` (our module, authentication and log lines off; metrics and
+// the call observer on), `mcp-logs` (the same with the production JSON logs on, written to /dev/null) and
+// `mcp-auth` (authentication on, NODE_ENV=production, verifying RS256 JWTs against a JWKS that this
 // script serves itself on 127.0.0.1). Only one of them is under load at a time.
 //
 // This file runs the bench in order; bench/lib/ holds its parts: settings.mjs (paths, environment,
@@ -35,7 +36,7 @@ import { BASE_HEADERS, CALL_BODY, LIST_BODY, checkAuth, newId, openSession, post
 import { fmtPct, report, summarise, valid } from './lib/report.mjs';
 import { PIN, load, machineBusyPct, runChild, startServer } from './lib/servers.mjs';
 import {
-  AUTH_AUDIENCE, AUTH_ISSUER, CONNECTIONS, DURATION, IDLE, LIMITER, LIST_CONNECTIONS, ONLY, RESULTS, ROUNDS, SERVE, TMP, TOOL_COUNT, WARMUP,
+  AUTH_AUDIENCE, AUTH_ISSUER, CONNECTIONS, DURATION, HEAP, IDLE, LIMITER, LIST_CONNECTIONS, ONLY, RESULTS, ROUNDS, SERVE, TMP, TOOL_COUNT, WARMUP,
 } from './lib/settings.mjs';
 
 function limiterLine() {
@@ -73,7 +74,10 @@ async function main() {
   // `auth: { disabled: true }` under NODE_ENV=production (a boot error); Express only changes error
   // verbosity and view caching with it, nothing on this path. The ceiling and mcp-auth stay in production.
   const issuer = await startIssuer();
-  const mcp = await startServer('mcp', 'mcp', { NODE_ENV: 'development', BENCH_AUTH: 'off' });
+  // `mcp` measures the stack (metrics, tracing middleware and call observer on, no SDK) without log lines;
+  // `mcp-logs` is the same with the production logs on (JSON lines to /dev/null), against `mcp`.
+  const mcp = await startServer('mcp', 'mcp', { NODE_ENV: 'development', BENCH_AUTH: 'off', BENCH_LOGS: 'off' });
+  const mcpLogs = await startServer('mcp-logs', 'mcp', { NODE_ENV: 'development', BENCH_AUTH: 'off' });
   let ceiling;
   let mcpAuth;
   let authCheck;
@@ -101,6 +105,7 @@ async function main() {
     mcpAuth = await startServer('mcp-auth', 'mcp', {
       NODE_ENV: 'production',
       BENCH_AUTH: 'on',
+      BENCH_LOGS: 'off',
       MCP_JWKS_URI: issuer.jwksUri,
       MCP_JWT_ISSUER: AUTH_ISSUER,
       MCP_JWT_AUDIENCE: AUTH_AUDIENCE,
@@ -115,12 +120,15 @@ async function main() {
         `JWKS fetched ${issuer.fetches()} time(s)\n`,
     );
     const authHeaders = { ...BASE_HEADERS, ...bearer };
+    const logSessions = [];
+    for (let i = 0; i < Math.max(...CONNECTIONS); i++) logSessions.push(await openSession(mcpLogs.url));
 
     const plan = [
       ...CONNECTIONS.flatMap((c) => [
         { key: `ceiling.call.${c}`, label: `ceiling tools/call x${c}`, server: ceiling, path: '/mcp', c, body: CALL_BODY, sessions: fake, verify: 'call' },
         { key: `mcp.call.${c}`, label: `mcp tools/call x${c}`, server: mcp, path: '/mcp', c, body: CALL_BODY, sessions, verify: 'call' },
         { key: `auth.call.${c}`, label: `mcp tools/call (auth) x${c}`, server: mcpAuth, path: '/mcp', c, body: CALL_BODY, sessions: authSessions, verify: 'call', headers: authHeaders, ref: `mcp.call.${c}` },
+        { key: `logs.call.${c}`, label: `mcp tools/call (logs) x${c}`, server: mcpLogs, path: '/mcp', c, body: CALL_BODY, sessions: logSessions, verify: 'call', ref: `mcp.call.${c}` },
       ]),
       { key: 'ceiling.list', label: `ceiling list(${TOOL_COUNT}) x${LIST_CONNECTIONS}`, server: ceiling, path: '/mcp-list', c: LIST_CONNECTIONS, body: LIST_BODY, sessions: fake, verify: 'list' },
       { key: 'mcp.list', label: `mcp tools/list(${TOOL_COUNT}) x${LIST_CONNECTIONS}`, server: mcp, path: '/mcp', c: LIST_CONNECTIONS, body: LIST_BODY, sessions, verify: 'list' },
@@ -136,7 +144,7 @@ async function main() {
       }
     }
   } finally {
-    await Promise.all([mcp.stop(), ceiling?.stop(), mcpAuth?.stop()]);
+    await Promise.all([mcp.stop(), mcpLogs.stop(), ceiling?.stop(), mcpAuth?.stop()]);
     await issuer.stop();
   }
   const measured = summarise(runs);
@@ -150,9 +158,14 @@ async function main() {
   process.stdout.write('  idle sessions ...');
   // It boots the fixture in-process with authentication off, hence NODE_ENV=development (see above).
   const idle = await runChild(0, ['--expose-gc', IDLE], 'idle sessions probe', undefined, { NODE_ENV: 'development', BENCH_AUTH: 'off' });
-  process.stdout.write(` +${idle.addedMB.toFixed(1)} MB\n\n`);
+  process.stdout.write(` +${idle.addedMB.toFixed(1)} MB\n`);
 
-  report(runs, measured, idle, { loadBefore, busyBefore }, { jwksFetches: issuer.fetches(), check: authCheck }, limiter);
+  // --- heap under load: the settled heap after 5,000 and 45,000 calls, logs on ---------------------
+  process.stdout.write('  heap under load ...');
+  const heap = await runChild(0, ['--expose-gc', HEAP], 'heap probe', undefined, { NODE_ENV: 'development', BENCH_AUTH: 'off' });
+  process.stdout.write(` ${heap.growthMB >= 0 ? '+' : ''}${heap.growthMB} MB\n\n`);
+
+  report(runs, measured, idle, { loadBefore, busyBefore }, { jwksFetches: issuer.fetches(), check: authCheck }, limiter, heap);
 }
 
 main().catch((error) => {

@@ -85,6 +85,7 @@ function buildRows(runs, measured) {
     row('ceiling tools/call (canned)', `ceiling call x${c}`, `ceiling.call.${c}`);
     row('mcp tools/call echo', `mcp call x${c}`, `mcp.call.${c}`, `ceiling.call.${c}`, TARGETS.call);
     row('mcp tools/call echo (auth)', `auth call x${c}`, `auth.call.${c}`, `mcp.call.${c}`, TARGETS.auth, 'mcp');
+    row('mcp tools/call echo (logs)', `logs call x${c}`, `logs.call.${c}`, `mcp.call.${c}`, TARGETS.logs, 'mcp');
   }
   row(`ceiling list (${TOOL_COUNT} tools, res.json)`, 'ceiling list', 'ceiling.list');
   row(`mcp tools/list (${TOOL_COUNT} tools)`, 'mcp list', 'mcp.list', 'ceiling.list', TARGETS.list);
@@ -126,9 +127,9 @@ function printTable(rows) {
  * Prints the table and the verdicts, then writes RESULTS. `runs` as for summarise, `measured` its
  * result; `idle` is the idle-sessions probe's answer; `machine` what run.mjs saw before the bench
  * ({ loadBefore, busyBefore }); `auth` the issuer's JWKS fetch count and checkAuth's answer; `limiter`
- * the limiter scenario's block (runLimiter).
+ * the limiter scenario's block (runLimiter); `heap` the heap-under-load probe's answer.
  */
-export function report(runs, measured, idle, { loadBefore, busyBefore }, { jwksFetches, check }, limiter) {
+export function report(runs, measured, idle, { loadBefore, busyBefore }, { jwksFetches, check }, limiter, heap) {
   const rows = buildRows(runs, measured);
   const idleVerdict = idle.liveSessionsAfter - idle.liveSessionsBefore !== idle.sessions ? 'FAIL (invalid run)' : idle.addedMB < TARGETS.idleMB ? 'PASS' : 'FAIL';
   printTable(rows);
@@ -137,10 +138,15 @@ export function report(runs, measured, idle, { loadBefore, busyBefore }, { jwksF
       `(${idle.bytesPerSession} B/session; heap ${idle.heapUsedBeforeMB.toFixed(1)} -> ${idle.heapUsedAfterMB.toFixed(1)} MB, ` +
       `rss +${idle.rssAddedMB.toFixed(1)} MB), target < ${TARGETS.idleMB} MB: ${idleVerdict}`,
   );
+  const heapVerdict = heap.growthMB < TARGETS.heapGrowthMB ? 'PASS' : 'FAIL';
+  console.log(
+    `heap under load (logs on): settled heapUsed ${heap.beforeMB} MB after ${heap.warmCalls.toLocaleString('en-US')} calls, ` +
+      `${heap.afterMB} MB after ${(heap.warmCalls + heap.measuredCalls).toLocaleString('en-US')} (${heap.growthMB >= 0 ? '+' : ''}${heap.growthMB} MB), target < ${TARGETS.heapGrowthMB} MB growth: ${heapVerdict}`,
+  );
   printLimiter(limiter);
   const loadAfter = loadavg();
   console.log(`\nload average (1 min) before/after: ${loadBefore[0].toFixed(2)} / ${loadAfter[0].toFixed(2)} (the bench itself adds about 2)`);
-  const failed = rows.filter((r) => r.result.startsWith('FAIL')).length + (idleVerdict.startsWith('FAIL') ? 1 : 0) + limiter.failed;
+  const failed = rows.filter((r) => r.result.startsWith('FAIL')).length + (idleVerdict.startsWith('FAIL') ? 1 : 0) + (heapVerdict === 'FAIL' ? 1 : 0) + limiter.failed;
   console.log(failed ? `\n*** ${failed} target(s) FAILED ***` : '\nall targets PASS');
 
   const git = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).stdout.trim();
@@ -158,6 +164,7 @@ export function report(runs, measured, idle, { loadBefore, busyBefore }, { jwksF
         auth: { issuer: AUTH_ISSUER, audience: AUTH_AUDIENCE, algorithm: 'RS256', jwksFetches, check },
         scenarios: rows,
         idleSessions: { ...idle, targetMB: TARGETS.idleMB, result: idleVerdict },
+        heapUnderLoad: { ...heap, targetGrowthMB: TARGETS.heapGrowthMB, result: heapVerdict },
         limiter,
         failed,
       },

@@ -7,6 +7,7 @@ export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const SERVE = resolve(ROOT, 'dist/bench/bench/fixture/serve.js');
 export const LOAD = resolve(ROOT, 'bench/load.mjs');
 export const IDLE = resolve(ROOT, 'bench/idle-sessions.mjs');
+export const HEAP = resolve(ROOT, 'bench/heap-calls.mjs');
 export const TMP = resolve(ROOT, '.bench');
 export const RESULTS = resolve(ROOT, 'bench/results/latest.json');
 export const NODE = process.execPath;
@@ -20,7 +21,9 @@ export const TOOL_COUNT = 50;
 export const CONNECTIONS = [16, 64];
 export const LIST_CONNECTIONS = 16;
 // call, list: against the ceiling; auth: the authenticated tools/call against the unauthenticated one.
-export const TARGETS = { call: 0.5, list: 0.8, auth: 0.8, idleMB: 100 };
+// logs: the production JSON logs (an access line and a call entry per request) may cost at most 40% of a
+// trivial tool call's throughput; a regression guard, set when the logs arrived (#6), not a design goal.
+export const TARGETS = { call: 0.5, list: 0.8, auth: 0.8, logs: 0.6, idleMB: 100, heapGrowthMB: 5 };
 export const AUTH_ISSUER = 'https://issuer.bench.invalid';
 export const AUTH_AUDIENCE = 'mcp:bench';
 // The limiter scenario: its own MCP server with the module's default limits (BENCH_LIMITS=default) and
