@@ -1,6 +1,6 @@
 import { INestApplication, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import { SpanKind, SpanStatusCode, context, propagation, trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace';
 import type { NodeSDK } from '@opentelemetry/sdk-node';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -28,6 +28,7 @@ describe('OpenTelemetry tracing', () => {
   beforeAll(async () => {
     sdk = startMcpTelemetry({ serviceName: 'helpdesk-test', serviceVersion: '0.1.0', spanProcessors: [new SimpleSpanProcessor({ exporter })] });
     issuer = await TestIssuer.start();
+    // Restored in afterAll: jest runs other suites in this worker process after this one.
     Object.assign(process.env, issuer.env(), { LOG_LEVEL: 'silent', MCP_METRICS_PORT: 'false' });
     // Loaded only now: McpModule.forRoot reads the auth settings from the environment at import time.
     const { AppModule } = require('../../apps/helpdesk/src/app.module') as { AppModule: Type<unknown> };
@@ -42,11 +43,18 @@ describe('OpenTelemetry tracing', () => {
     await client.callTool({ name: 'search_tickets', arguments: { query: 'vpn' }, _meta: { traceparent: `00-${META_TRACE}-${META_SPAN}-01` } });
     await client.callTool({ name: 'get_ticket', arguments: { id: 'HD-999999' } });
   });
+  const savedEnv = { ...process.env };
   afterAll(async () => {
     await client?.close();
     await app?.close();
     await issuer?.close();
     await sdk?.shutdown();
+    // Unregister the SDK's globals, so later suites in this worker boot without tracing.
+    trace.disable();
+    context.disable();
+    propagation.disable();
+    for (const key of Object.keys(process.env)) if (!(key in savedEnv)) delete process.env[key];
+    Object.assign(process.env, savedEnv);
   });
 
   const spans = () => exporter.getFinishedSpans();
