@@ -8,14 +8,15 @@ import { JsonRpcRequest } from '../protocol/json-rpc';
 import { McpSession } from '../protocol/mcp-session';
 import { McpPrincipal } from '../auth/mcp-principal';
 import { maskArguments } from './argument-masker';
-import { MCP_ATTR, endSpan, startMcpSpan } from './mcp-tracer';
+import { MCP_ATTR, endSpan, startMcpSpan, tracingActive } from './mcp-tracer';
 import { McpMetrics } from './mcp-metrics.service';
 import { MCP_AUDIT_SINK, McpAuditSink } from './mcp-audit.sink';
 
 /** One MCP request being observed. @internal */
 export interface ObservedCall {
-  readonly ctx: Context;
-  readonly span: Span;
+  /** The span's context, or undefined when no OpenTelemetry SDK runs. */
+  readonly ctx: Context | undefined;
+  readonly span: Span | undefined;
   readonly method: string;
   readonly target: string | undefined;
   readonly tool: ToolEntry | undefined;
@@ -36,6 +37,10 @@ export interface ObservedCall {
 @Injectable()
 export class McpCallObserver {
   private readonly logger = new Logger('McpCalls');
+  /** Decided once at boot: without an OpenTelemetry SDK, no span work at all on the hot path. */
+  private readonly tracing = tracingActive();
+  /** Histogram children by label values: prom-client would hash the label object on every observation. */
+  private readonly durations = new Map<string, { observe(v: number): void }>();
   private readonly auditLogger = new Logger('McpAudit');
 
   constructor(
@@ -52,7 +57,7 @@ export class McpCallObserver {
     const tool = method === 'tools/call' && name !== undefined ? this.registry.tools.get(name) : undefined;
     // Span names and metric labels carry only names the registry knows: bounded, never client input.
     const target = tool?.name ?? (method === 'prompts/get' && name !== undefined && this.registry.prompts.has(name) ? name : undefined);
-    const { span, ctx } = startMcpSpan(method, target, params._meta, () => ({
+    const { span, ctx } = !this.tracing ? { span: undefined, ctx: undefined } : startMcpSpan(method, target, params._meta, () => ({
       [MCP_ATTR.method]: method,
       [MCP_ATTR.sessionId]: session.transport === 'http' ? session.id : undefined,
       [MCP_ATTR.protocolVersion]: session.protocolVersion,
@@ -72,8 +77,11 @@ export class McpCallObserver {
   /** Ends the observation: `status` is `ok`, `tool_error`, `invalid_arguments`, `cancelled` or an error class. */
   end(call: ObservedCall, status: string, rpcCode?: number): void {
     const seconds = (performance.now() - call.started) / 1000;
-    endSpan(call.span, status, rpcCode);
-    this.metrics.operationDuration.observe({ method: call.method, target: call.target ?? '', status }, seconds);
+    if (call.span) endSpan(call.span, status, rpcCode);
+    const key = `${call.method}\u0000${call.target ?? ''}\u0000${status}`;
+    let duration = this.durations.get(key);
+    if (!duration) this.durations.set(key, (duration = this.metrics.operationDuration.labels(call.method, call.target ?? '', status)));
+    duration.observe(seconds);
     if (call.method !== 'tools/call') return;
     const tool = call.tool?.name ?? 'unknown';
     this.metrics.toolCalls.inc({ tool, status });

@@ -2,7 +2,7 @@ import { Injectable, NestMiddleware } from '@nestjs/common';
 import { SpanKind, SpanStatusCode, context, defaultTextMapGetter, trace } from '@opentelemetry/api';
 import { ATTR_HTTP_REQUEST_METHOD, ATTR_HTTP_RESPONSE_STATUS_CODE, ATTR_URL_PATH, ATTR_CLIENT_ADDRESS, ATTR_NETWORK_PROTOCOL_NAME } from '@opentelemetry/semantic-conventions';
 import type { NextFunction, Request, Response } from 'express';
-import { MCP_ATTR, incomingTraceContext, mcpTracer } from './mcp-tracer';
+import { MCP_ATTR, incomingTraceContext, mcpTracer, tracingActive } from './mcp-tracer';
 import { requestIdFor } from './request-id';
 
 /**
@@ -13,7 +13,11 @@ import { requestIdFor } from './request-id';
  */
 @Injectable()
 export class McpHttpTraceMiddleware implements NestMiddleware {
+  /** Decided once at boot: without an OpenTelemetry SDK there is no span to make, nor context to carry. */
+  private readonly active = tracingActive();
+
   use(req: Request, res: Response, next: NextFunction): void {
+    if (!this.active) return next();
     const parent = incomingTraceContext.extract(context.active(), req.headers, defaultTextMapGetter);
     const route = req.baseUrl || req.path;
     const span = mcpTracer().startSpan(`${req.method} ${route}`, { kind: SpanKind.SERVER }, parent);

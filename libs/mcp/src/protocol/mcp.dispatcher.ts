@@ -137,7 +137,7 @@ export class McpDispatcher {
     };
     try {
       // The request's span is active while it runs: the pipeline, the handler and its own calls nest under it.
-      const result = await context.with(observed.ctx, () => handler(scope));
+      const result = await (observed.ctx ? context.with(observed.ctx, () => handler(scope)) : handler(scope));
       if (call.cancelled) {
         this.observer.end(observed, 'cancelled');
         return undefined;
