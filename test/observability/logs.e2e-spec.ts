@@ -1,15 +1,6 @@
-import { mcpPost } from '../support/mcp-post';
+import { mcpPost, openMcpSession } from '../support/mcp-post';
 import { RunningServer, startHelpdeskHttp } from '../support/server-process';
 import { jsonLines, waitForLine } from '../support/log-lines';
-
-/** Opens a session as a 2025-11-25 client; returns its id. */
-async function openSession(server: RunningServer, requestId?: string): Promise<string> {
-  const res = await mcpPost(server.url, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'logs-e2e', version: '1' } } }, server.token, requestId ? { 'x-request-id': requestId } : {});
-  expect(res.status).toBe(200);
-  const id = res.headers.get('mcp-session-id')!;
-  await mcpPost(server.url, { jsonrpc: '2.0', method: 'notifications/initialized' }, server.token, { 'mcp-session-id': id });
-  return id;
-}
 
 const PLANTED = {
   email: 'planted.person.4711@example.com',
@@ -36,7 +27,7 @@ describe('structured logs', () => {
 
     beforeAll(async () => {
       server = await startHelpdeskHttp();
-      sessionId = await openSession(server);
+      sessionId = await openMcpSession(server.url, server.token);
       const call = await mcpPost(server.url, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'create_ticket', arguments: createArgs('logs-e2e-0001') } }, server.token, {
         'mcp-session-id': sessionId,
         'x-request-id': 'req-create-0001',
@@ -49,7 +40,9 @@ describe('structured logs', () => {
       await mcpPost(server.url, { jsonrpc: '2.0', id: 4, method: 'tools/list' }, PLANTED.bogusToken, { 'x-request-id': 'req-bad-token', cookie: PLANTED.cookie });
       await mcpPost(`${server.url}?access_token=${PLANTED.queryToken}`, { jsonrpc: '2.0', id: 5, method: 'tools/list' }, undefined, { 'x-request-id': 'req-query-token' });
       await mcpPost(server.url, { jsonrpc: '2.0', id: 6, method: 'tools/list' }, undefined, { 'x-request-id': 'req-no-token' });
-      await waitForLine(server.stdout!, (l) => l.requestId === 'req-no-token' && l.msg === 'authentication failed');
+      // Beyond the 60 s clock skew the server allows.
+      await mcpPost(server.url, { jsonrpc: '2.0', id: 7, method: 'tools/list' }, await server.issuer!.mint({ expiresIn: -600 }), { 'x-request-id': 'req-expired' });
+      await waitForLine(server.stdout!, (l) => l.requestId === 'req-expired' && l.msg === 'authentication failed');
     });
     afterAll(() => server.stop());
 
@@ -84,7 +77,7 @@ describe('structured logs', () => {
     it('logs auth failures with a reason and the request id', async () => {
       const failures = jsonLines(server.stdout!()).filter((l) => l.msg === 'authentication failed');
       const byId = Object.fromEntries(failures.map((f) => [f.requestId, f.reason]));
-      expect(byId).toMatchObject({ 'req-bad-token': 'invalid_token', 'req-query-token': 'token_in_query', 'req-no-token': 'missing_token' });
+      expect(byId).toMatchObject({ 'req-bad-token': 'invalid_token', 'req-query-token': 'token_in_query', 'req-no-token': 'missing_token', 'req-expired': 'expired_token' });
     });
 
     it('logs an access line per HTTP request with the request id, method and path only', async () => {
@@ -120,7 +113,7 @@ describe('structured logs', () => {
 
     beforeAll(async () => {
       server = await startHelpdeskHttp({ MCP_LOG_ARGUMENTS: 'true' });
-      const sessionId = await openSession(server);
+      const sessionId = await openMcpSession(server.url, server.token);
       await mcpPost(server.url, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'create_ticket', arguments: createArgs('logs-e2e-0002') } }, server.token, { 'mcp-session-id': sessionId, 'x-request-id': 'req-args-0001' });
     });
     afterAll(() => server.stop());

@@ -1,12 +1,5 @@
-import { mcpPost } from '../support/mcp-post';
+import { mcpPost, openMcpSession } from '../support/mcp-post';
 import { RunningServer, startHelpdeskHttp } from '../support/server-process';
-
-async function openSession(server: RunningServer): Promise<string> {
-  const res = await mcpPost(server.url, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'metrics-e2e', version: '1' } } }, server.token);
-  const id = res.headers.get('mcp-session-id')!;
-  await mcpPost(server.url, { jsonrpc: '2.0', method: 'notifications/initialized' }, server.token, { 'mcp-session-id': id });
-  return id;
-}
 
 const metricsUrlOf = (server: RunningServer): string => {
   const m = /metrics on (http:\/\/\S+)/.exec(server.stderr());
@@ -31,7 +24,7 @@ describe('metrics', () => {
 
     beforeAll(async () => {
       server = await startHelpdeskHttp({ MCP_RATE_LIMIT_PER_MINUTE: '6' });
-      const session = await openSession(server);
+      const session = await openMcpSession(server.url, server.token);
       const call = (id: number, name: string, args: Record<string, unknown>) =>
         mcpPost(server.url, { jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }, server.token, { 'mcp-session-id': session });
       await call(1, 'search_tickets', { query: 'printer' });

@@ -1,4 +1,4 @@
-import { mcpPost } from '../support/mcp-post';
+import { mcpPost, openMcpSession } from '../support/mcp-post';
 import { RunningServer, startHelpdeskHttp } from '../support/server-process';
 import { waitFor } from '../support/wait';
 
@@ -8,8 +8,7 @@ describe('OpenTelemetry configured from OTEL_* in the built server', () => {
 
   beforeAll(async () => {
     server = await startHelpdeskHttp({ OTEL_TRACES_EXPORTER: 'console', OTEL_BSP_SCHEDULE_DELAY: '50', OTEL_SERVICE_NAME: 'helpdesk-otel-e2e' });
-    const init = await mcpPost(server.url, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'otel-env', version: '1' } } }, server.token);
-    const session = init.headers.get('mcp-session-id')!;
+    const session = await openMcpSession(server.url, server.token);
     await mcpPost(server.url, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_tickets', arguments: { query: 'printer' } } }, server.token, {
       'mcp-session-id': session,
       traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01',

@@ -6,14 +6,15 @@ import { McpAuthError } from './mcp-auth.error';
  * @internal
  */
 export function authFailureKind(error: McpAuthError): string {
+  if (error.kind) return error.kind;
   if (error.status === 503) return 'introspection_unavailable';
   switch (error.bearerError) {
     case 'insufficient_scope':
       return 'insufficient_scope';
     case 'invalid_request':
-      return /query/i.test(error.reason) ? 'token_in_query' : 'malformed_header';
+      return 'malformed_header';
     case 'invalid_token':
-      return /expired/i.test(error.reason) ? 'expired_token' : 'invalid_token';
+      return 'invalid_token';
     default:
       return error.status === 403 ? 'session_mismatch' : 'missing_token';
   }

@@ -15,6 +15,8 @@ export class McpAuthError extends IntrinsicException {
     /** Why, for the server log only. */
     readonly reason: string,
     readonly requiredScope?: string,
+    /** A bounded label for logs and metrics, where status and `bearerError` alone do not tell it. */
+    readonly kind?: 'token_in_query' | 'malformed_header' | 'expired_token',
   ) {
     super(description);
   }

@@ -36,7 +36,7 @@ export class McpHttpAuthGuard extends AuthGuard('mcp-jwt') {
   override async canActivate(context: ExecutionContext): Promise<boolean> {
     if (this.config.mode === 'disabled' || context.getType() !== 'http') return true;
     const req = context.switchToHttp().getRequest<Request & { user?: McpPrincipal }>();
-    if (hasQueryToken(req.url)) this.fail(401, 'invalid_request', 'Access tokens are not accepted in the query string', 'token in query string');
+    if (hasQueryToken(req.url)) this.fail(401, 'invalid_request', 'Access tokens are not accepted in the query string', 'token in query string', 'token_in_query');
     const header = req.headers.authorization;
     if (!header && this.config.anonymousListing) {
       // Only initialize, ping and the lists get through; the transport refuses the rest (401).
@@ -45,7 +45,7 @@ export class McpHttpAuthGuard extends AuthGuard('mcp-jwt') {
     }
     if (!header) this.fail(401, undefined, 'Authentication required', 'missing token');
     const match = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/i.exec(header!);
-    if (!match) this.fail(401, 'invalid_request', 'Use Authorization: Bearer <token>', 'malformed Authorization header');
+    if (!match) this.fail(401, 'invalid_request', 'Use Authorization: Bearer <token>', 'malformed Authorization header', 'malformed_header');
     const token = match![1];
     const cached = this.cache.get(token) ?? this.introspected.get(token);
     if (cached) {
@@ -88,14 +88,14 @@ export class McpHttpAuthGuard extends AuthGuard('mcp-jwt') {
   override handleRequest<T>(err: unknown, user: T, info: unknown): T {
     if (err || !user) {
       const reason = info instanceof Error ? `${info.name}: ${info.message}` : err instanceof Error ? err.message : 'no principal';
-      this.fail(401, 'invalid_token', 'The access token is invalid or expired', reason);
+      this.fail(401, 'invalid_token', 'The access token is invalid or expired', reason, (info as Error | undefined)?.name === 'TokenExpiredError' ? 'expired_token' : undefined);
     }
     return user;
   }
 
-  private fail(status: 401 | 403, error: McpAuthError['bearerError'], description: string, reason: string): never {
+  private fail(status: 401 | 403, error: McpAuthError['bearerError'], description: string, reason: string, kind?: McpAuthError['kind']): never {
     // Logged (with the request id) and counted by McpAuthExceptionFilter, which sees every refusal.
-    throw new McpAuthError(status, error, description, reason);
+    throw new McpAuthError(status, error, description, reason, undefined, kind);
   }
 }
 
