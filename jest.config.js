@@ -8,8 +8,19 @@ const common = {
 
 module.exports = {
   projects: [
-    { ...common, displayName: 'unit', rootDir: __dirname, testMatch: ['<rootDir>/libs/**/*.spec.ts', '<rootDir>/apps/**/*.spec.ts'] },
-    { ...common, displayName: 'e2e', rootDir: __dirname, testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'], setupFiles: ['<rootDir>/test/support/jest-env.js'] },
+    {
+      ...common,
+      displayName: 'unit',
+      rootDir: __dirname,
+      testMatch: ['<rootDir>/libs/**/*.spec.ts', '<rootDir>/apps/**/*.spec.ts'],
+    },
+    {
+      ...common,
+      displayName: 'e2e',
+      rootDir: __dirname,
+      testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      setupFiles: ['<rootDir>/test/support/jest-env.js'],
+    },
   ],
   reporters: ['default', '<rootDir>/test/support/count-reporter.js'],
   testTimeout: 30000,

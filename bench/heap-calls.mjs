@@ -22,7 +22,19 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
 function post(body, headers = {}) {
   return new Promise((ok, fail) => {
     const req = http.request(
-      { host: '127.0.0.1', port, path: '/mcp', method: 'POST', agent, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'content-length': Buffer.byteLength(body), ...headers } },
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/mcp',
+        method: 'POST',
+        agent,
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'content-length': Buffer.byteLength(body),
+          ...headers,
+        },
+      },
       (res) => {
         res.resume();
         res.on('end', () => (res.statusCode === 200 ? ok(res.headers) : fail(new Error(`answered ${res.statusCode}`))));
@@ -33,7 +45,14 @@ function post(body, headers = {}) {
   });
 }
 
-const init = await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench-heap', version: '1.0.0' } } }));
+const init = await post(
+  JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench-heap', version: '1.0.0' } },
+  }),
+);
 const session = { 'mcp-session-id': init['mcp-session-id'], 'mcp-protocol-version': '2025-11-25' };
 let next = 2;
 async function calls(n) {
@@ -41,7 +60,15 @@ async function calls(n) {
   const worker = async () => {
     while (sent < n) {
       sent++;
-      await post(JSON.stringify({ jsonrpc: '2.0', id: next++, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hello' } } }), session);
+      await post(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: next++,
+          method: 'tools/call',
+          params: { name: 'echo', arguments: { text: 'hello' } },
+        }),
+        session,
+      );
     }
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
@@ -60,5 +87,13 @@ await calls(MEASURED);
 const afterMB = await settledHeapMB();
 await app.close();
 agent.destroy();
-console.log(JSON.stringify({ warmCalls: WARM, measuredCalls: MEASURED, beforeMB: +beforeMB.toFixed(1), afterMB: +afterMB.toFixed(1), growthMB: +(afterMB - beforeMB).toFixed(1) }));
+console.log(
+  JSON.stringify({
+    warmCalls: WARM,
+    measuredCalls: MEASURED,
+    beforeMB: +beforeMB.toFixed(1),
+    afterMB: +afterMB.toFixed(1),
+    growthMB: +(afterMB - beforeMB).toFixed(1),
+  }),
+);
 process.exit(0);

@@ -31,12 +31,24 @@ function initialize() {
   return new Promise((ok, fail) => {
     const req = http.request(
       {
-        host: '127.0.0.1', port, path: '/mcp', method: 'POST', agent,
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'content-length': Buffer.byteLength(body) },
+        host: '127.0.0.1',
+        port,
+        path: '/mcp',
+        method: 'POST',
+        agent,
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'content-length': Buffer.byteLength(body),
+        },
       },
       (res) => {
         res.resume();
-        res.on('end', () => (res.statusCode === 200 && res.headers['mcp-session-id'] ? ok() : fail(new Error(`initialize answered ${res.statusCode}`))));
+        res.on('end', () =>
+          res.statusCode === 200 && res.headers['mcp-session-id']
+            ? ok()
+            : fail(new Error(`initialize answered ${res.statusCode}`)),
+        );
       },
     );
     req.on('error', fail);

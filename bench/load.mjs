@@ -8,7 +8,15 @@ const cfg = JSON.parse(process.argv[2]);
 // -32003 (error.data.retryAfter) is an expected answer, not a failure; any other status, or any other JSON-RPC
 // error, still is. Each 429's Retry-After header is checked as it arrives.
 const LIMITER = cfg.verify === 'limiter';
-const limiter = { ok: 0, limited: 0, retryAfterMissing: 0, retryAfterMin: undefined, retryAfterMax: undefined, badBodies: 0, firstLimitedAtMs: undefined };
+const limiter = {
+  ok: 0,
+  limited: 0,
+  retryAfterMissing: 0,
+  retryAfterMin: undefined,
+  retryAfterMax: undefined,
+  badBodies: 0,
+  firstLimitedAtMs: undefined,
+};
 let limiterT0;
 
 function limiterBody(text) {
@@ -19,7 +27,8 @@ function limiterBody(text) {
     return false;
   }
   if (msg?.jsonrpc !== '2.0') return false;
-  if (msg.error) return msg.error.code === -32003 && Number.isInteger(msg.error.data?.retryAfter) && msg.error.data.retryAfter >= 1;
+  if (msg.error)
+    return msg.error.code === -32003 && Number.isInteger(msg.error.data?.retryAfter) && msg.error.data.retryAfter >= 1;
   return msg.result?.content?.[0]?.text === 'hello' && msg.result.isError !== true;
 }
 
@@ -29,7 +38,8 @@ function onHeaders({ statusCode, headers }) {
   limiter.limited++;
   limiter.firstLimitedAtMs ??= performance.now() - limiterT0;
   let value;
-  for (let i = 0; i < (headers ?? []).length; i += 2) if (String(headers[i]).toLowerCase() === 'retry-after') value = Number(headers[i + 1]);
+  for (let i = 0; i < (headers ?? []).length; i += 2)
+    if (String(headers[i]).toLowerCase() === 'retry-after') value = Number(headers[i + 1]);
   if (!Number.isInteger(value) || value < 1) return void limiter.retryAfterMissing++;
   limiter.retryAfterMin = Math.min(limiter.retryAfterMin ?? value, value);
   limiter.retryAfterMax = Math.max(limiter.retryAfterMax ?? value, value);
@@ -75,7 +85,13 @@ function summary(r) {
     requestsTotal: r.requests.total,
     reqPerSec: r.requests.average,
     reqPerSecStddev: r.requests.stddev,
-    latencyMs: { p50: r.latency.p50, p90: r.latency.p90, p99: r.latency.p99, max: r.latency.max, mean: r.latency.average },
+    latencyMs: {
+      p50: r.latency.p50,
+      p90: r.latency.p90,
+      p99: r.latency.p99,
+      max: r.latency.max,
+      mean: r.latency.average,
+    },
     bytesPerReq: r.requests.total ? Math.round(r.throughput.total / r.requests.total) : 0,
     statuses,
     non200,
@@ -87,7 +103,10 @@ function summary(r) {
 }
 
 // No warm-up in the limiter scenario: it would spend the budget being measured.
-const warm = cfg.warmup > 0 ? summary(await autocannon(options(cfg.warmup))) : { requestsTotal: 0, non200: 0, errors: 0, mismatches: 0 };
+const warm =
+  cfg.warmup > 0
+    ? summary(await autocannon(options(cfg.warmup)))
+    : { requestsTotal: 0, non200: 0, errors: 0, mismatches: 0 };
 // Tell run.mjs the measured phase starts (it samples the server's CPU time now and at our exit).
 process.stdout.write('PHASE measure\n');
 const cpu0 = process.cpuUsage();
@@ -101,5 +120,10 @@ if (LIMITER) {
   measured.limiter = limiter;
   measured.elapsedS = (performance.now() - t0) / 1000;
 }
-measured.warmup = { requestsTotal: warm.requestsTotal, non200: warm.non200, errors: warm.errors, mismatches: warm.mismatches };
+measured.warmup = {
+  requestsTotal: warm.requestsTotal,
+  non200: warm.non200,
+  errors: warm.errors,
+  mismatches: warm.mismatches,
+};
 process.stdout.write(JSON.stringify(measured) + '\n');

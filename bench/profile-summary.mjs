@@ -30,7 +30,10 @@ const usPerSample = totalUs / kept;
 
 const label = (n) => {
   const f = n.callFrame;
-  const url = f.url.replace(/^file:\/\//, '').replace(/^.*\/node_modules\//, 'node_modules/').replace(/^.*\/dist\/bench\//, '');
+  const url = f.url
+    .replace(/^file:\/\//, '')
+    .replace(/^.*\/node_modules\//, 'node_modules/')
+    .replace(/^.*\/dist\/bench\//, '');
   return `${f.functionName || '(anonymous)'} ${url ? `${url}:${f.lineNumber + 1}` : ''}`.trim();
 };
 
@@ -53,8 +56,18 @@ for (const [id, count] of selfSamples) {
 }
 const busy = kept - idle;
 const pct = (c) => `${((c / busy) * 100).toFixed(1).padStart(5)}%`;
-console.log(`${file}: ${(totalUs / 1e6).toFixed(1)} s, ${kept} samples after ${SKIP_US / 1e6} s, busy ${((busy / kept) * 100).toFixed(0)}% (percentages are of busy time, ${usPerSample.toFixed(0)} us/sample)\n`);
+console.log(
+  `${file}: ${(totalUs / 1e6).toFixed(1)} s, ${kept} samples after ${SKIP_US / 1e6} s, busy ${((busy / kept) * 100).toFixed(0)}% (percentages are of busy time, ${usPerSample.toFixed(0)} us/sample)\n`,
+);
 console.log(`top ${TOP} by self time:`);
-for (const [k, c] of [...self].filter(([k]) => !k.startsWith('(idle)')).sort((a, b) => b[1] - a[1]).slice(0, TOP)) console.log(`  ${pct(c)}  ${k}`);
+for (const [k, c] of [...self]
+  .filter(([k]) => !k.startsWith('(idle)'))
+  .sort((a, b) => b[1] - a[1])
+  .slice(0, TOP))
+  console.log(`  ${pct(c)}  ${k}`);
 console.log(`\ntop ${TOP} by total time in ${FILTER}:`);
-for (const [k, c] of [...total].filter(([k]) => k.includes(FILTER)).sort((a, b) => b[1] - a[1]).slice(0, TOP)) console.log(`  ${pct(c)}  ${k}`);
+for (const [k, c] of [...total]
+  .filter(([k]) => k.includes(FILTER))
+  .sort((a, b) => b[1] - a[1])
+  .slice(0, TOP))
+  console.log(`  ${pct(c)}  ${k}`);

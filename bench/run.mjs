@@ -36,7 +36,21 @@ import { BASE_HEADERS, CALL_BODY, LIST_BODY, checkAuth, newId, openSession, post
 import { fmtPct, report, summarise, valid } from './lib/report.mjs';
 import { PIN, load, machineBusyPct, runChild, startServer } from './lib/servers.mjs';
 import {
-  AUTH_AUDIENCE, AUTH_ISSUER, CONNECTIONS, DURATION, HEAP, IDLE, LIMITER, LIST_CONNECTIONS, ONLY, RESULTS, ROUNDS, SERVE, TMP, TOOL_COUNT, WARMUP,
+  AUTH_AUDIENCE,
+  AUTH_ISSUER,
+  CONNECTIONS,
+  DURATION,
+  HEAP,
+  IDLE,
+  LIMITER,
+  LIST_CONNECTIONS,
+  ONLY,
+  RESULTS,
+  ROUNDS,
+  SERVE,
+  TMP,
+  TOOL_COUNT,
+  WARMUP,
 } from './lib/settings.mjs';
 
 function limiterLine() {
@@ -53,9 +67,12 @@ async function main() {
   const loadBefore = loadavg();
   const busyBefore = await machineBusyPct();
   if (busyBefore !== undefined && busyBefore > 15) {
-    console.warn(`WARNING: the machine is ${Math.round(busyBefore)}% busy before the bench starts; other work will skew the numbers (see "srv cpu" and "cpu ratio").`);
+    console.warn(
+      `WARNING: the machine is ${Math.round(busyBefore)}% busy before the bench starts; other work will skew the numbers (see "srv cpu" and "cpu ratio").`,
+    );
   }
-  if (!PIN) console.warn('WARNING: taskset not available; servers and load generator are NOT pinned to separate cores.');
+  if (!PIN)
+    console.warn('WARNING: taskset not available; servers and load generator are NOT pinned to separate cores.');
   if (ONLY === 'limiter') {
     process.stdout.write(limiterLine());
     const limiter = await runLimiter();
@@ -65,7 +82,9 @@ async function main() {
     return;
   }
   if (ONLY !== undefined) throw new Error(`BENCH_ONLY=${ONLY}: only "limiter" is supported`);
-  console.log(`bench: ${DURATION}s measured + ${WARMUP}s warm-up per scenario, ${ROUNDS} round(s); server on core 0, autocannon on core 1; Node ${process.version}\n`);
+  console.log(
+    `bench: ${DURATION}s measured + ${WARMUP}s warm-up per scenario, ${ROUNDS} round(s); server on core 0, autocannon on core 1; Node ${process.version}\n`,
+  );
 
   // All servers run for the whole bench (an idle server costs nothing), so each MCP scenario is
   // measured right after its ceiling, and the authenticated one right after the unauthenticated one:
@@ -89,16 +108,23 @@ async function main() {
     // Capture one real answer of each (same id length as under load) for the ceiling's canned bodies.
     const call = await post(`${mcp.url}/mcp`, CALL_BODY(newId()), headers);
     const list = await post(`${mcp.url}/mcp`, LIST_BODY(newId()), headers);
-    if (call.status !== 200 || JSON.parse(call.text).result?.content?.[0]?.text !== 'hello') throw new Error(`tools/call check failed: ${call.status} ${call.text}`);
+    if (call.status !== 200 || JSON.parse(call.text).result?.content?.[0]?.text !== 'hello')
+      throw new Error(`tools/call check failed: ${call.status} ${call.text}`);
     const listed = JSON.parse(list.text).result;
     if (list.status !== 200 || listed?.tools?.length !== TOOL_COUNT || listed.nextCursor !== undefined) {
-      throw new Error(`tools/list check failed: expected ${TOOL_COUNT} tools on one page, got ${listed?.tools?.length} (status ${list.status})`);
+      throw new Error(
+        `tools/list check failed: expected ${TOOL_COUNT} tools on one page, got ${listed?.tools?.length} (status ${list.status})`,
+      );
     }
     const callFile = resolve(TMP, 'ceiling-call.json');
     const listFile = resolve(TMP, 'ceiling-list.json');
     writeFileSync(callFile, call.text);
     writeFileSync(listFile, list.text);
-    ceiling = await startServer('ceiling', 'ceiling', { NODE_ENV: 'production', BENCH_CEILING_CALL_FILE: callFile, BENCH_CEILING_LIST_FILE: listFile });
+    ceiling = await startServer('ceiling', 'ceiling', {
+      NODE_ENV: 'production',
+      BENCH_CEILING_CALL_FILE: callFile,
+      BENCH_CEILING_LIST_FILE: listFile,
+    });
     const fake = Array.from({ length: sessions.length }, () => crypto.randomUUID());
 
     // The same fixture with authentication on, as in production: JWTs verified against our JWKS.
@@ -125,13 +151,70 @@ async function main() {
 
     const plan = [
       ...CONNECTIONS.flatMap((c) => [
-        { key: `ceiling.call.${c}`, label: `ceiling tools/call x${c}`, server: ceiling, path: '/mcp', c, body: CALL_BODY, sessions: fake, verify: 'call' },
-        { key: `mcp.call.${c}`, label: `mcp tools/call x${c}`, server: mcp, path: '/mcp', c, body: CALL_BODY, sessions, verify: 'call' },
-        { key: `auth.call.${c}`, label: `mcp tools/call (auth) x${c}`, server: mcpAuth, path: '/mcp', c, body: CALL_BODY, sessions: authSessions, verify: 'call', headers: authHeaders, ref: `mcp.call.${c}` },
-        { key: `logs.call.${c}`, label: `mcp tools/call (logs) x${c}`, server: mcpLogs, path: '/mcp', c, body: CALL_BODY, sessions: logSessions, verify: 'call', ref: `mcp.call.${c}` },
+        {
+          key: `ceiling.call.${c}`,
+          label: `ceiling tools/call x${c}`,
+          server: ceiling,
+          path: '/mcp',
+          c,
+          body: CALL_BODY,
+          sessions: fake,
+          verify: 'call',
+        },
+        {
+          key: `mcp.call.${c}`,
+          label: `mcp tools/call x${c}`,
+          server: mcp,
+          path: '/mcp',
+          c,
+          body: CALL_BODY,
+          sessions,
+          verify: 'call',
+        },
+        {
+          key: `auth.call.${c}`,
+          label: `mcp tools/call (auth) x${c}`,
+          server: mcpAuth,
+          path: '/mcp',
+          c,
+          body: CALL_BODY,
+          sessions: authSessions,
+          verify: 'call',
+          headers: authHeaders,
+          ref: `mcp.call.${c}`,
+        },
+        {
+          key: `logs.call.${c}`,
+          label: `mcp tools/call (logs) x${c}`,
+          server: mcpLogs,
+          path: '/mcp',
+          c,
+          body: CALL_BODY,
+          sessions: logSessions,
+          verify: 'call',
+          ref: `mcp.call.${c}`,
+        },
       ]),
-      { key: 'ceiling.list', label: `ceiling list(${TOOL_COUNT}) x${LIST_CONNECTIONS}`, server: ceiling, path: '/mcp-list', c: LIST_CONNECTIONS, body: LIST_BODY, sessions: fake, verify: 'list' },
-      { key: 'mcp.list', label: `mcp tools/list(${TOOL_COUNT}) x${LIST_CONNECTIONS}`, server: mcp, path: '/mcp', c: LIST_CONNECTIONS, body: LIST_BODY, sessions, verify: 'list' },
+      {
+        key: 'ceiling.list',
+        label: `ceiling list(${TOOL_COUNT}) x${LIST_CONNECTIONS}`,
+        server: ceiling,
+        path: '/mcp-list',
+        c: LIST_CONNECTIONS,
+        body: LIST_BODY,
+        sessions: fake,
+        verify: 'list',
+      },
+      {
+        key: 'mcp.list',
+        label: `mcp tools/list(${TOOL_COUNT}) x${LIST_CONNECTIONS}`,
+        server: mcp,
+        path: '/mcp',
+        c: LIST_CONNECTIONS,
+        body: LIST_BODY,
+        sessions,
+        verify: 'list',
+      },
     ];
     for (let round = 1; round <= ROUNDS; round++) {
       if (ROUNDS > 1) console.log(`  round ${round}/${ROUNDS}`);
@@ -140,7 +223,9 @@ async function main() {
         const r = await load(p.server, p.path, p.c, p.body('[<id>]'), p.sessions.slice(0, p.c), p.verify, p.headers);
         (runs[p.key] ??= []).push(r);
         const vsRef = p.ref ? `, ${Math.round((r.reqPerSec / runs[p.ref].at(-1).reqPerSec) * 100)}% of ${p.ref}` : '';
-        process.stdout.write(` ${Math.round(r.reqPerSec)} req/s (server cpu ${fmtPct(r.serverCpuPct)}, client cpu ${fmtPct(r.clientCpuPct)}${vsRef})${valid(r) ? '' : ` INVALID (non-200 ${r.non200}, errors ${r.errors}, timeouts ${r.timeouts}, mismatches ${r.mismatches})`}\n`);
+        process.stdout.write(
+          ` ${Math.round(r.reqPerSec)} req/s (server cpu ${fmtPct(r.serverCpuPct)}, client cpu ${fmtPct(r.clientCpuPct)}${vsRef})${valid(r) ? '' : ` INVALID (non-200 ${r.non200}, errors ${r.errors}, timeouts ${r.timeouts}, mismatches ${r.mismatches})`}\n`,
+        );
       }
     }
   } finally {
@@ -157,15 +242,29 @@ async function main() {
   // --- idle sessions memory -----------------------------------------------------------------------
   process.stdout.write('  idle sessions ...');
   // It boots the fixture in-process with authentication off, hence NODE_ENV=development (see above).
-  const idle = await runChild(0, ['--expose-gc', IDLE], 'idle sessions probe', undefined, { NODE_ENV: 'development', BENCH_AUTH: 'off' });
+  const idle = await runChild(0, ['--expose-gc', IDLE], 'idle sessions probe', undefined, {
+    NODE_ENV: 'development',
+    BENCH_AUTH: 'off',
+  });
   process.stdout.write(` +${idle.addedMB.toFixed(1)} MB\n`);
 
   // --- heap under load: the settled heap after 5,000 and 45,000 calls, logs on ---------------------
   process.stdout.write('  heap under load ...');
-  const heap = await runChild(0, ['--expose-gc', HEAP], 'heap probe', undefined, { NODE_ENV: 'development', BENCH_AUTH: 'off' });
+  const heap = await runChild(0, ['--expose-gc', HEAP], 'heap probe', undefined, {
+    NODE_ENV: 'development',
+    BENCH_AUTH: 'off',
+  });
   process.stdout.write(` ${heap.growthMB >= 0 ? '+' : ''}${heap.growthMB} MB\n\n`);
 
-  report(runs, measured, idle, { loadBefore, busyBefore }, { jwksFetches: issuer.fetches(), check: authCheck }, limiter, heap);
+  report(
+    runs,
+    measured,
+    idle,
+    { loadBefore, busyBefore },
+    { jwksFetches: issuer.fetches(), check: authCheck },
+    limiter,
+    heap,
+  );
 }
 
 main().catch((error) => {

@@ -7,7 +7,13 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { SignJWT, importJWK } from 'jose';
 
-const { values } = parseArgs({ options: { scope: { type: 'string', default: '*' }, ttl: { type: 'string', default: '28800' }, sub: { type: 'string', default: 'dev-user' } } });
+const { values } = parseArgs({
+  options: {
+    scope: { type: 'string', default: '*' },
+    ttl: { type: 'string', default: '28800' },
+    sub: { type: 'string', default: 'dev-user' },
+  },
+});
 const file = resolve(process.cwd(), '.mcp-dev', 'issuer-key.json');
 let stored;
 try {

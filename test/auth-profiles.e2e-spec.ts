@@ -12,8 +12,18 @@ async function rpc(url: string, body: unknown, token?: string, session?: string)
   const text = await res.text();
   return { status: res.status, headers: res.headers, json: text ? JSON.parse(text) : undefined };
 }
-const init = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: V, capabilities: {}, clientInfo: { name: 'profiles', version: '1' } } };
-const search = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_tickets', arguments: { query: 'vpn', limit: 1 } } };
+const init = {
+  jsonrpc: '2.0',
+  id: 0,
+  method: 'initialize',
+  params: { protocolVersion: V, capabilities: {}, clientInfo: { name: 'profiles', version: '1' } },
+};
+const search = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'tools/call',
+  params: { name: 'search_tickets', arguments: { query: 'vpn', limit: 1 } },
+};
 
 /** The other token profiles of the standard: opaque tokens by introspection, HS256 for local development, anonymous listing. */
 describe('auth profiles', () => {
@@ -24,8 +34,21 @@ describe('auth profiles', () => {
     beforeAll(async () => {
       idp = await TestIntrospection.start();
       issuer = await TestIssuer.start();
-      idp.tokens.set('opaque-good-token', { active: true, sub: 'svc-a', scope: 'tickets:read', aud: issuer.audience, iss: issuer.issuer, exp: Math.floor(Date.now() / 1000) + 600 });
-      idp.tokens.set('opaque-other-audience', { active: true, sub: 'svc-b', scope: 'tickets:read', aud: 'mcp:other', exp: Math.floor(Date.now() / 1000) + 600 });
+      idp.tokens.set('opaque-good-token', {
+        active: true,
+        sub: 'svc-a',
+        scope: 'tickets:read',
+        aud: issuer.audience,
+        iss: issuer.issuer,
+        exp: Math.floor(Date.now() / 1000) + 600,
+      });
+      idp.tokens.set('opaque-other-audience', {
+        active: true,
+        sub: 'svc-b',
+        scope: 'tickets:read',
+        aud: 'mcp:other',
+        exp: Math.floor(Date.now() / 1000) + 600,
+      });
       server = await startHttpServer(HELPDESK_MAIN, { ...issuer.env(), ...idp.env() });
     });
     afterAll(async () => {
@@ -65,12 +88,23 @@ describe('auth profiles', () => {
 
   describe('HS256 for local development', () => {
     const secret = 'a-local-development-secret-of-32+chars';
-    const env = { MCP_JWT_HS256_SECRET: secret, MCP_JWT_ISSUER: 'urn:local', MCP_JWT_AUDIENCE: 'mcp:helpdesk', MCP_JWKS_URI: '' };
+    const env = {
+      MCP_JWT_HS256_SECRET: secret,
+      MCP_JWT_ISSUER: 'urn:local',
+      MCP_JWT_AUDIENCE: 'mcp:helpdesk',
+      MCP_JWKS_URI: '',
+    };
     const hs256 = (claims: Record<string, unknown>, key = secret) => {
       const input = `${b64({ alg: 'HS256', typ: 'JWT' })}.${b64(claims)}`;
       return `${input}.${createHmac('sha256', key).update(input).digest('base64url')}`;
     };
-    const claims = () => ({ iss: 'urn:local', aud: 'mcp:helpdesk', sub: 'dev', scope: 'tickets:read', exp: Math.floor(Date.now() / 1000) + 60 });
+    const claims = () => ({
+      iss: 'urn:local',
+      aud: 'mcp:helpdesk',
+      sub: 'dev',
+      scope: 'tickets:read',
+      exp: Math.floor(Date.now() / 1000) + 60,
+    });
 
     it('accepts HS256 with the configured secret outside production, and nothing signed otherwise', async () => {
       const server = await startHttpServer(HELPDESK_MAIN, { ...env, NODE_ENV: 'development' });
@@ -110,11 +144,23 @@ describe('auth profiles', () => {
       const tools = await rpc(server.url, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, undefined, session);
       expect(tools.json.result.tools).toEqual([]);
       const resources = await rpc(server.url, { jsonrpc: '2.0', id: 3, method: 'resources/list' }, undefined, session);
-      expect(resources.json.result.resources.map((r: { uri: string }) => r.uri)).toEqual(['use://auth', 'use://http-headers', 'helpdesk://agent/brief', 'helpdesk://agent/prompt', 'project://version', 'doc://readme']);
+      expect(resources.json.result.resources.map((r: { uri: string }) => r.uri)).toEqual([
+        'use://auth',
+        'use://http-headers',
+        'helpdesk://agent/brief',
+        'helpdesk://agent/prompt',
+        'project://version',
+        'doc://readme',
+      ]);
       const call = await rpc(server.url, search, undefined, session);
       expect(call.status).toBe(401);
       expect(call.headers.get('www-authenticate')).toMatch(/^Bearer realm="helpdesk"/);
-      const read = await rpc(server.url, { jsonrpc: '2.0', id: 4, method: 'resources/read', params: { uri: 'use://auth' } }, undefined, session);
+      const read = await rpc(
+        server.url,
+        { jsonrpc: '2.0', id: 4, method: 'resources/read', params: { uri: 'use://auth' } },
+        undefined,
+        session,
+      );
       expect(read.status).toBe(401);
       // An anonymous session never becomes an authenticated one: a caller with a token opens its own.
       const token = await issuer.mint({ scope: 'tickets:read' });

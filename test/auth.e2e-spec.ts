@@ -19,7 +19,15 @@ describe('JWT authentication (passport-jwt + JWKS)', () => {
   const post = (body: unknown, token: string | undefined, headers: Record<string, string> = {}, path = '') =>
     mcpPost(`${server.url}${path}`, body, token, headers);
   const initialize = async (token: string) => {
-    const res = await post({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: V, capabilities: {}, clientInfo: { name: 'auth-e2e', version: '1' } } }, token);
+    const res = await post(
+      {
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'initialize',
+        params: { protocolVersion: V, capabilities: {}, clientInfo: { name: 'auth-e2e', version: '1' } },
+      },
+      token,
+    );
     expect(res.status).toBe(200);
     const id = res.headers.get('mcp-session-id')!;
     await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, token, { 'mcp-session-id': id });
@@ -28,19 +36,45 @@ describe('JWT authentication (passport-jwt + JWKS)', () => {
   /** Tries to create a uniquely named ticket; returns the response and the title to look for. */
   const attemptCreate = async (token: string | undefined, headers: Record<string, string> = {}, path = '') => {
     const title = `auth probe ${++marker} ${Date.now()}`;
-    const args = { title, description: 'probe', category: 'access', priority: 'low', requester: 'p@example.com', idempotencyKey: `probe-key-${marker}-${Date.now()}` };
-    const res = await post({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'create_ticket', arguments: args } }, token, { 'mcp-session-id': session, ...headers }, path);
+    const args = {
+      title,
+      description: 'probe',
+      category: 'access',
+      priority: 'low',
+      requester: 'p@example.com',
+      idempotencyKey: `probe-key-${marker}-${Date.now()}`,
+    };
+    const res = await post(
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'create_ticket', arguments: args } },
+      token,
+      { 'mcp-session-id': session, ...headers },
+      path,
+    );
     return { res, title };
   };
   const ticketExists = async (title: string) => {
-    const res = await post({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'search_tickets', arguments: { query: title } } }, server.token, { 'mcp-session-id': session });
-    return (((await res.json()) as { result: { structuredContent: { count: number } } }).result.structuredContent.count) > 0;
+    const res = await post(
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'search_tickets', arguments: { query: title } } },
+      server.token,
+      { 'mcp-session-id': session },
+    );
+    return (
+      ((await res.json()) as { result: { structuredContent: { count: number } } }).result.structuredContent.count > 0
+    );
   };
-  const expectRefused = async (token: string | undefined, status: number, error: string | undefined, headers: Record<string, string> = {}, path = '') => {
+  const expectRefused = async (
+    token: string | undefined,
+    status: number,
+    error: string | undefined,
+    headers: Record<string, string> = {},
+    path = '',
+  ) => {
     const { res, title } = await attemptCreate(token, headers, path);
     expect(res.status).toBe(status);
     const challenge = res.headers.get('www-authenticate') ?? '';
-    expect(challenge).toMatch(/^Bearer realm="helpdesk", resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource"/);
+    expect(challenge).toMatch(
+      /^Bearer realm="helpdesk", resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource"/,
+    );
     if (error) expect(challenge).toContain(`error="${error}"`);
     else expect(challenge).not.toContain('error=');
     expect(await res.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32001 } });
@@ -128,7 +162,7 @@ describe('JWT authentication (passport-jwt + JWKS)', () => {
     expect(server.stdout!()).not.toContain(token);
   });
 
-  it('refuses a session replayed with another subject\'s valid token with 403', async () => {
+  it("refuses a session replayed with another subject's valid token with 403", async () => {
     await expectRefused(await issuer.mint({ sub: 'mallory' }), 403, undefined);
   });
 
@@ -138,14 +172,23 @@ describe('JWT authentication (passport-jwt + JWKS)', () => {
     expect(res.headers.get('access-control-allow-origin')).toBeNull();
     expect(await res.json()).toMatchObject({ error: { code: -32600, message: expect.stringContaining('Origin') } });
     expect(await ticketExists(title)).toBe(false);
-    const anonymous = await post({ jsonrpc: '2.0', id: 3, method: 'ping' }, undefined, { origin: 'http://evil.example.com' });
+    const anonymous = await post({ jsonrpc: '2.0', id: 3, method: 'ping' }, undefined, {
+      origin: 'http://evil.example.com',
+    });
     expect(anonymous.status).toBe(403);
     expect(anonymous.headers.get('www-authenticate')).toBeNull();
   });
 
   it('answers CORS preflights for allowed origins without a token, and refuses others', async () => {
     const preflight = (origin: string) =>
-      fetch(server.url, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type, mcp-session-id' } });
+      fetch(server.url, {
+        method: 'OPTIONS',
+        headers: {
+          origin,
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'authorization, content-type, mcp-session-id',
+        },
+      });
     const ok = await preflight('http://localhost:5173');
     expect(ok.status).toBe(204);
     expect(ok.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
@@ -167,24 +210,52 @@ describe('JWT authentication (passport-jwt + JWKS)', () => {
 
     it('lists only what the caller may call', async () => {
       const reader = await issuer.mint({ scope: 'tickets:read', sub: 'reader' });
-      expect((await list(reader, 'tools/list', 'tools')).map((t) => t.name)).toEqual(['search_tickets', 'get_ticket', 'export_tickets', 'draft_reply']);
+      expect((await list(reader, 'tools/list', 'tools')).map((t) => t.name)).toEqual([
+        'search_tickets',
+        'get_ticket',
+        'export_tickets',
+        'draft_reply',
+      ]);
       const writer = await issuer.mint({ scope: 'tickets:read tickets:write', sub: 'writer' });
       expect(await list(writer, 'tools/list', 'tools')).toHaveLength(6);
       const nobody = await issuer.mint({ scope: '', sub: 'nobody' });
       expect(await list(nobody, 'tools/list', 'tools')).toEqual([]);
       // The corporate built-ins need no scope: use://auth and use://http-headers tell a caller how to get
       // one, agent_brief/agent_prompt and their mirrors tell an agent whether to use this server at all.
-      expect((await list(nobody, 'prompts/list', 'prompts')).map((p) => p.name)).toEqual(['agent_brief', 'agent_prompt']);
-      expect((await list(nobody, 'resources/list', 'resources')).map((r) => r.uri)).toEqual(['use://auth', 'use://http-headers', 'helpdesk://agent/brief', 'helpdesk://agent/prompt', 'project://version', 'doc://readme']);
+      expect((await list(nobody, 'prompts/list', 'prompts')).map((p) => p.name)).toEqual([
+        'agent_brief',
+        'agent_prompt',
+      ]);
+      expect((await list(nobody, 'resources/list', 'resources')).map((r) => r.uri)).toEqual([
+        'use://auth',
+        'use://http-headers',
+        'helpdesk://agent/brief',
+        'helpdesk://agent/prompt',
+        'project://version',
+        'doc://readme',
+      ]);
     });
 
     it('applies scopes to completion and subscriptions too', async () => {
       const nobody = await issuer.mint({ scope: '', sub: 'nobody-2' });
       const sid = await initialize(nobody);
-      const completion = await post({ jsonrpc: '2.0', id: 7, method: 'completion/complete', params: { ref: { type: 'ref/prompt', name: 'triage_ticket' }, argument: { name: 'ticketId', value: 'HD' } } }, nobody, { 'mcp-session-id': sid });
+      const completion = await post(
+        {
+          jsonrpc: '2.0',
+          id: 7,
+          method: 'completion/complete',
+          params: { ref: { type: 'ref/prompt', name: 'triage_ticket' }, argument: { name: 'ticketId', value: 'HD' } },
+        },
+        nobody,
+        { 'mcp-session-id': sid },
+      );
       expect(completion.status).toBe(403);
       expect(completion.headers.get('www-authenticate')).toContain('scope="tickets:read"');
-      const subscribe = await post({ jsonrpc: '2.0', id: 8, method: 'resources/subscribe', params: { uri: 'helpdesk://tickets/HD-3' } }, nobody, { 'mcp-session-id': sid });
+      const subscribe = await post(
+        { jsonrpc: '2.0', id: 8, method: 'resources/subscribe', params: { uri: 'helpdesk://tickets/HD-3' } },
+        nobody,
+        { 'mcp-session-id': sid },
+      );
       expect(subscribe.status).toBe(403);
     });
 
@@ -193,8 +264,16 @@ describe('JWT authentication (passport-jwt + JWKS)', () => {
       session = await initialize(reader);
       const { res, title } = await attemptCreate(reader);
       expect(res.status).toBe(403);
-      expect(res.headers.get('www-authenticate')).toMatch(/^Bearer realm="helpdesk", resource_metadata="[^"]+", error="insufficient_scope", error_description="[^"]+", scope="tickets:read tickets:write"$/);
-      expect(await res.json()).toMatchObject({ id: 1, error: { code: -32001, data: { reason: 'insufficient_scope', requiredScopes: ['tickets:read', 'tickets:write'] } } });
+      expect(res.headers.get('www-authenticate')).toMatch(
+        /^Bearer realm="helpdesk", resource_metadata="[^"]+", error="insufficient_scope", error_description="[^"]+", scope="tickets:read tickets:write"$/,
+      );
+      expect(await res.json()).toMatchObject({
+        id: 1,
+        error: {
+          code: -32001,
+          data: { reason: 'insufficient_scope', requiredScopes: ['tickets:read', 'tickets:write'] },
+        },
+      });
       session = await initialize(server.token!);
       expect(await ticketExists(title)).toBe(false);
     });
@@ -202,15 +281,33 @@ describe('JWT authentication (passport-jwt + JWKS)', () => {
 
   it('describes itself in use://auth and use://http-headers, generated from the configuration', async () => {
     const read = async (uri: string) => {
-      const res = await post({ jsonrpc: '2.0', id: 6, method: 'resources/read', params: { uri } }, server.token, { 'mcp-session-id': session });
+      const res = await post({ jsonrpc: '2.0', id: 6, method: 'resources/read', params: { uri } }, server.token, {
+        'mcp-session-id': session,
+      });
       return JSON.parse(((await res.json()) as { result: { contents: { text: string }[] } }).result.contents[0].text);
     };
     const auth = await read('use://auth');
-    expect(auth).toMatchObject({ scheme: 'Bearer', tokenType: 'JWT', issuer: issuer.issuer, audience: issuer.audience, jwksUri: issuer.jwksUri, algorithms: ['RS256', 'ES256'] });
+    expect(auth).toMatchObject({
+      scheme: 'Bearer',
+      tokenType: 'JWT',
+      issuer: issuer.issuer,
+      audience: issuer.audience,
+      jwksUri: issuer.jwksUri,
+      algorithms: ['RS256', 'ES256'],
+    });
     expect(auth.scopes['tickets:write']).toEqual(['tool:create_ticket', 'tool:close_ticket']);
-    expect(auth.scopes['tickets:read']).toEqual(expect.arrayContaining(['tool:search_tickets', 'prompt:triage_ticket', 'resource:helpdesk://catalog/categories', 'resourceTemplate:helpdesk://tickets/{id}']));
+    expect(auth.scopes['tickets:read']).toEqual(
+      expect.arrayContaining([
+        'tool:search_tickets',
+        'prompt:triage_ticket',
+        'resource:helpdesk://catalog/categories',
+        'resourceTemplate:helpdesk://tickets/{id}',
+      ]),
+    );
     const headers = await read('use://http-headers');
-    expect(headers.headers.map((h: { name: string }) => h.name)).toEqual(expect.arrayContaining(['Authorization', 'Mcp-Session-Id', 'MCP-Protocol-Version', 'WWW-Authenticate', 'Origin']));
+    expect(headers.headers.map((h: { name: string }) => h.name)).toEqual(
+      expect.arrayContaining(['Authorization', 'Mcp-Session-Id', 'MCP-Protocol-Version', 'WWW-Authenticate', 'Origin']),
+    );
   });
 
   it('checks Host before building URLs from it (no challenge or metadata for a foreign Host)', async () => {
@@ -218,10 +315,19 @@ describe('JWT authentication (passport-jwt + JWKS)', () => {
     const url = new URL(server.url);
     const status = (path: string) =>
       new Promise<number>((ok, fail) => {
-        const req = request({ host: url.hostname, port: url.port, path, method: 'GET', headers: { host: 'evil.example", error="injected' } }, (res) => {
-          res.resume();
-          ok(res.statusCode!);
-        });
+        const req = request(
+          {
+            host: url.hostname,
+            port: url.port,
+            path,
+            method: 'GET',
+            headers: { host: 'evil.example", error="injected' },
+          },
+          (res) => {
+            res.resume();
+            ok(res.statusCode!);
+          },
+        );
         req.on('error', fail);
         req.end();
       });
@@ -245,7 +351,10 @@ describe('JWT authentication (passport-jwt + JWKS)', () => {
     const token = await issuer.mint({ alg: 'ES256' });
     await attemptCreate(token);
     const fetches = issuer.jwksFetches;
-    for (let i = 0; i < 5; i++) expect((await post({ jsonrpc: '2.0', id: 9, method: 'ping' }, token, { 'mcp-session-id': session })).status).toBe(200);
+    for (let i = 0; i < 5; i++)
+      expect((await post({ jsonrpc: '2.0', id: 9, method: 'ping' }, token, { 'mcp-session-id': session })).status).toBe(
+        200,
+      );
     expect(issuer.jwksFetches).toBe(fetches);
   });
 });

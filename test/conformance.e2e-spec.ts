@@ -5,9 +5,16 @@ import { CONFORMANCE_CLI, startConformanceFixture } from './support/conformance-
 
 const run = promisify(execFile);
 const cli = (args: string[]) =>
-  run(process.execPath, [CONFORMANCE_CLI, ...args], { env: { ...process.env, NODE_OPTIONS: '' }, timeout: 120_000, maxBuffer: 32 * 1024 * 1024 })
+  run(process.execPath, [CONFORMANCE_CLI, ...args], {
+    env: { ...process.env, NODE_OPTIONS: '' },
+    timeout: 120_000,
+    maxBuffer: 32 * 1024 * 1024,
+  })
     .then(({ stdout, stderr }) => ({ code: 0, out: `${stdout}\n${stderr}` }))
-    .catch((e: { code?: number; stdout?: string; stderr?: string }) => ({ code: e.code ?? 1, out: `${e.stdout ?? ''}\n${e.stderr ?? ''}` }));
+    .catch((e: { code?: number; stdout?: string; stderr?: string }) => ({
+      code: e.code ?? 1,
+      out: `${e.stdout ?? ''}\n${e.stderr ?? ''}`,
+    }));
 const strip = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '');
 
 /**
@@ -31,11 +38,16 @@ describe('official MCP conformance suite, --suite all', () => {
 
   it('lists the server scenarios, including the pending ones', () => {
     expect(scenarios.length).toBeGreaterThanOrEqual(32);
-    expect(scenarios).toEqual(expect.arrayContaining(['json-schema-2020-12', 'server-sse-polling', 'dns-rebinding-protection']));
+    expect(scenarios).toEqual(
+      expect.arrayContaining(['json-schema-2020-12', 'server-sse-polling', 'dns-rebinding-protection']),
+    );
   });
 
   it('passes every scenario: exit 0, every summary line green, no FAILURE and no WARNING', () => {
-    expect({ code: result.code, tail: result.code === 0 ? '' : result.out.slice(-4000) }).toEqual({ code: 0, tail: '' });
+    expect({ code: result.code, tail: result.code === 0 ? '' : result.out.slice(-4000) }).toEqual({
+      code: 0,
+      tail: '',
+    });
     const summary = result.out.slice(result.out.indexOf('=== SUMMARY ==='));
     for (const scenario of scenarios) expect(summary).toMatch(new RegExp(`✓ ${scenario}: \\d+ passed, 0 failed`));
     expect(summary).toMatch(/Total: \d+ passed, 0 failed/);

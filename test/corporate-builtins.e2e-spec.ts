@@ -14,7 +14,10 @@ const source = (path: string) => readFileSync(resolve(HELPDESK, path), 'utf8');
 const VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
 
 /** What both SDK generations' clients offer for these checks. */
-type CatalogueClient = Pick<StdioSession['client'], 'listPrompts' | 'listResources' | 'getPrompt' | 'readResource' | 'getServerVersion'>;
+type CatalogueClient = Pick<
+  StdioSession['client'],
+  'listPrompts' | 'listResources' | 'getPrompt' | 'readResource' | 'getServerVersion'
+>;
 
 const promptText = async (client: CatalogueClient, name: string) => {
   const { messages } = await client.getPrompt({ name });
@@ -34,9 +37,16 @@ async function checkBuiltins(client: CatalogueClient): Promise<string> {
   expect(prompts.map((p) => p.name)).toEqual(['triage_ticket', 'agent_brief', 'agent_prompt']);
   expect(prompts.find((p) => p.name === 'agent_brief')!.arguments ?? []).toEqual([]);
   const { resources } = await client.listResources();
-  expect(resources.map((r) => r.uri)).toEqual(expect.arrayContaining(['helpdesk://agent/brief', 'helpdesk://agent/prompt', 'project://version', 'doc://readme']));
+  expect(resources.map((r) => r.uri)).toEqual(
+    expect.arrayContaining(['helpdesk://agent/brief', 'helpdesk://agent/prompt', 'project://version', 'doc://readme']),
+  );
   // Under the reserved schemes: exactly the standard's four URIs, nothing invented.
-  expect(resources.map((r) => r.uri).filter((u) => /^(use|project|doc):/.test(u)).sort()).toEqual(['doc://readme', 'project://version', 'use://auth', 'use://http-headers']);
+  expect(
+    resources
+      .map((r) => r.uri)
+      .filter((u) => /^(use|project|doc):/.test(u))
+      .sort(),
+  ).toEqual(['doc://readme', 'project://version', 'use://auth', 'use://http-headers']);
 
   const brief = await promptText(client, 'agent_brief');
   expect(brief).toBe(source('agent/brief.md'));
@@ -91,14 +101,38 @@ describe('corporate built-ins of the built helpdesk', () => {
 
     it.each(VERSIONS)('lists them for a %s client too', async (version) => {
       const sessionId = await openSession(server.url, version);
-      const prompts = await call(server.url, sessionId, { jsonrpc: '2.0', id: 2, method: 'prompts/list' }, headerFor(version));
-      expect(prompts.json.result.prompts.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['agent_brief', 'agent_prompt']));
-      const resources = await call(server.url, sessionId, { jsonrpc: '2.0', id: 3, method: 'resources/list' }, headerFor(version));
-      expect(resources.json.result.resources.map((r: { uri: string }) => r.uri)).toEqual(
-        expect.arrayContaining(['helpdesk://agent/brief', 'helpdesk://agent/prompt', 'project://version', 'doc://readme']),
+      const prompts = await call(
+        server.url,
+        sessionId,
+        { jsonrpc: '2.0', id: 2, method: 'prompts/list' },
+        headerFor(version),
       );
-      const brief = await call(server.url, sessionId, { jsonrpc: '2.0', id: 4, method: 'prompts/get', params: { name: 'agent_brief' } }, headerFor(version));
-      expect(brief.json.result.messages).toEqual([{ role: 'user', content: { type: 'text', text: source('agent/brief.md') } }]);
+      expect(prompts.json.result.prompts.map((p: { name: string }) => p.name)).toEqual(
+        expect.arrayContaining(['agent_brief', 'agent_prompt']),
+      );
+      const resources = await call(
+        server.url,
+        sessionId,
+        { jsonrpc: '2.0', id: 3, method: 'resources/list' },
+        headerFor(version),
+      );
+      expect(resources.json.result.resources.map((r: { uri: string }) => r.uri)).toEqual(
+        expect.arrayContaining([
+          'helpdesk://agent/brief',
+          'helpdesk://agent/prompt',
+          'project://version',
+          'doc://readme',
+        ]),
+      );
+      const brief = await call(
+        server.url,
+        sessionId,
+        { jsonrpc: '2.0', id: 4, method: 'prompts/get', params: { name: 'agent_brief' } },
+        headerFor(version),
+      );
+      expect(brief.json.result.messages).toEqual([
+        { role: 'user', content: { type: 'text', text: source('agent/brief.md') } },
+      ]);
     });
   });
 
@@ -122,7 +156,9 @@ describe('corporate built-ins of the built helpdesk', () => {
     await client.connect(transport);
     try {
       expect(await promptText(client as unknown as CatalogueClient, 'agent_prompt')).toBe(source('agent/prompt.md'));
-      expect(await resourceText(client as unknown as CatalogueClient, 'doc://readme', 'text/markdown')).toBe(source('README.md'));
+      expect(await resourceText(client as unknown as CatalogueClient, 'doc://readme', 'text/markdown')).toBe(
+        source('README.md'),
+      );
     } finally {
       await client.close();
     }

@@ -84,7 +84,9 @@ describe('Dockerfile', () => {
     const installs = final.instructions.filter((i) => i.keyword === 'RUN' && /\bnpm (ci|install|i)\b/.test(i.args));
     expect(installs.length).toBeGreaterThan(0);
     for (const install of installs) expect(install.args).toMatch(/\bnpm ci\b.*--omit=dev/);
-    expect(final.instructions.some((i) => i.keyword === 'COPY' && /--from=/.test(i.args) && /\bdist\b/.test(i.args))).toBe(true);
+    expect(
+      final.instructions.some((i) => i.keyword === 'COPY' && /--from=/.test(i.args) && /\bdist\b/.test(i.args)),
+    ).toBe(true);
   });
 
   it('runs as a non-root user in the final stage', () => {
@@ -95,7 +97,10 @@ describe('Dockerfile', () => {
   });
 
   it('sets the container environment and exposes 3000', () => {
-    const env = final.instructions.filter((i) => i.keyword === 'ENV').map((i) => i.args).join(' ');
+    const env = final.instructions
+      .filter((i) => i.keyword === 'ENV')
+      .map((i) => i.args)
+      .join(' ');
     expect(env).toMatch(/\bNODE_ENV=production\b/);
     expect(env).toMatch(/\bHOST=0\.0\.0\.0\b/);
     expect(env).toMatch(/\bPORT=3000\b/);
@@ -130,13 +135,19 @@ function parseYaml(text: string): unknown {
     encoding: 'utf8',
   });
   if (run.status !== 0) {
-    throw new Error(`could not parse docker-compose config output (needs python3 with PyYAML): ${run.error?.message ?? run.stderr}`);
+    throw new Error(
+      `could not parse docker-compose config output (needs python3 with PyYAML): ${run.error?.message ?? run.stderr}`,
+    );
   }
   return JSON.parse(run.stdout);
 }
 
 /** Short syntax ("127.0.0.1:3000:3000/tcp", compose 1.x) or long syntax (compose 2.x) to one shape. */
-function normalisePort(port: NonNullable<ComposeService['ports']>[number]): { hostIp: string; published: string; target: string } {
+function normalisePort(port: NonNullable<ComposeService['ports']>[number]): {
+  hostIp: string;
+  published: string;
+  target: string;
+} {
   if (typeof port === 'string') {
     const parts = port.replace(/\/tcp$/, '').split(':');
     const [hostIp, published, target] = parts.length === 3 ? parts : ['', ...parts];
@@ -186,7 +197,10 @@ function parseDockerfile(text: string): Stage[] {
     const args = match[2].trim();
     if (keyword === 'ARG' && stages.length === 0) {
       const [name, ...value] = args.split('=');
-      globalArgs[name.trim()] = value.join('=').trim().replace(/^"(.*)"$/, '$1');
+      globalArgs[name.trim()] = value
+        .join('=')
+        .trim()
+        .replace(/^"(.*)"$/, '$1');
     } else if (keyword === 'FROM') {
       const image = args.split(/\s+/).find((word) => !word.startsWith('--')) ?? '';
       const from = image.replace(/\$\{?(\w+)\}?/g, (_, name: string) => globalArgs[name] ?? '');

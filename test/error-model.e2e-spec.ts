@@ -30,7 +30,14 @@ const PROTOCOL: [FailureKind, number, string, Record<string, unknown>, number, n
   ['rate_limited', -32003, 'Rate limited: retry later', { reason: 'rate_limited', retryAfter: 7 }, 429, 429],
   ['timeout', -32004, 'Timeout: the call took too long', { reason: 'timeout' }, 504, 200],
   ['server_error', -32000, 'The search index is rebuilding', {}, 500, 200],
-  ['invalid_params', -32602, 'Invalid params: priority is not allowed here', { field: 'priority', reason: 'not_allowed' }, 400, 200],
+  [
+    'invalid_params',
+    -32602,
+    'Invalid params: priority is not allowed here',
+    { field: 'priority', reason: 'not_allowed' },
+    400,
+    200,
+  ],
   ['mcp_conflict', -32007, 'Version mismatch', { reason: 'stale_version' }, 409, 200],
   ['mcp_upstream', -32006, 'Billing is down', {}, 503, 200],
   ['mcp_not_found', -32002, 'No such thing', {}, 400, 200], // 404 would tell the client its session expired
@@ -49,7 +56,11 @@ const apps: Record<Profile, { app: INestApplication; url: string; sid: string }>
 beforeAll(async () => {
   for (const profile of ['corporate', 'spec'] as const) {
     // corporate is the default: its app sets no profile at all.
-    const { app, url } = await startLimitsApp({ ...(profile === 'spec' ? { httpStatusProfile: 'spec' } : {}), maxRequestBytes: 4096, limits: { toolTimeoutMs: 300 } });
+    const { app, url } = await startLimitsApp({
+      ...(profile === 'spec' ? { httpStatusProfile: 'spec' } : {}),
+      maxRequestBytes: 4096,
+      limits: { toolTimeoutMs: 300 },
+    });
     apps[profile] = { app, url, sid: await openSession(url, V) };
   }
 });
@@ -59,12 +70,22 @@ afterAll(async () => {
 
 let nextId = 1;
 /** POSTs `body` (a request object or raw text) in the profile's session. */
-async function send(profile: Profile, body: unknown, headers: Record<string, string> = {}, sessionId = apps[profile].sid) {
+async function send(
+  profile: Profile,
+  body: unknown,
+  headers: Record<string, string> = {},
+  sessionId = apps[profile].sid,
+) {
   const res = await post(apps[profile].url, body, { sessionId, protocolVersion: V, headers });
   const text = await res.text();
   return { status: res.status, headers: res.headers, text, json: JSON.parse(text) as Record<string, any> };
 }
-const request = (method: string, params: Record<string, unknown> = {}) => ({ jsonrpc: '2.0', id: nextId++, method, params });
+const request = (method: string, params: Record<string, unknown> = {}) => ({
+  jsonrpc: '2.0',
+  id: nextId++,
+  method,
+  params,
+});
 const failWith = (kind: FailureKind) => request('tools/call', { name: 'fail_with', arguments: { kind } });
 
 describe.each(['corporate', 'spec'] as const)('what a tool throws, under the %s profile', (profile) => {
@@ -75,23 +96,33 @@ describe.each(['corporate', 'spec'] as const)('what a tool throws, under the %s 
     expect(r.json.error).toBeUndefined();
   });
 
-  it.each(PROTOCOL)('%s becomes JSON-RPC %i "%s", carrying the request id and nothing secret', async (kind, code, message, data, corporate, spec) => {
-    const r = await send(profile, failWith(kind));
-    expect(r.status).toBe(profile === 'corporate' ? corporate : spec);
-    expect(r.headers.get('content-type')).toBe('application/json');
-    const requestId = r.headers.get('x-request-id');
-    expect(requestId).toMatch(UUID);
-    expect(r.json).toEqual({ jsonrpc: '2.0', id: expect.any(Number), error: { code, message, data: { ...data, requestId } } });
-    expect(r.text).not.toMatch(LEAKS);
-    if (kind === 'rate_limited') expect(r.headers.get('retry-after')).toBe('7');
-    if (kind === 'nest_too_many') expect(r.headers.get('retry-after')).toBe('1');
-  });
+  it.each(PROTOCOL)(
+    '%s becomes JSON-RPC %i "%s", carrying the request id and nothing secret',
+    async (kind, code, message, data, corporate, spec) => {
+      const r = await send(profile, failWith(kind));
+      expect(r.status).toBe(profile === 'corporate' ? corporate : spec);
+      expect(r.headers.get('content-type')).toBe('application/json');
+      const requestId = r.headers.get('x-request-id');
+      expect(requestId).toMatch(UUID);
+      expect(r.json).toEqual({
+        jsonrpc: '2.0',
+        id: expect.any(Number),
+        error: { code, message, data: { ...data, requestId } },
+      });
+      expect(r.text).not.toMatch(LEAKS);
+      if (kind === 'rate_limited') expect(r.headers.get('retry-after')).toBe('7');
+      if (kind === 'nest_too_many') expect(r.headers.get('retry-after')).toBe('1');
+    },
+  );
 
   it('the official 1.x client sees an actionable error as isError and a protocol error as a rejection with its code', async () => {
     const client = new Client({ name: 'error-model-e2e', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(apps[profile].url)));
     const result = await client.callTool({ name: 'fail_with', arguments: { kind: 'conflict' } });
-    expect(result).toMatchObject({ isError: true, content: [{ type: 'text', text: 'Ticket HD-7 was changed concurrently; read it again' }] });
+    expect(result).toMatchObject({
+      isError: true,
+      content: [{ type: 'text', text: 'Ticket HD-7 was changed concurrently; read it again' }],
+    });
     const error = await rpcError(client.callTool({ name: 'fail_with', arguments: { kind: 'mcp_conflict' } }));
     expect(error).toMatchObject({ code: -32007, message: expect.stringContaining('Version mismatch') });
     if (profile === 'corporate') expect(error.status).toBe(409);
@@ -124,7 +155,10 @@ describe.each(['corporate', 'spec'] as const)('HTTP statuses of other errors, un
   it('an unknown session is 404 (initialize again) with -32600, and a missing one 400', async () => {
     const unknown = await send(profile, request('ping'), {}, 'no-such-session');
     expect(unknown.status).toBe(404);
-    expect(unknown.json.error).toMatchObject({ code: -32600, data: { requestId: unknown.headers.get('x-request-id') } });
+    expect(unknown.json.error).toMatchObject({
+      code: -32600,
+      data: { requestId: unknown.headers.get('x-request-id') },
+    });
     const res = await post(apps[profile].url, request('ping'), { protocolVersion: V });
     expect(res.status).toBe(400);
     const missing = (await res.json()) as { error: { code: number; data: { requestId: string } } };

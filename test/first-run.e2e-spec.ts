@@ -15,14 +15,37 @@ const TOKEN_SCRIPT = resolve(__dirname, '../scripts/token.mjs');
 describe('first run: the local development issuer', () => {
   let dir: string;
   let server: RunningServer;
-  const env = { NODE_ENV: 'development', MCP_JWKS_URI: '', MCP_JWT_ISSUER: '', MCP_JWT_AUDIENCE: '', MCP_AUTH_DISABLED: '' };
+  const env = {
+    NODE_ENV: 'development',
+    MCP_JWKS_URI: '',
+    MCP_JWT_ISSUER: '',
+    MCP_JWT_AUDIENCE: '',
+    MCP_AUTH_DISABLED: '',
+  };
 
   const call = async (token: string, tool: string, args: Record<string, unknown>) => {
-    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${token}` };
-    const init = await fetch(server.url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'first-run', version: '1' } } }) });
+    const headers = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      authorization: `Bearer ${token}`,
+    };
+    const init = await fetch(server.url, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'first-run', version: '1' } },
+      }),
+    });
     expect(init.status).toBe(200);
     const session = init.headers.get('mcp-session-id')!;
-    return fetch(server.url, { method: 'POST', headers: { ...headers, 'mcp-session-id': session }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: tool, arguments: args } }) });
+    return fetch(server.url, {
+      method: 'POST',
+      headers: { ...headers, 'mcp-session-id': session },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: tool, arguments: args } }),
+    });
   };
 
   beforeAll(async () => {
@@ -35,19 +58,32 @@ describe('first run: the local development issuer', () => {
   });
 
   it('prints a ready-to-use token that calls a tool', async () => {
-    const printed = /Development token[^\n]*\n(?:\S*\s)?(eyJ[\w-]+\.[\w-]+\.[\w-]+)/.exec(server.stderr().replace(/\u001b\[[0-9;]*m/g, ''));
+    const printed = /Development token[^\n]*\n(?:\S*\s)?(eyJ[\w-]+\.[\w-]+\.[\w-]+)/.exec(
+      server.stderr().replace(/\u001b\[[0-9;]*m/g, ''),
+    );
     expect(printed).not.toBeNull();
     const res = await call(printed![1], 'search_tickets', { query: 'vpn', limit: 1 });
     expect(res.status).toBe(200);
-    expect(((await res.json()) as { result: { structuredContent: { count: number } } }).result.structuredContent.count).toBe(1);
+    expect(
+      ((await res.json()) as { result: { structuredContent: { count: number } } }).result.structuredContent.count,
+    ).toBe(1);
   });
 
   it('keeps its key private on disk and `npm run token` mints scoped tokens with it', async () => {
     expect(statSync(join(dir, '.mcp-dev', 'issuer-key.json')).mode & 0o077).toBe(0);
-    const { stdout } = await run(process.execPath, [TOKEN_SCRIPT, '--scope', 'tickets:read', '--sub', 'alice'], { cwd: dir });
+    const { stdout } = await run(process.execPath, [TOKEN_SCRIPT, '--scope', 'tickets:read', '--sub', 'alice'], {
+      cwd: dir,
+    });
     const token = stdout.trim();
     expect((await call(token, 'search_tickets', {})).status).toBe(200);
-    const write = await call(token, 'create_ticket', { title: 'Keyboard missing keys', description: 'x', category: 'hardware', priority: 'low', requester: 'a@example.com', idempotencyKey: 'first-run-0001' });
+    const write = await call(token, 'create_ticket', {
+      title: 'Keyboard missing keys',
+      description: 'x',
+      category: 'hardware',
+      priority: 'low',
+      requester: 'a@example.com',
+      idempotencyKey: 'first-run-0001',
+    });
     expect(write.status).toBe(403);
     expect(write.headers.get('www-authenticate')).toContain('scope="tickets:read tickets:write"');
   });

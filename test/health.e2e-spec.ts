@@ -16,7 +16,9 @@ const LEAKS = /127\.0\.0\.1|localhost|http:|jwks\.json|ECONNREFUSED|fetch failed
 /** A stand-in for the directory API: answers `GET /health` with 200 while up. */
 async function startUpstream(): Promise<{ url: string; server: Server; paths: string[] }> {
   const paths: string[] = [];
-  const server = createServer((req, res) => (paths.push(req.url ?? ''), res.writeHead(req.url === '/health' ? 200 : 404).end()));
+  const server = createServer(
+    (req, res) => (paths.push(req.url ?? ''), res.writeHead(req.url === '/health' ? 200 : 404).end()),
+  );
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
   return { server, paths, url: `http://127.0.0.1:${(server.address() as { port: number }).port}` };
 }
@@ -42,7 +44,11 @@ describe('/health and /ready on the built helpdesk (default configuration)', () 
     expect(health.headers.get('content-type')).toMatch(/^application\/json/);
     expect(health.headers.get('cache-control')).toBe('no-store');
     // Auth is on for MCP itself: the same request shape without a token is refused there.
-    const anonymous = await fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' });
+    const anonymous = await fetch(server.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: '{"jsonrpc":"2.0","id":1,"method":"ping"}',
+    });
     expect(anonymous.status).toBe(401);
   });
 
@@ -70,7 +76,11 @@ describe('/ready with the example upstream check (HELPDESK_DIRECTORY_URL)', () =
   let upstream: Awaited<ReturnType<typeof startUpstream>>;
   beforeAll(async () => {
     upstream = await startUpstream();
-    server = await startHelpdeskHttp({ MCP_READY_CACHE_MS: '0', MCP_READY_PROBE_TIMEOUT_MS: '1000', HELPDESK_DIRECTORY_URL: upstream.url });
+    server = await startHelpdeskHttp({
+      MCP_READY_CACHE_MS: '0',
+      MCP_READY_PROBE_TIMEOUT_MS: '1000',
+      HELPDESK_DIRECTORY_URL: upstream.url,
+    });
   });
   afterAll(async () => {
     await server?.stop();
@@ -103,7 +113,11 @@ describe('/ready during graceful shutdown', () => {
       const exit = new Promise<number | null>((ok) => server.process.once('exit', (code) => ok(code)));
       expect((await probe(server, '/ready')).status).toBe(200);
       // export_tickets takes about a second: it is in flight when SIGTERM arrives.
-      const running = post(server.url, { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'export_tickets', arguments: {} } }, { sessionId, protocolVersion: '2025-11-25' }).then((r) => r.text());
+      const running = post(
+        server.url,
+        { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'export_tickets', arguments: {} } },
+        { sessionId, protocolVersion: '2025-11-25' },
+      ).then((r) => r.text());
       await new Promise((r) => setTimeout(r, 250));
       server.process.kill('SIGTERM');
       await new Promise((r) => setTimeout(r, 100));

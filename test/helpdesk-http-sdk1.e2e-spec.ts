@@ -33,8 +33,18 @@ describe('helpdesk over HTTP with @modelcontextprotocol/sdk 1.x', () => {
 
   it('negotiates 2025-11-25 and reports server info and capabilities', () => {
     expect(transport.protocolVersion).toBe('2025-11-25');
-    expect(client.getServerVersion()).toMatchObject({ name: 'helpdesk', version: '0.1.0', description: expect.stringContaining('helpdesk') });
-    expect(client.getServerCapabilities()).toMatchObject({ tools: {}, prompts: {}, resources: { subscribe: true }, completions: {}, logging: {} });
+    expect(client.getServerVersion()).toMatchObject({
+      name: 'helpdesk',
+      version: '0.1.0',
+      description: expect.stringContaining('helpdesk'),
+    });
+    expect(client.getServerCapabilities()).toMatchObject({
+      tools: {},
+      prompts: {},
+      resources: { subscribe: true },
+      completions: {},
+      logging: {},
+    });
   });
 
   it('lists every tool across pages with opaque cursors, in a stable order', async () => {
@@ -48,7 +58,14 @@ describe('helpdesk over HTTP with @modelcontextprotocol/sdk 1.x', () => {
       pages++;
     } while (cursor);
     expect(pages).toBe(3);
-    expect(names).toEqual(['search_tickets', 'get_ticket', 'create_ticket', 'close_ticket', 'export_tickets', 'draft_reply']);
+    expect(names).toEqual([
+      'search_tickets',
+      'get_ticket',
+      'create_ticket',
+      'close_ticket',
+      'export_tickets',
+      'draft_reply',
+    ]);
     const again = await client.listTools();
     expect(again.tools.map((t) => t.name)).toEqual(names.slice(0, 2));
   });
@@ -71,11 +88,19 @@ describe('helpdesk over HTTP with @modelcontextprotocol/sdk 1.x', () => {
     expect(close.description).toContain('Idempotency:');
     expect(close.description).toContain('Audit event: helpdesk.tool.close_ticket.');
     expect(close.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
-    expect(close._meta?.['corporate/tool-safety']).toMatchObject({ risk: 'high', audit: 'helpdesk.tool.close_ticket', idempotency: { key: 'id' } });
+    expect(close._meta?.['corporate/tool-safety']).toMatchObject({
+      risk: 'high',
+      audit: 'helpdesk.tool.close_ticket',
+      idempotency: { key: 'id' },
+    });
     const create = tools.find((t) => t.name === 'create_ticket')!;
     expect(create.inputSchema).toMatchObject({ type: 'object', additionalProperties: false });
-    expect(create.inputSchema.required).toEqual(expect.arrayContaining(['title', 'description', 'category', 'priority', 'requester', 'idempotencyKey']));
-    expect((create.inputSchema.properties as Record<string, { description?: string }>).title.description).toMatch(/summary/);
+    expect(create.inputSchema.required).toEqual(
+      expect.arrayContaining(['title', 'description', 'category', 'priority', 'requester', 'idempotencyKey']),
+    );
+    expect((create.inputSchema.properties as Record<string, { description?: string }>).title.description).toMatch(
+      /summary/,
+    );
   });
 
   it('calls a tool and gets structured content that matches its output schema, mirrored as text', async () => {
@@ -89,7 +114,10 @@ describe('helpdesk over HTTP with @modelcontextprotocol/sdk 1.x', () => {
 
   it('returns isError naming each violated field and constraint, without echoing values', async () => {
     const secret = 'tiny';
-    const result = await client.callTool({ name: 'create_ticket', arguments: { title: secret, priority: 'whenever', extra: 1 } });
+    const result = await client.callTool({
+      name: 'create_ticket',
+      arguments: { title: secret, priority: 'whenever', extra: 1 },
+    });
     expect(result.isError).toBe(true);
     const text = (result.content as { text: string }[])[0].text;
     expect(text).toContain('title: minLength');
@@ -101,7 +129,10 @@ describe('helpdesk over HTTP with @modelcontextprotocol/sdk 1.x', () => {
   });
 
   it('answers an unknown tool with -32602 "Unknown tool"', async () => {
-    expect(await rpcError(client.callTool({ name: 'no_such_tool', arguments: {} }))).toMatchObject({ code: -32602, message: expect.stringContaining('Unknown tool') });
+    expect(await rpcError(client.callTool({ name: 'no_such_tool', arguments: {} }))).toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('Unknown tool'),
+    });
   });
 
   it('turns a domain failure into isError', async () => {
@@ -111,7 +142,14 @@ describe('helpdesk over HTTP with @modelcontextprotocol/sdk 1.x', () => {
   });
 
   it('creates a ticket once per idempotency key', async () => {
-    const args = { title: 'Monitor flickers', description: 'Since Monday', category: 'hardware', priority: 'low', requester: 'a@example.com', idempotencyKey: 'key-sdk1-0001' };
+    const args = {
+      title: 'Monitor flickers',
+      description: 'Since Monday',
+      category: 'hardware',
+      priority: 'low',
+      requester: 'a@example.com',
+      idempotencyKey: 'key-sdk1-0001',
+    };
     const first = await client.callTool({ name: 'create_ticket', arguments: args });
     const second = await client.callTool({ name: 'create_ticket', arguments: args });
     expect((first.structuredContent as { id: string }).id).toMatch(/^HD-\d+$/);
@@ -120,13 +158,21 @@ describe('helpdesk over HTTP with @modelcontextprotocol/sdk 1.x', () => {
 
   it('gets a prompt with arguments and completes its arguments', async () => {
     const prompts = await client.listPrompts();
-    expect(prompts.prompts[0]).toMatchObject({ name: 'triage_ticket', arguments: [{ name: 'ticketId', required: true }, { name: 'tone' }] });
+    expect(prompts.prompts[0]).toMatchObject({
+      name: 'triage_ticket',
+      arguments: [{ name: 'ticketId', required: true }, { name: 'tone' }],
+    });
     const prompt = await client.getPrompt({ name: 'triage_ticket', arguments: { ticketId: 'HD-2', tone: 'formal' } });
     expect((prompt.messages[0].content as { text: string }).text).toContain('HD-2');
     expect((prompt.messages[0].content as { text: string }).text).toContain('formal');
     expect(await rpcError(client.getPrompt({ name: 'triage_ticket', arguments: {} }))).toMatchObject({ code: -32602 });
-    expect(await rpcError(client.getPrompt({ name: 'triage_ticket', arguments: { ticketId: 'HD-99999' } }))).toMatchObject({ code: -32602, message: expect.stringContaining('No ticket HD-99999') });
-    const completion = await client.complete({ ref: { type: 'ref/prompt', name: 'triage_ticket' }, argument: { name: 'tone', value: 'f' } });
+    expect(
+      await rpcError(client.getPrompt({ name: 'triage_ticket', arguments: { ticketId: 'HD-99999' } })),
+    ).toMatchObject({ code: -32602, message: expect.stringContaining('No ticket HD-99999') });
+    const completion = await client.complete({
+      ref: { type: 'ref/prompt', name: 'triage_ticket' },
+      argument: { name: 'tone', value: 'f' },
+    });
     expect(completion.completion.values).toEqual(['friendly', 'formal']);
   });
 
@@ -142,17 +188,33 @@ describe('helpdesk over HTTP with @modelcontextprotocol/sdk 1.x', () => {
       pages++;
     } while (cursor);
     expect(pages).toBe(4);
-    expect(uris).toEqual(['helpdesk://catalog/categories', 'use://auth', 'use://http-headers', 'helpdesk://agent/brief', 'helpdesk://agent/prompt', 'project://version', 'doc://readme']);
+    expect(uris).toEqual([
+      'helpdesk://catalog/categories',
+      'use://auth',
+      'use://http-headers',
+      'helpdesk://agent/brief',
+      'helpdesk://agent/prompt',
+      'project://version',
+      'doc://readme',
+    ]);
     const categories = await client.readResource({ uri: 'helpdesk://catalog/categories' });
-    expect(categories.contents[0]).toMatchObject({ uri: 'helpdesk://catalog/categories', mimeType: 'application/json' });
+    expect(categories.contents[0]).toMatchObject({
+      uri: 'helpdesk://catalog/categories',
+      mimeType: 'application/json',
+    });
     const { resourceTemplates } = await client.listResourceTemplates();
     expect(resourceTemplates[0].uriTemplate).toBe('helpdesk://tickets/{id}');
     const ticket = await client.readResource({ uri: 'helpdesk://tickets/HD-3' });
     expect(JSON.parse((ticket.contents[0] as { text: string }).text)).toMatchObject({ id: 'HD-3' });
-    expect(await rpcError(client.readResource({ uri: 'helpdesk://tickets/HD-424242' }))).toMatchObject({ code: -32002 });
+    expect(await rpcError(client.readResource({ uri: 'helpdesk://tickets/HD-424242' }))).toMatchObject({
+      code: -32002,
+    });
     expect(await rpcError(client.readResource({ uri: 'other://x' }))).toMatchObject({ code: -32002 });
     expect(await rpcError(client.subscribeResource({ uri: 'other://x' }))).toMatchObject({ code: -32002 });
-    const completion = await client.complete({ ref: { type: 'ref/resource', uri: 'helpdesk://tickets/{id}' }, argument: { name: 'id', value: 'hd-1' } });
+    const completion = await client.complete({
+      ref: { type: 'ref/resource', uri: 'helpdesk://tickets/{id}' },
+      argument: { name: 'id', value: 'hd-1' },
+    });
     expect(completion.completion.values).toContain('HD-1');
     expect(completion.completion.values).toContain('HD-10');
   });
@@ -160,9 +222,12 @@ describe('helpdesk over HTTP with @modelcontextprotocol/sdk 1.x', () => {
   it('sends progress that rises, and logs, during a long call', async () => {
     const progress: number[] = [];
     const logs: unknown[] = [];
-    client.setNotificationHandler((await import('@modelcontextprotocol/sdk/types.js')).LoggingMessageNotificationSchema, (n) => {
-      logs.push(n.params.data);
-    });
+    client.setNotificationHandler(
+      (await import('@modelcontextprotocol/sdk/types.js')).LoggingMessageNotificationSchema,
+      (n) => {
+        logs.push(n.params.data);
+      },
+    );
     const result = await client.callTool({ name: 'export_tickets', arguments: {} }, undefined, {
       onprogress: (p) => progress.push(p.progress),
     });
@@ -187,7 +252,10 @@ describe('helpdesk over HTTP with @modelcontextprotocol/sdk 1.x', () => {
   it('round-trips sampling: the tool asks the client model for a draft', async () => {
     client.setRequestHandler(CreateMessageRequestSchema, async (req) => ({
       role: 'assistant',
-      content: { type: 'text', text: `Dear requester, about "${(req.params.messages[0].content as { text: string }).text.slice(0, 20)}"` },
+      content: {
+        type: 'text',
+        text: `Dear requester, about "${(req.params.messages[0].content as { text: string }).text.slice(0, 20)}"`,
+      },
       model: 'test-model',
     }));
     const result = await client.callTool({ name: 'draft_reply', arguments: { id: 'HD-4' } });
@@ -203,10 +271,16 @@ describe('helpdesk over HTTP with @modelcontextprotocol/sdk 1.x', () => {
     // A GET stream carries notifications that belong to no request.
     await new Promise((r) => setTimeout(r, 100));
     client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'decline' }));
-    const declined = await client.callTool({ name: 'close_ticket', arguments: { id: 'HD-5', resolution: 'Replaced cable' } });
+    const declined = await client.callTool({
+      name: 'close_ticket',
+      arguments: { id: 'HD-5', resolution: 'Replaced cable' },
+    });
     expect(declined.isError).toBe(true);
     client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: { confirm: true } }));
-    const closed = await client.callTool({ name: 'close_ticket', arguments: { id: 'HD-5', resolution: 'Replaced cable' } });
+    const closed = await client.callTool({
+      name: 'close_ticket',
+      arguments: { id: 'HD-5', resolution: 'Replaced cable' },
+    });
     expect(closed.structuredContent).toMatchObject({ id: 'HD-5', status: 'closed' });
     await waitFor(() => updated.includes('helpdesk://tickets/HD-5'));
   });
@@ -216,7 +290,12 @@ describe('helpdesk over HTTP with @modelcontextprotocol/sdk 1.x', () => {
     await transport.terminateSession();
     const res = await fetch(server.url, {
       method: 'POST',
-      headers: { ...bearer(server), 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sessionId },
+      headers: {
+        ...bearer(server),
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': sessionId,
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'ping' }),
     });
     expect(res.status).toBe(404);

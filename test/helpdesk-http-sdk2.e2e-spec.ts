@@ -41,7 +41,10 @@ describe('helpdesk over HTTP with @modelcontextprotocol/client 2.x', () => {
     client = new Client({ name: 'sdk2-e2e', version: '2.0.0' }, { capabilities: { sampling: {}, elicitation: {} } });
     client.onerror = (e) => clientErrors.push(e.message);
     // The minimal AuthProvider: the SDK sends `Authorization: Bearer <token>` on every request.
-    transport = new StreamableHTTPClientTransport(new URL(server.url), { fetch: recordingFetch, authProvider: { token: async () => server.token } });
+    transport = new StreamableHTTPClientTransport(new URL(server.url), {
+      fetch: recordingFetch,
+      authProvider: { token: async () => server.token },
+    });
     await client.connect(transport);
   });
   afterEach(async () => {
@@ -55,9 +58,19 @@ describe('helpdesk over HTTP with @modelcontextprotocol/client 2.x', () => {
     expect(transport.sessionId).toMatch(/\S{16,}/);
     expect(client.getServerVersion()).toMatchObject({ name: 'helpdesk', version: '0.1.0' });
     expect(client.getInstructions()).toContain('Helpdesk tickets');
-    expect(client.getServerCapabilities()).toMatchObject({ tools: {}, prompts: {}, resources: { subscribe: true }, completions: {}, logging: {} });
+    expect(client.getServerCapabilities()).toMatchObject({
+      tools: {},
+      prompts: {},
+      resources: { subscribe: true },
+      completions: {},
+      logging: {},
+    });
     const init = sent.find((m) => m.method === 'initialize')!;
-    expect(init.params).toMatchObject({ protocolVersion: '2025-11-25', capabilities: { sampling: {}, elicitation: {} }, clientInfo: { name: 'sdk2-e2e' } });
+    expect(init.params).toMatchObject({
+      protocolVersion: '2025-11-25',
+      capabilities: { sampling: {}, elicitation: {} },
+      clientInfo: { name: 'sdk2-e2e' },
+    });
     expect(sent.map((m) => m.method)).toContain('notifications/initialized');
   });
 
@@ -90,7 +103,11 @@ describe('helpdesk over HTTP with @modelcontextprotocol/client 2.x', () => {
     expect(tools.find((t) => t.name === 'search_tickets')!.outputSchema).toMatchObject({ type: 'object' });
     const result = await client.callTool({ name: 'search_tickets', arguments: { query: 'vpn', limit: 2 } });
     expect(result.isError).toBeFalsy();
-    const structured = result.structuredContent as { tickets: { id: string; title: string }[]; count: number; truncated: boolean };
+    const structured = result.structuredContent as {
+      tickets: { id: string; title: string }[];
+      count: number;
+      truncated: boolean;
+    };
     expect(structured.count).toBe(2);
     expect(structured.truncated).toBe(true);
     expect(structured.tickets.every((t) => /vpn/i.test(t.title))).toBe(true);
@@ -100,7 +117,10 @@ describe('helpdesk over HTTP with @modelcontextprotocol/client 2.x', () => {
   });
 
   it('returns isError naming each violated field and constraint, without echoing values', async () => {
-    const result = await client.callTool({ name: 'create_ticket', arguments: { title: 'tiny', priority: 'whenever', extra: 1 } });
+    const result = await client.callTool({
+      name: 'create_ticket',
+      arguments: { title: 'tiny', priority: 'whenever', extra: 1 },
+    });
     expect(result.isError).toBe(true);
     const text = firstText(result);
     expect(text).toContain('title: minLength');
@@ -118,33 +138,73 @@ describe('helpdesk over HTTP with @modelcontextprotocol/client 2.x', () => {
 
   it('gets a prompt with arguments, refuses a missing required one, and completes arguments', async () => {
     const { prompts } = await client.listPrompts();
-    expect(prompts[0]).toMatchObject({ name: 'triage_ticket', arguments: [{ name: 'ticketId', required: true }, { name: 'tone' }] });
+    expect(prompts[0]).toMatchObject({
+      name: 'triage_ticket',
+      arguments: [{ name: 'ticketId', required: true }, { name: 'tone' }],
+    });
     const prompt = await client.getPrompt({ name: 'triage_ticket', arguments: { ticketId: 'HD-6', tone: 'brief' } });
     const text = (prompt.messages[0].content as { text: string }).text;
     expect(text).toContain('HD-6');
     expect(text).toContain('brief');
     expect(prompt.messages[1].content).toMatchObject({ type: 'resource_link', uri: 'helpdesk://tickets/HD-6' });
     expect(await rpcError(client.getPrompt({ name: 'triage_ticket', arguments: {} }))).toMatchObject({ code: -32602 });
-    const tones = await client.complete({ ref: { type: 'ref/prompt', name: 'triage_ticket' }, argument: { name: 'tone', value: 'f' } });
+    const tones = await client.complete({
+      ref: { type: 'ref/prompt', name: 'triage_ticket' },
+      argument: { name: 'tone', value: 'f' },
+    });
     expect(tones.completion.values).toEqual(['friendly', 'formal']);
-    const ids = await client.complete({ ref: { type: 'ref/prompt', name: 'triage_ticket' }, argument: { name: 'ticketId', value: 'HD-2' } });
+    const ids = await client.complete({
+      ref: { type: 'ref/prompt', name: 'triage_ticket' },
+      argument: { name: 'ticketId', value: 'HD-2' },
+    });
     expect(ids.completion.values).toEqual(['HD-2', 'HD-20', 'HD-21', 'HD-22', 'HD-23', 'HD-24', 'HD-25']);
   });
 
   it('reads fixed and templated resources, lists templates, completes template variables', async () => {
     const { resources } = await client.listResources();
-    expect(resources.map((r) => r.uri)).toEqual(['helpdesk://catalog/categories', 'use://auth', 'use://http-headers', 'helpdesk://agent/brief', 'helpdesk://agent/prompt', 'project://version', 'doc://readme']);
+    expect(resources.map((r) => r.uri)).toEqual([
+      'helpdesk://catalog/categories',
+      'use://auth',
+      'use://http-headers',
+      'helpdesk://agent/brief',
+      'helpdesk://agent/prompt',
+      'project://version',
+      'doc://readme',
+    ]);
     const categories = await client.readResource({ uri: 'helpdesk://catalog/categories' });
-    expect(categories.contents[0]).toMatchObject({ uri: 'helpdesk://catalog/categories', mimeType: 'application/json' });
-    expect(JSON.parse((categories.contents[0] as { text: string }).text)).toMatchObject({ categories: expect.any(Array), priorities: expect.any(Array) });
+    expect(categories.contents[0]).toMatchObject({
+      uri: 'helpdesk://catalog/categories',
+      mimeType: 'application/json',
+    });
+    expect(JSON.parse((categories.contents[0] as { text: string }).text)).toMatchObject({
+      categories: expect.any(Array),
+      priorities: expect.any(Array),
+    });
     const { resourceTemplates } = await client.listResourceTemplates();
     expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(['helpdesk://tickets/{id}']);
     const ticket = await client.readResource({ uri: 'helpdesk://tickets/HD-7' });
     expect(ticket.contents[0].uri).toBe('helpdesk://tickets/HD-7');
     expect(JSON.parse((ticket.contents[0] as { text: string }).text)).toMatchObject({ id: 'HD-7' });
-    expect(await rpcError(client.readResource({ uri: 'helpdesk://tickets/HD-424242' }))).toMatchObject({ code: -32002 });
-    const completion = await client.complete({ ref: { type: 'ref/resource', uri: 'helpdesk://tickets/{id}' }, argument: { name: 'id', value: 'hd-1' } });
-    expect(completion.completion.values).toEqual(['HD-1', 'HD-10', 'HD-11', 'HD-12', 'HD-13', 'HD-14', 'HD-15', 'HD-16', 'HD-17', 'HD-18', 'HD-19']);
+    expect(await rpcError(client.readResource({ uri: 'helpdesk://tickets/HD-424242' }))).toMatchObject({
+      code: -32002,
+    });
+    const completion = await client.complete({
+      ref: { type: 'ref/resource', uri: 'helpdesk://tickets/{id}' },
+      argument: { name: 'id', value: 'hd-1' },
+    });
+    expect(completion.completion.values).toEqual([
+      'HD-1',
+      'HD-10',
+      'HD-11',
+      'HD-12',
+      'HD-13',
+      'HD-14',
+      'HD-15',
+      'HD-16',
+      'HD-17',
+      'HD-18',
+      'HD-19',
+    ]);
   });
 
   it('sends rising progress against the request token, and log messages, during export_tickets', async () => {
@@ -153,7 +213,10 @@ describe('helpdesk over HTTP with @modelcontextprotocol/client 2.x', () => {
     client.setNotificationHandler('notifications/message', (n) => {
       logs.push(n.params.data);
     });
-    const result = await client.callTool({ name: 'export_tickets', arguments: {} }, { onprogress: (p) => progress.push(p) });
+    const result = await client.callTool(
+      { name: 'export_tickets', arguments: {} },
+      { onprogress: (p) => progress.push(p) },
+    );
     const csv = firstText(result).split('\n');
     expect(csv[0]).toBe('id,status,priority,category,title');
     expect(csv).toHaveLength(26);
@@ -191,7 +254,11 @@ describe('helpdesk over HTTP with @modelcontextprotocol/client 2.x', () => {
     client.setRequestHandler('sampling/createMessage', async (req) => {
       const text = (req.params.messages[0].content as { text: string }).text;
       seen.push({ maxTokens: req.params.maxTokens, text });
-      return { role: 'assistant', model: 'sdk2-test-model', content: { type: 'text', text: `SDK2 draft for: ${text.slice(-30)}` } };
+      return {
+        role: 'assistant',
+        model: 'sdk2-test-model',
+        content: { type: 'text', text: `SDK2 draft for: ${text.slice(-30)}` },
+      };
     });
     const result = await client.callTool({ name: 'draft_reply', arguments: { id: 'HD-9' } });
     expect(result.isError).toBeFalsy();
@@ -215,19 +282,29 @@ describe('helpdesk over HTTP with @modelcontextprotocol/client 2.x', () => {
       asked.push(req.params.message);
       return answer;
     });
-    const declined = await client.callTool({ name: 'close_ticket', arguments: { id: 'HD-8', resolution: 'Swapped the dock' } });
+    const declined = await client.callTool({
+      name: 'close_ticket',
+      arguments: { id: 'HD-8', resolution: 'Swapped the dock' },
+    });
     expect(declined.isError).toBe(true);
     expect(firstText(declined)).toContain('did not confirm');
-    expect(JSON.parse(((await client.readResource({ uri })).contents[0] as { text: string }).text)).toMatchObject({ status: 'open' });
+    expect(JSON.parse(((await client.readResource({ uri })).contents[0] as { text: string }).text)).toMatchObject({
+      status: 'open',
+    });
     expect(updated).toEqual([]);
 
     answer = { action: 'accept', content: { confirm: true } };
-    const closed = await client.callTool({ name: 'close_ticket', arguments: { id: 'HD-8', resolution: 'Swapped the dock' } });
+    const closed = await client.callTool({
+      name: 'close_ticket',
+      arguments: { id: 'HD-8', resolution: 'Swapped the dock' },
+    });
     expect(closed.structuredContent).toMatchObject({ id: 'HD-8', status: 'closed' });
     expect(asked).toHaveLength(2);
     expect(asked[0]).toContain('Close ticket HD-8');
     await waitFor(() => updated.includes(uri), 3000, 'resources/updated for HD-8');
-    expect(JSON.parse(((await client.readResource({ uri })).contents[0] as { text: string }).text)).toMatchObject({ status: 'closed' });
+    expect(JSON.parse(((await client.readResource({ uri })).contents[0] as { text: string }).text)).toMatchObject({
+      status: 'closed',
+    });
   });
 
   it('ends the session with DELETE; the old session id then gets 404', async () => {
@@ -237,7 +314,13 @@ describe('helpdesk over HTTP with @modelcontextprotocol/client 2.x', () => {
     expect(transport.sessionId).toBeUndefined();
     const res = await fetch(server.url, {
       method: 'POST',
-      headers: { ...bearer(server), 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' },
+      headers: {
+        ...bearer(server),
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': sessionId,
+        'mcp-protocol-version': '2025-11-25',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'ping' }),
     });
     expect(res.status).toBe(404);

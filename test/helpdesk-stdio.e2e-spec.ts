@@ -17,16 +17,32 @@ describe.each<StdioFlavour>([SDK1_STDIO, SDK2_STDIO])('helpdesk over stdio with 
 
   it('initializes on 2025-11-25 and lists tools, prompts, resources and templates', async () => {
     const init = session.received.find((m) => m.id === session.sent.find((s) => s.method === 'initialize')!.id)!;
-    expect(init.result).toMatchObject({ protocolVersion: '2025-11-25', serverInfo: { name: 'helpdesk', version: '0.1.0' } });
+    expect(init.result).toMatchObject({
+      protocolVersion: '2025-11-25',
+      serverInfo: { name: 'helpdesk', version: '0.1.0' },
+    });
     expect(session.client.getServerVersion()).toMatchObject({ name: 'helpdesk' });
-    expect(session.client.getServerCapabilities()).toMatchObject({ tools: {}, prompts: {}, resources: { subscribe: true }, logging: {} });
+    expect(session.client.getServerCapabilities()).toMatchObject({
+      tools: {},
+      prompts: {},
+      resources: { subscribe: true },
+      logging: {},
+    });
     const { tools, nextCursor } = await session.client.listTools();
     expect(tools.map((t) => t.name)).toEqual(ALL_TOOLS);
     expect(nextCursor).toBeUndefined();
     const { prompts } = await session.client.listPrompts();
     expect(prompts.map((p) => p.name)).toEqual(['triage_ticket', 'agent_brief', 'agent_prompt']);
     const { resources } = await session.client.listResources();
-    expect(resources.map((r) => r.uri)).toEqual(['helpdesk://catalog/categories', 'use://auth', 'use://http-headers', 'helpdesk://agent/brief', 'helpdesk://agent/prompt', 'project://version', 'doc://readme']);
+    expect(resources.map((r) => r.uri)).toEqual([
+      'helpdesk://catalog/categories',
+      'use://auth',
+      'use://http-headers',
+      'helpdesk://agent/brief',
+      'helpdesk://agent/prompt',
+      'project://version',
+      'doc://readme',
+    ]);
     const { resourceTemplates } = await session.client.listResourceTemplates();
     expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(['helpdesk://tickets/{id}']);
   });
@@ -34,7 +50,11 @@ describe.each<StdioFlavour>([SDK1_STDIO, SDK2_STDIO])('helpdesk over stdio with 
   it('calls a tool with structured output, and reports invalid arguments as isError', async () => {
     const result = await session.callTool({ name: 'search_tickets', arguments: { query: 'payroll', limit: 3 } });
     expect(result.isError).toBeFalsy();
-    const structured = result.structuredContent as { tickets: { id: string; title: string }[]; count: number; truncated: boolean };
+    const structured = result.structuredContent as {
+      tickets: { id: string; title: string }[];
+      count: number;
+      truncated: boolean;
+    };
     expect(structured).toMatchObject({ count: 3, truncated: true });
     expect(structured.tickets.map((t) => t.id)).toEqual(['HD-3', 'HD-8', 'HD-13']);
     expect(JSON.parse(firstText(result))).toEqual(structured);
@@ -47,7 +67,10 @@ describe.each<StdioFlavour>([SDK1_STDIO, SDK2_STDIO])('helpdesk over stdio with 
   });
 
   it('gets a prompt and reads a templated resource', async () => {
-    const prompt = await session.client.getPrompt({ name: 'triage_ticket', arguments: { ticketId: 'HD-11', tone: 'formal' } });
+    const prompt = await session.client.getPrompt({
+      name: 'triage_ticket',
+      arguments: { ticketId: 'HD-11', tone: 'formal' },
+    });
     expect((prompt.messages[0].content as { text: string }).text).toMatch(/ticket HD-11 .*formal tone/s);
     const read = await session.client.readResource({ uri: 'helpdesk://tickets/HD-11' });
     expect(read.contents[0]).toMatchObject({ uri: 'helpdesk://tickets/HD-11', mimeType: 'application/json' });
@@ -58,13 +81,18 @@ describe.each<StdioFlavour>([SDK1_STDIO, SDK2_STDIO])('helpdesk over stdio with 
     const seen: number[] = [];
     const logs: unknown[] = [];
     session.onLog((data) => logs.push(data));
-    const result = await session.callTool({ name: 'export_tickets', arguments: {} }, { onprogress: (p) => seen.push(p.progress) });
+    const result = await session.callTool(
+      { name: 'export_tickets', arguments: {} },
+      { onprogress: (p) => seen.push(p.progress) },
+    );
     expect(firstText(result).split('\n')).toHaveLength(26);
     expect(logs).toContainEqual(expect.objectContaining({ event: 'export_done', rows: 25 }));
     // On the wire: rising values ending at 25/25, every one before the response.
     const id = session.sent.filter((m) => m.method === 'tools/call').at(-1)!.id;
     const responseAt = session.received.findIndex((m) => m.id === id);
-    const progress = session.received.map((m, i) => ({ m, i })).filter(({ m }) => m.method === 'notifications/progress' && m.params?.progressToken === id);
+    const progress = session.received
+      .map((m, i) => ({ m, i }))
+      .filter(({ m }) => m.method === 'notifications/progress' && m.params?.progressToken === id);
     expect(progress.length).toBeGreaterThanOrEqual(3);
     expect(progress.every(({ i }) => i < responseAt)).toBe(true);
     const values = progress.map(({ m }) => m.params!.progress as number);
@@ -81,7 +109,11 @@ describe.each<StdioFlavour>([SDK1_STDIO, SDK2_STDIO])('helpdesk over stdio with 
     const asked: string[] = [];
     session.onSampling(async (req) => {
       asked.push((req.params.messages[0].content as { text: string }).text);
-      return { role: 'assistant', model: 'stdio-model', content: { type: 'text', text: `Reply #${asked.length} from ${flavour.label}` } };
+      return {
+        role: 'assistant',
+        model: 'stdio-model',
+        content: { type: 'text', text: `Reply #${asked.length} from ${flavour.label}` },
+      };
     });
     const result = await session.callTool({ name: 'draft_reply', arguments: { id: 'HD-12' } });
     expect(result.isError).toBeFalsy();
@@ -99,7 +131,9 @@ describe.each<StdioFlavour>([SDK1_STDIO, SDK2_STDIO])('helpdesk over stdio with 
     await expect(call).rejects.toThrow('stop the export');
     await sleep(EXPORT_DURATION_MS + 300);
     const callId = session.sent.filter((m) => m.method === 'tools/call').at(-1)!.id;
-    expect(session.sent.filter((m) => m.method === 'notifications/cancelled').at(-1)).toMatchObject({ params: { requestId: callId, reason: 'stop the export' } });
+    expect(session.sent.filter((m) => m.method === 'notifications/cancelled').at(-1)).toMatchObject({
+      params: { requestId: callId, reason: 'stop the export' },
+    });
     expect(session.received.filter((m) => m.id === callId)).toEqual([]);
     expect(logs).not.toContainEqual(expect.objectContaining({ event: 'export_done' }));
     expect(session.errors.filter((e) => e.includes('unknown message ID'))).toEqual([]);
@@ -128,9 +162,18 @@ describe('helpdesk stdio framing, by hand', () => {
 
   it('writes only newline-delimited JSON-RPC 2.0 on stdout, logs on stderr, and exits 0 when stdin closes', async () => {
     const init = await server.initialize(1);
-    expect(init.result).toMatchObject({ protocolVersion: '2025-11-25', serverInfo: { name: 'helpdesk' }, capabilities: { tools: {} } });
+    expect(init.result).toMatchObject({
+      protocolVersion: '2025-11-25',
+      serverInfo: { name: 'helpdesk' },
+      capabilities: { tools: {} },
+    });
     server.send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
-    server.send({ jsonrpc: '2.0', id: 'three', method: 'tools/call', params: { name: 'get_ticket', arguments: { id: 'HD-1' }, _meta: { progressToken: 'p1' } } });
+    server.send({
+      jsonrpc: '2.0',
+      id: 'three',
+      method: 'tools/call',
+      params: { name: 'get_ticket', arguments: { id: 'HD-1' }, _meta: { progressToken: 'p1' } },
+    });
     const list = await server.response(2);
     expect((list.result!.tools as { name: string }[]).map((t) => t.name)).toEqual(ALL_TOOLS);
     const call = await server.response('three');
@@ -149,7 +192,12 @@ describe('helpdesk stdio framing, by hand', () => {
       const isNotificationOrRequest = typeof msg.method === 'string';
       expect(isResponse || isNotificationOrRequest).toBe(true);
     }
-    expect(server.messages().filter((m) => m.id !== undefined && m.method === undefined).map((m) => m.id)).toEqual([1, 2, 'three']);
+    expect(
+      server
+        .messages()
+        .filter((m) => m.id !== undefined && m.method === undefined)
+        .map((m) => m.id),
+    ).toEqual([1, 2, 'three']);
     expect(server.stderr).toMatch(/Nest/);
     expect(server.stdout).not.toMatch(/Nest/);
   });
@@ -179,7 +227,10 @@ describe('helpdesk over stdio: limits and shutdown', () => {
 
   it('refuses requests before initialize, except ping', async () => {
     server.send({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
-    expect(await server.response(1)).toMatchObject({ id: 1, error: { code: -32600, message: expect.stringContaining('initialize') } });
+    expect(await server.response(1)).toMatchObject({
+      id: 1,
+      error: { code: -32600, message: expect.stringContaining('initialize') },
+    });
     server.send({ jsonrpc: '2.0', id: 2, method: 'ping' });
     expect(await server.response(2)).toEqual({ jsonrpc: '2.0', id: 2, result: {} });
     await server.initialize(3);
@@ -196,11 +247,29 @@ describe('helpdesk over stdio: limits and shutdown', () => {
   });
 
   it('exits promptly when stdin closes while a tool waits for the client', async () => {
-    server.send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: { elicitation: {} }, clientInfo: { name: 'raw', version: '1' } } });
+    server.send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-11-25',
+        capabilities: { elicitation: {} },
+        clientInfo: { name: 'raw', version: '1' },
+      },
+    });
     await server.response(1);
     server.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-    server.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'close_ticket', arguments: { id: 'HD-3', resolution: 'Fixed it' } } });
-    await waitFor(() => server.messages().some((m) => m.method === 'elicitation/create'), 5000, 'an elicitation request');
+    server.send({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'close_ticket', arguments: { id: 'HD-3', resolution: 'Fixed it' } },
+    });
+    await waitFor(
+      () => server.messages().some((m) => m.method === 'elicitation/create'),
+      5000,
+      'an elicitation request',
+    );
     const started = Date.now();
     server.endInput();
     expect(await server.exited).toEqual({ code: 0, signal: null });

@@ -19,7 +19,6 @@ describe('Streamable HTTP streams, by hand', () => {
     await server.stop();
   });
 
-
   describe('GET stream', () => {
     it('opens an SSE stream that starts with a priming event; a second GET gets 409 until the first closes', async () => {
       const session = await openSession(url, V);
@@ -37,7 +36,8 @@ describe('Streamable HTTP streams, by hand', () => {
 
       ctrl.abort();
       let again = await get(url, session);
-      for (let i = 0; again.status === 409 && i < 50; i++) (await again.body?.cancel(), await sleep(20), (again = await get(url, session)));
+      for (let i = 0; again.status === 409 && i < 50; i++)
+        (await again.body?.cancel(), await sleep(20), (again = await get(url, session)));
       expect(again.status).toBe(200);
       await again.body?.cancel();
     });
@@ -47,7 +47,17 @@ describe('Streamable HTTP streams, by hand', () => {
       const closeTicket = async (id: string) => {
         const uri = `helpdesk://tickets/${id}`;
         await call(url, session, { jsonrpc: '2.0', id: `s-${id}`, method: 'resources/subscribe', params: { uri } }, V);
-        const closed = await call(url, session, { jsonrpc: '2.0', id: `c-${id}`, method: 'tools/call', params: { name: 'close_ticket', arguments: { id, resolution: 'Fixed' } } }, V);
+        const closed = await call(
+          url,
+          session,
+          {
+            jsonrpc: '2.0',
+            id: `c-${id}`,
+            method: 'tools/call',
+            params: { name: 'close_ticket', arguments: { id, resolution: 'Fixed' } },
+          },
+          V,
+        );
         expect(closed.json.result.structuredContent).toMatchObject({ id, status: 'closed' });
         return { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri } };
       };
@@ -76,7 +86,12 @@ describe('Streamable HTTP streams, by hand', () => {
   });
 
   describe('a streamed call and its resumption', () => {
-    const exportCall = (id: string) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'export_tickets', arguments: {}, _meta: { progressToken: `p-${id}` } } });
+    const exportCall = (id: string) => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name: 'export_tickets', arguments: {}, _meta: { progressToken: `p-${id}` } },
+    });
 
     it('answers a call with progress as SSE: priming, progress events, then the response with the request id', async () => {
       const res = await post(url, exportCall('exp-1'), { sessionId: sid, protocolVersion: V });
@@ -110,8 +125,14 @@ describe('Streamable HTTP streams, by hand', () => {
       expect(resumed.headers.get('content-type')).toBe('text/event-stream');
       const rest = await new SseReader(resumed).rest();
       const messages = rest.map(messageOf);
-      expect(messages.filter((m) => m.method === 'notifications/progress').map((m) => m.params.progress)).toEqual([10, 15, 20, 25]);
-      expect(messages[messages.length - 1]).toMatchObject({ jsonrpc: '2.0', id: 'exp-2', result: { content: [{ type: 'text' }] } });
+      expect(messages.filter((m) => m.method === 'notifications/progress').map((m) => m.params.progress)).toEqual([
+        10, 15, 20, 25,
+      ]);
+      expect(messages[messages.length - 1]).toMatchObject({
+        jsonrpc: '2.0',
+        id: 'exp-2',
+        result: { content: [{ type: 'text' }] },
+      });
       expect(messages.filter((m) => 'id' in m)).toHaveLength(1);
       expect(rest.map((e) => e.id)).not.toContain(seen[1]!.id);
 
@@ -129,7 +150,12 @@ describe('Streamable HTTP streams, by hand', () => {
       const resumed = new SseReader(await get(url, sid, { 'last-event-id': firstProgress.id! }));
       const [leftBehind, rest] = await Promise.all([original.rest(3_000), resumed.rest(3_000)]);
       expect(rest.map(messageOf).pop()).toMatchObject({ id: 'exp-4', result: {} });
-      expect(rest.map(messageOf).filter((m) => m.method === 'notifications/progress').map((m) => m.params.progress)).toEqual([10, 15, 20, 25]);
+      expect(
+        rest
+          .map(messageOf)
+          .filter((m) => m.method === 'notifications/progress')
+          .map((m) => m.params.progress),
+      ).toEqual([10, 15, 20, 25]);
       // The old connection ended (rest() returned) without the response, which only the new one carries.
       expect(leftBehind.map(messageOf).filter((m) => 'id' in m)).toEqual([]);
     });
@@ -138,13 +164,19 @@ describe('Streamable HTTP streams, by hand', () => {
       const res = await post(url, exportCall('exp-5'), { sessionId: sid, protocolVersion: V });
       const stream = new SseReader(res);
       await stream.next(); // priming
-      const cancel = await post(url, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'exp-5', reason: 'user gave up' } }, { sessionId: sid, protocolVersion: V });
+      const cancel = await post(
+        url,
+        { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'exp-5', reason: 'user gave up' } },
+        { sessionId: sid, protocolVersion: V },
+      );
       expect(cancel.status).toBe(202);
       expect(await cancel.text()).toBe('');
       const rest = (await stream.rest()).map(messageOf);
       expect(rest.filter((m) => 'id' in m)).toEqual([]);
       expect(rest.filter((m) => m.method === 'notifications/progress').length).toBeLessThan(5);
-      expect((await call(url, sid, { jsonrpc: '2.0', id: 'exp-5', method: 'ping' }, V)).json).toEqual(rpcResult('exp-5', {}));
+      expect((await call(url, sid, { jsonrpc: '2.0', id: 'exp-5', method: 'ping' }, V)).json).toEqual(
+        rpcResult('exp-5', {}),
+      );
     });
 
     it('refuses an unknown Last-Event-ID, or one of another session, with 404', async () => {

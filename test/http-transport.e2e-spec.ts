@@ -1,5 +1,15 @@
 import { RunningServer, bearer, startHelpdeskHttp } from './support/server-process';
-import { ACCEPT_BOTH, SseReader, authorize, call, get, initializeRequest, openSession, post, rawRequest } from './support/raw-mcp-http';
+import {
+  ACCEPT_BOTH,
+  SseReader,
+  authorize,
+  call,
+  get,
+  initializeRequest,
+  openSession,
+  post,
+  rawRequest,
+} from './support/raw-mcp-http';
 import { rpcError, rpcResult } from './support/rpc-matchers';
 
 /** Streamable HTTP (2025-11-25) driven with plain fetch and hand-written JSON-RPC: statuses, headers, bodies. */
@@ -23,19 +33,30 @@ describe('Streamable HTTP transport, by hand', () => {
 
   describe('POST framing', () => {
     it('refuses a Content-Type other than application/json with 415 (parameters are fine)', async () => {
-      const res = await post(url, { jsonrpc: '2.0', id: 1, method: 'ping' }, { sessionId: sid, headers: { 'content-type': 'text/plain' } });
+      const res = await post(
+        url,
+        { jsonrpc: '2.0', id: 1, method: 'ping' },
+        { sessionId: sid, headers: { 'content-type': 'text/plain' } },
+      );
       expect(res.status).toBe(415);
       expect(res.headers.get('content-type')).toBe('application/json');
       expect(await res.json()).toEqual(rpcError(null, -32600, /Content-Type/));
-      const charset = await post(url, { jsonrpc: '2.0', id: 1, method: 'ping' }, { sessionId: sid, headers: { 'content-type': 'application/json; charset=utf-8' } });
+      const charset = await post(
+        url,
+        { jsonrpc: '2.0', id: 1, method: 'ping' },
+        { sessionId: sid, headers: { 'content-type': 'application/json; charset=utf-8' } },
+      );
       expect(await charset.json()).toEqual(rpcResult(1, {}));
     });
 
-    it.each([['application/json'], ['text/event-stream'], ['']])('refuses Accept %j (not both types) with 406', async (accept) => {
-      const res = await post(url, { jsonrpc: '2.0', id: 1, method: 'ping' }, { sessionId: sid, headers: { accept } });
-      expect(res.status).toBe(406);
-      expect(await res.json()).toEqual(rpcError(null, -32600, /Not Acceptable/));
-    });
+    it.each([['application/json'], ['text/event-stream'], ['']])(
+      'refuses Accept %j (not both types) with 406',
+      async (accept) => {
+        const res = await post(url, { jsonrpc: '2.0', id: 1, method: 'ping' }, { sessionId: sid, headers: { accept } });
+        expect(res.status).toBe(406);
+        expect(await res.json()).toEqual(rpcError(null, -32600, /Not Acceptable/));
+      },
+    );
 
     it('answers malformed JSON with 400 and a -32700 parse error whose id is null', async () => {
       const res = await post(url, '{"jsonrpc":"2.0","id":1,"method":', { sessionId: sid });
@@ -57,7 +78,11 @@ describe('Streamable HTTP transport, by hand', () => {
     });
 
     it('refuses a body over the 1 MiB limit with 413 and -32005', async () => {
-      const res = await post(url, { jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(1_100_000) } }, { sessionId: sid });
+      const res = await post(
+        url,
+        { jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(1_100_000) } },
+        { sessionId: sid },
+      );
       expect(res.status).toBe(413);
       expect(await res.json()).toEqual(rpcError(null, -32005, /Payload too large/));
     });
@@ -67,7 +92,11 @@ describe('Streamable HTTP transport, by hand', () => {
       expect(missing.status).toBe(400);
       expect(missing.headers.get('mcp-session-id')).toBeNull();
       expect(await missing.json()).toEqual(rpcError(null, -32600, /Mcp-Session-Id/));
-      const unknown = await post(url, { jsonrpc: '2.0', id: 1, method: 'ping' }, { sessionId: '00000000-0000-4000-8000-000000000000' });
+      const unknown = await post(
+        url,
+        { jsonrpc: '2.0', id: 1, method: 'ping' },
+        { sessionId: '00000000-0000-4000-8000-000000000000' },
+      );
       expect(unknown.status).toBe(404);
       expect(await unknown.json()).toEqual(rpcError(null, -32600, /session/));
     });
@@ -84,14 +113,21 @@ describe('Streamable HTTP transport, by hand', () => {
     });
 
     it('accepts a notification with 202 and an empty body', async () => {
-      const res = await post(url, { jsonrpc: '2.0', method: 'notifications/initialized' }, { sessionId: sid, protocolVersion: V });
+      const res = await post(
+        url,
+        { jsonrpc: '2.0', method: 'notifications/initialized' },
+        { sessionId: sid, protocolVersion: V },
+      );
       expect(res.status).toBe(202);
       expect(res.headers.get('content-type')).toBeNull();
       expect(await res.text()).toBe('');
     });
 
     it('accepts a JSON-RPC response (to no pending request) with 202 and an empty body', async () => {
-      for (const response of [{ jsonrpc: '2.0', id: 'srv-77', result: {} }, { jsonrpc: '2.0', id: 'srv-78', error: { code: -1, message: 'no' } }]) {
+      for (const response of [
+        { jsonrpc: '2.0', id: 'srv-77', result: {} },
+        { jsonrpc: '2.0', id: 'srv-78', error: { code: -1, message: 'no' } },
+      ]) {
         const res = await post(url, response, { sessionId: sid, protocolVersion: V });
         expect(res.status).toBe(202);
         expect(await res.text()).toBe('');
@@ -117,7 +153,11 @@ describe('Streamable HTTP transport, by hand', () => {
       const stream = new SseReader(await get(url, sid, { 'mcp-protocol-version': V }, ctrl.signal));
       expect((await stream.next())!.data).toBe(''); // the priming event
       for (const method of ['ping', 'tools/list', 'no/such/method', 'notifications/cancelled']) {
-        const res = await post(url, { jsonrpc: '2.0', method, params: { requestId: 'nothing-running' } }, { sessionId: sid, protocolVersion: V });
+        const res = await post(
+          url,
+          { jsonrpc: '2.0', method, params: { requestId: 'nothing-running' } },
+          { sessionId: sid, protocolVersion: V },
+        );
         expect(res.status).toBe(202);
         expect(await res.text()).toBe('');
       }
@@ -142,8 +182,22 @@ describe('Streamable HTTP transport, by hand', () => {
   describe('authentication', () => {
     it('answers POST, GET and DELETE without a token with 401 and a Bearer challenge; the session survives', async () => {
       const noToken: [string, RequestInit][] = [
-        ['POST initialize', { method: 'POST', headers: { 'content-type': 'application/json', accept: ACCEPT_BOTH }, body: JSON.stringify(initializeRequest(V)) }],
-        ['POST in a session', { method: 'POST', headers: { 'content-type': 'application/json', accept: ACCEPT_BOTH, 'mcp-session-id': sid }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' }],
+        [
+          'POST initialize',
+          {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', accept: ACCEPT_BOTH },
+            body: JSON.stringify(initializeRequest(V)),
+          },
+        ],
+        [
+          'POST in a session',
+          {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', accept: ACCEPT_BOTH, 'mcp-session-id': sid },
+            body: '{"jsonrpc":"2.0","id":1,"method":"ping"}',
+          },
+        ],
         ['GET', { method: 'GET', headers: { accept: 'text/event-stream', 'mcp-session-id': sid } }],
         ['DELETE', { method: 'DELETE', headers: { 'mcp-session-id': sid } }],
       ];
@@ -154,7 +208,9 @@ describe('Streamable HTTP transport, by hand', () => {
         expect(res.headers.get('mcp-session-id')).toBeNull();
         expect(await res.json()).toEqual(rpcError(null, -32001, /Unauthorized/));
       }
-      expect((await inSession({ jsonrpc: '2.0', id: 'after-401', method: 'ping' })).json).toEqual(rpcResult('after-401', {}));
+      expect((await inSession({ jsonrpc: '2.0', id: 'after-401', method: 'ping' })).json).toEqual(
+        rpcResult('after-401', {}),
+      );
     });
   });
 
@@ -165,22 +221,39 @@ describe('Streamable HTTP transport, by hand', () => {
       expect(posted.status).toBe(403);
       expect(await posted.json()).toEqual(rpcError(null, -32600, /Origin/));
       expect((await get(url, sid, origin)).status).toBe(403);
-      expect((await fetch(url, { method: 'DELETE', headers: { ...bearer(server), ...origin, 'mcp-session-id': sid } })).status).toBe(403);
+      expect(
+        (await fetch(url, { method: 'DELETE', headers: { ...bearer(server), ...origin, 'mcp-session-id': sid } }))
+          .status,
+      ).toBe(403);
       expect((await inSession({ jsonrpc: '2.0', id: 2, method: 'ping' })).status).toBe(200);
     });
 
     it('refuses a foreign Host with 403', async () => {
       const body = JSON.stringify(initializeRequest(V));
-      const res = await rawRequest(url, 'POST', { host: 'evil.example.com', 'content-type': 'application/json', accept: ACCEPT_BOTH }, body);
+      const res = await rawRequest(
+        url,
+        'POST',
+        { host: 'evil.example.com', 'content-type': 'application/json', accept: ACCEPT_BOTH },
+        body,
+      );
       expect(res.status).toBe(403);
       expect(res.headers['mcp-session-id']).toBeUndefined();
       expect(JSON.parse(res.text)).toEqual(rpcError(null, -32600, /Host/));
-      const localhost = await rawRequest(url, 'POST', { host: `localhost:${new URL(url).port}`, 'content-type': 'application/json', accept: ACCEPT_BOTH }, body);
+      const localhost = await rawRequest(
+        url,
+        'POST',
+        { host: `localhost:${new URL(url).port}`, 'content-type': 'application/json', accept: ACCEPT_BOTH },
+        body,
+      );
       expect(localhost.status).toBe(200);
     });
 
     it('accepts a loopback Origin on any port', async () => {
-      const res = await post(url, { jsonrpc: '2.0', id: 3, method: 'ping' }, { sessionId: sid, headers: { origin: 'http://localhost:5173' } });
+      const res = await post(
+        url,
+        { jsonrpc: '2.0', id: 3, method: 'ping' },
+        { sessionId: sid, headers: { origin: 'http://localhost:5173' } },
+      );
       expect(res.status).toBe(200);
       expect(await res.json()).toEqual(rpcResult(3, {}));
     });

@@ -32,7 +32,19 @@ describe('helpdesk driven by the MCP Inspector CLI', () => {
 
     // The token from the test issuer goes as a static header; --stored-auth-only keeps the CLI from ever starting OAuth.
     const inspect = (...args: string[]) =>
-      runInspector([server.url, '--header', `Authorization: Bearer ${server.token}`, ...args, '--format', 'json', '-q', '--stored-auth-only'], home.home);
+      runInspector(
+        [
+          server.url,
+          '--header',
+          `Authorization: Bearer ${server.token}`,
+          ...args,
+          '--format',
+          'json',
+          '-q',
+          '--stored-auth-only',
+        ],
+        home.home,
+      );
 
     it.each(['legacy', 'auto'])('initializes on 2025-11-25 with protocol era %s', async (era) => {
       const result = ok(await inspect('--protocol-era', era, '--method', 'initialize'));
@@ -51,11 +63,23 @@ describe('helpdesk driven by the MCP Inspector CLI', () => {
       const close = result.tools.find((t: { name: string }) => t.name === 'close_ticket');
       expect(close.annotations).toMatchObject({ destructiveHint: true });
       expect(close.description).toContain('Risk: high.');
-      expect(result.tools[0].outputSchema).toMatchObject({ type: 'object', required: ['tickets', 'count', 'truncated'] });
+      expect(result.tools[0].outputSchema).toMatchObject({
+        type: 'object',
+        required: ['tickets', 'count', 'truncated'],
+      });
     });
 
     it('calls search_tickets with JSON arguments and prints structured content mirrored as text', async () => {
-      const result = ok(await inspect('--method', 'tools/call', '--tool-name', 'search_tickets', '--tool-args-json', '{"query":"vpn","limit":2}'));
+      const result = ok(
+        await inspect(
+          '--method',
+          'tools/call',
+          '--tool-name',
+          'search_tickets',
+          '--tool-args-json',
+          '{"query":"vpn","limit":2}',
+        ),
+      );
       expect(result.isError).toBeFalsy();
       expect(result.structuredContent).toMatchObject({ count: 2, truncated: true });
       expect(result.structuredContent.tickets.map((t: { id: string }) => t.id)).toEqual(['HD-1', 'HD-6']);
@@ -65,9 +89,19 @@ describe('helpdesk driven by the MCP Inspector CLI', () => {
     });
 
     it('exits 5 when a tool answers isError, and when the tool does not exist', async () => {
-      const failed = await inspect('--method', 'tools/call', '--tool-name', 'get_ticket', '--tool-args-json', '{"id":"HD-999"}');
+      const failed = await inspect(
+        '--method',
+        'tools/call',
+        '--tool-name',
+        'get_ticket',
+        '--tool-args-json',
+        '{"id":"HD-999"}',
+      );
       expect(failed.code).toBe(5);
-      expect(failed.json.result).toMatchObject({ isError: true, content: [{ type: 'text', text: expect.stringContaining('No ticket HD-999') }] });
+      expect(failed.json.result).toMatchObject({
+        isError: true,
+        content: [{ type: 'text', text: expect.stringContaining('No ticket HD-999') }],
+      });
       expect(failed.error).toMatchObject({ code: 'tool_is_error' });
       const missing = await inspect('--method', 'tools/call', '--tool-name', 'no_such_tool');
       expect(missing.code).toBe(5);
@@ -78,15 +112,35 @@ describe('helpdesk driven by the MCP Inspector CLI', () => {
       const result = ok(await inspect('--method', 'resources/read', '--uri', 'helpdesk://tickets/HD-3'));
       expect(result.contents).toHaveLength(1);
       expect(result.contents[0]).toMatchObject({ uri: 'helpdesk://tickets/HD-3', mimeType: 'application/json' });
-      expect(JSON.parse(result.contents[0].text)).toMatchObject({ id: 'HD-3', status: 'open', title: expect.stringContaining('payroll') });
+      expect(JSON.parse(result.contents[0].text)).toMatchObject({
+        id: 'HD-3',
+        status: 'open',
+        title: expect.stringContaining('payroll'),
+      });
     });
 
     it('gets the triage_ticket prompt with key=value arguments', async () => {
-      const result = ok(await inspect('--method', 'prompts/get', '--prompt-name', 'triage_ticket', '--prompt-args', 'ticketId=HD-2', 'tone=formal'));
+      const result = ok(
+        await inspect(
+          '--method',
+          'prompts/get',
+          '--prompt-name',
+          'triage_ticket',
+          '--prompt-args',
+          'ticketId=HD-2',
+          'tone=formal',
+        ),
+      );
       expect(result.description).toMatch(/triag/i);
-      expect(result.messages[0]).toMatchObject({ role: 'user', content: { type: 'text', text: expect.stringContaining('Triage helpdesk ticket HD-2') } });
+      expect(result.messages[0]).toMatchObject({
+        role: 'user',
+        content: { type: 'text', text: expect.stringContaining('Triage helpdesk ticket HD-2') },
+      });
       expect(result.messages[0].content.text).toContain('formal tone');
-      expect(result.messages).toContainEqual({ role: 'user', content: expect.objectContaining({ type: 'resource_link', uri: 'helpdesk://tickets/HD-2' }) });
+      expect(result.messages).toContainEqual({
+        role: 'user',
+        content: expect.objectContaining({ type: 'resource_link', uri: 'helpdesk://tickets/HD-2' }),
+      });
     });
 
     it('lists resources, resource templates and prompts', async () => {
@@ -101,12 +155,17 @@ describe('helpdesk driven by the MCP Inspector CLI', () => {
         expect.objectContaining({ uri: 'doc://readme', mimeType: 'text/markdown' }),
       ]);
       const templates = ok(await inspect('--method', 'resources/templates/list'));
-      expect(templates.resourceTemplates).toEqual([expect.objectContaining({ name: 'ticket', uriTemplate: 'helpdesk://tickets/{id}' })]);
+      expect(templates.resourceTemplates).toEqual([
+        expect.objectContaining({ name: 'ticket', uriTemplate: 'helpdesk://tickets/{id}' }),
+      ]);
       const prompts = ok(await inspect('--method', 'prompts/list'));
       expect(prompts.prompts).toEqual([
         expect.objectContaining({
           name: 'triage_ticket',
-          arguments: [expect.objectContaining({ name: 'ticketId', required: true }), expect.objectContaining({ name: 'tone' })],
+          arguments: [
+            expect.objectContaining({ name: 'ticketId', required: true }),
+            expect.objectContaining({ name: 'tone' }),
+          ],
         }),
         expect.objectContaining({ name: 'agent_brief', title: 'Agent brief' }),
         expect.objectContaining({ name: 'agent_prompt', title: 'Agent operating instructions' }),
@@ -117,7 +176,10 @@ describe('helpdesk driven by the MCP Inspector CLI', () => {
   describe('over stdio (the CLI spawns `node main.js --stdio` itself)', () => {
     // Everything after `--` is the server command; -e passes variables to it (the CLI gives the server only a minimal env).
     const inspect = (...args: string[]) =>
-      runInspector([...args, '-e', 'MCP_PAGE_SIZE=2', '--format', 'json', '-q', '--', process.execPath, HELPDESK_MAIN, '--stdio'], home.home);
+      runInspector(
+        [...args, '-e', 'MCP_PAGE_SIZE=2', '--format', 'json', '-q', '--', process.execPath, HELPDESK_MAIN, '--stdio'],
+        home.home,
+      );
 
     it('lists all six tools across pages', async () => {
       const result = ok(await inspect('--method', 'tools/list', '--strict'));
@@ -125,16 +187,27 @@ describe('helpdesk driven by the MCP Inspector CLI', () => {
     });
 
     it('calls get_ticket and prints its structured content', async () => {
-      const result = ok(await inspect('--method', 'tools/call', '--tool-name', 'get_ticket', '--tool-args-json', '{"id":"HD-4"}'));
-      expect(result.structuredContent).toMatchObject({ id: 'HD-4', status: 'open', title: expect.stringContaining('Printer') });
+      const result = ok(
+        await inspect('--method', 'tools/call', '--tool-name', 'get_ticket', '--tool-args-json', '{"id":"HD-4"}'),
+      );
+      expect(result.structuredContent).toMatchObject({
+        id: 'HD-4',
+        status: 'open',
+        title: expect.stringContaining('Printer'),
+      });
       expect(JSON.parse(result.content[0].text)).toEqual(result.structuredContent);
     });
 
     it('reads a resource and gets a prompt', async () => {
       const read = ok(await inspect('--method', 'resources/read', '--uri', 'helpdesk://catalog/categories'));
       expect(read.contents[0]).toMatchObject({ uri: 'helpdesk://catalog/categories', mimeType: 'application/json' });
-      expect(JSON.parse(read.contents[0].text)).toMatchObject({ categories: expect.arrayContaining(['access', 'hardware']), priorities: ['low', 'normal', 'urgent'] });
-      const prompt = ok(await inspect('--method', 'prompts/get', '--prompt-name', 'triage_ticket', '--prompt-args', 'ticketId=HD-5'));
+      expect(JSON.parse(read.contents[0].text)).toMatchObject({
+        categories: expect.arrayContaining(['access', 'hardware']),
+        priorities: ['low', 'normal', 'urgent'],
+      });
+      const prompt = ok(
+        await inspect('--method', 'prompts/get', '--prompt-name', 'triage_ticket', '--prompt-args', 'ticketId=HD-5'),
+      );
       expect(prompt.messages[0].content.text).toContain('HD-5');
     });
   });

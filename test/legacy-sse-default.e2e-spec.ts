@@ -18,7 +18,11 @@ describe('legacy HTTP+SSE transport, default configuration', () => {
     const base = new URL(server.url).origin;
     // No token: the auth guard sits on the MCP routes only, so an unregistered path is 404, not 401.
     expect((await fetch(`${base}/sse`, { headers: { accept: 'text/event-stream' } })).status).toBe(404);
-    const post = await fetch(`${base}/messages?sessionId=x`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const post = await fetch(`${base}/messages?sessionId=x`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(post.status).toBe(404);
   });
 });

@@ -35,13 +35,26 @@ describe('legacy HTTP+SSE transport (2024-11-05)', () => {
 
     it('initializes: the server answers with its info and capabilities on the stream', () => {
       expect(client.getServerVersion()).toMatchObject({ name: 'helpdesk', version: '0.1.0' });
-      expect(client.getServerCapabilities()).toMatchObject({ tools: {}, prompts: {}, resources: { subscribe: true }, completions: {}, logging: {} });
+      expect(client.getServerCapabilities()).toMatchObject({
+        tools: {},
+        prompts: {},
+        resources: { subscribe: true },
+        completions: {},
+        logging: {},
+      });
       expect(client.getInstructions()).toContain('Helpdesk tickets');
     });
 
     it('lists tools', async () => {
       const { tools } = await client.listTools();
-      expect(tools.map((t) => t.name)).toEqual(['search_tickets', 'get_ticket', 'create_ticket', 'close_ticket', 'export_tickets', 'draft_reply']);
+      expect(tools.map((t) => t.name)).toEqual([
+        'search_tickets',
+        'get_ticket',
+        'create_ticket',
+        'close_ticket',
+        'export_tickets',
+        'draft_reply',
+      ]);
     });
 
     it('calls a tool and gets structured content', async () => {
@@ -53,7 +66,10 @@ describe('legacy HTTP+SSE transport (2024-11-05)', () => {
     });
 
     it('turns invalid arguments into isError', async () => {
-      const result = await client.callTool({ name: 'create_ticket', arguments: { title: 'tiny', priority: 'whenever' } });
+      const result = await client.callTool({
+        name: 'create_ticket',
+        arguments: { title: 'tiny', priority: 'whenever' },
+      });
       expect(result.isError).toBe(true);
       expect((result.content as { text: string }[])[0].text).toContain('priority: enum');
     });
@@ -81,7 +97,10 @@ describe('legacy HTTP+SSE transport (2024-11-05)', () => {
     it('round-trips sampling: the request arrives on the stream, the answer comes back by POST', async () => {
       client.setRequestHandler(CreateMessageRequestSchema, async (req) => ({
         role: 'assistant',
-        content: { type: 'text', text: `Dear requester, about "${(req.params.messages[0].content as { text: string }).text.slice(0, 20)}"` },
+        content: {
+          type: 'text',
+          text: `Dear requester, about "${(req.params.messages[0].content as { text: string }).text.slice(0, 20)}"`,
+        },
         model: 'test-model',
       }));
       const result = await client.callTool({ name: 'draft_reply', arguments: { id: 'HD-4' } });
@@ -92,9 +111,17 @@ describe('legacy HTTP+SSE transport (2024-11-05)', () => {
 
   describe('by hand', () => {
     /** Opens `GET /sse` and returns the reader, the endpoint URL and the session id. */
-    async function connect(): Promise<{ reader: SseReader; abort: AbortController; endpoint: string; sessionId: string }> {
+    async function connect(): Promise<{
+      reader: SseReader;
+      abort: AbortController;
+      endpoint: string;
+      sessionId: string;
+    }> {
       const abort = new AbortController();
-      const res = await fetch(`${base}/sse`, { headers: { ...bearer(server), accept: 'text/event-stream' }, signal: abort.signal });
+      const res = await fetch(`${base}/sse`, {
+        headers: { ...bearer(server), accept: 'text/event-stream' },
+        signal: abort.signal,
+      });
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toBe('text/event-stream');
       expect(res.headers.get('mcp-session-id')).toBeNull();
@@ -133,8 +160,15 @@ describe('legacy HTTP+SSE transport (2024-11-05)', () => {
       const { reader, abort, endpoint } = await connect();
       try {
         const answer = await handshake(endpoint, reader, '2024-11-05');
-        expect(answer).toEqual(rpcResult(1, expect.objectContaining({ protocolVersion: '2024-11-05', capabilities: HELPDESK_CAPABILITIES })));
-        const res = await send(endpoint, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_ticket', arguments: { id: 'HD-1' } } });
+        expect(answer).toEqual(
+          rpcResult(1, expect.objectContaining({ protocolVersion: '2024-11-05', capabilities: HELPDESK_CAPABILITIES })),
+        );
+        const res = await send(endpoint, {
+          jsonrpc: '2.0',
+          id: 2,
+          method: 'tools/call',
+          params: { name: 'get_ticket', arguments: { id: 'HD-1' } },
+        });
         expect(res.status).toBe(202);
         expect(await res.text()).toBe('');
         const event = (await reader.next())!;
@@ -205,7 +239,11 @@ describe('legacy HTTP+SSE transport (2024-11-05)', () => {
     it('answers POST errors with statuses and JSON-RPC bodies', async () => {
       const { reader, abort, endpoint, sessionId } = await connect();
       try {
-        const unknown = await send(`${base}/messages?sessionId=00000000-0000-0000-0000-000000000000`, { jsonrpc: '2.0', id: 1, method: 'ping' });
+        const unknown = await send(`${base}/messages?sessionId=00000000-0000-0000-0000-000000000000`, {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'ping',
+        });
         expect(unknown.status).toBe(404);
         expect(unknown.headers.get('content-type')).toBe('application/json');
         expect(await unknown.json()).toEqual(rpcError(null, -32600, /Not Found/));
@@ -214,7 +252,11 @@ describe('legacy HTTP+SSE transport (2024-11-05)', () => {
         expect(missing.status).toBe(400);
         expect(await missing.json()).toEqual(rpcError(null, -32600, /sessionId/));
 
-        const wrongType = await send(endpoint, { jsonrpc: '2.0', id: 1, method: 'ping' }, { 'content-type': 'text/plain' });
+        const wrongType = await send(
+          endpoint,
+          { jsonrpc: '2.0', id: 1, method: 'ping' },
+          { 'content-type': 'text/plain' },
+        );
         expect(wrongType.status).toBe(415);
         expect(await wrongType.json()).toEqual(rpcError(null, -32600, /Content-Type/));
 
@@ -226,7 +268,12 @@ describe('legacy HTTP+SSE transport (2024-11-05)', () => {
         expect(notRpc.status).toBe(400);
         expect(await notRpc.json()).toEqual(rpcError(null, -32600, /Invalid Request/));
 
-        const tooLarge = await send(endpoint, { jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(1_100_000) } });
+        const tooLarge = await send(endpoint, {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'ping',
+          params: { pad: 'x'.repeat(1_100_000) },
+        });
         expect(tooLarge.status).toBe(413);
         expect(await tooLarge.json()).toEqual(rpcError(null, -32005, /Payload too large/));
 
@@ -239,11 +286,15 @@ describe('legacy HTTP+SSE transport (2024-11-05)', () => {
       }
     });
 
-    it('binds the session to the subject that opened it: another subject\'s valid token gets 403', async () => {
+    it("binds the session to the subject that opened it: another subject's valid token gets 403", async () => {
       const { reader, abort, endpoint } = await connect();
       await handshake(endpoint, reader, '2024-11-05');
       const mallory = await server.issuer!.mint({ sub: 'mallory' });
-      const res = await send(endpoint, { jsonrpc: '2.0', id: 7, method: 'tools/list' }, { Authorization: `Bearer ${mallory}` });
+      const res = await send(
+        endpoint,
+        { jsonrpc: '2.0', id: 7, method: 'tools/list' },
+        { Authorization: `Bearer ${mallory}` },
+      );
       expect(res.status).toBe(403);
       expect(res.headers.get('www-authenticate')).toMatch(/^Bearer realm="helpdesk"/);
       abort.abort();
@@ -254,7 +305,12 @@ describe('legacy HTTP+SSE transport (2024-11-05)', () => {
       await handshake(endpoint, reader, '2024-11-05');
       const res = await fetch(`${base}/mcp`, {
         method: 'POST',
-        headers: { ...bearer(server), 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sessionId },
+        headers: {
+          ...bearer(server),
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-session-id': sessionId,
+        },
         body: JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'ping' }),
       });
       expect(res.status).toBe(404);
@@ -268,17 +324,27 @@ describe('legacy HTTP+SSE transport (2024-11-05)', () => {
     });
 
     it('refuses a disallowed Origin or Host with 403 on both endpoints', async () => {
-      const sse = await fetch(`${base}/sse`, { headers: { ...bearer(server), accept: 'text/event-stream', origin: 'https://evil.example.com' } });
+      const sse = await fetch(`${base}/sse`, {
+        headers: { ...bearer(server), accept: 'text/event-stream', origin: 'https://evil.example.com' },
+      });
       expect(sse.status).toBe(403);
       expect(await sse.json()).toEqual(rpcError(null, -32600, /Origin not allowed/));
       const { abort, endpoint } = await connect();
       try {
-        const post = await send(endpoint, { jsonrpc: '2.0', id: 1, method: 'ping' }, { origin: 'https://evil.example.com' });
+        const post = await send(
+          endpoint,
+          { jsonrpc: '2.0', id: 1, method: 'ping' },
+          { origin: 'https://evil.example.com' },
+        );
         expect(post.status).toBe(403);
         const host = await rawRequest(`${base}/sse`, 'GET', { accept: 'text/event-stream', host: 'evil.example.com' });
         expect(host.status).toBe(403);
         expect(JSON.parse(host.text)).toEqual(rpcError(null, -32600, /Host not allowed/));
-        const allowed = await send(endpoint, { jsonrpc: '2.0', id: 1, method: 'ping' }, { origin: 'http://localhost:5173' });
+        const allowed = await send(
+          endpoint,
+          { jsonrpc: '2.0', id: 1, method: 'ping' },
+          { origin: 'http://localhost:5173' },
+        );
         expect(allowed.status).toBe(202);
       } finally {
         abort.abort();

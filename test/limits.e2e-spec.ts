@@ -33,7 +33,11 @@ let nextId = 1;
 /** One tools/call in `b`'s session: status, headers and the parsed JSON body. */
 async function callTool(b: Booted, name: string, args: Record<string, unknown> = {}, meta?: Record<string, unknown>) {
   const params = { name, arguments: args, ...(meta ? { _meta: meta } : {}) };
-  const res = await post(b.url, { jsonrpc: '2.0', id: nextId++, method: 'tools/call', params }, { sessionId: b.sid, protocolVersion: V });
+  const res = await post(
+    b.url,
+    { jsonrpc: '2.0', id: nextId++, method: 'tools/call', params },
+    { sessionId: b.sid, protocolVersion: V },
+  );
   const text = await res.text();
   return { status: res.status, headers: res.headers, text, json: JSON.parse(text) as Record<string, any> };
 }
@@ -79,7 +83,11 @@ describe('tool timeout (limits.toolTimeoutMs = 300)', () => {
     // The whole answer (one JSON body, connection ended) arrived before the handler finished.
     expect(b.log.entries).not.toContain('stubborn:700:finished');
     expect(r.status).toBe(504);
-    expect(r.json).toEqual({ jsonrpc: '2.0', id: expect.any(Number), error: expect.objectContaining({ code: -32004 }) });
+    expect(r.json).toEqual({
+      jsonrpc: '2.0',
+      id: expect.any(Number),
+      error: expect.objectContaining({ code: -32004 }),
+    });
     await until(() => b.log.entries.includes('stubborn:700:finished'));
     expect(b.log.entries).toContain('stubborn:700:finished');
     expect(await events.quietFor(400)).toBe(true);
@@ -125,7 +133,10 @@ describe('result size (limits.maxResultBytes = 1000)', () => {
   it('a small structured result passes unchanged', async () => {
     const r = await callTool(b, 'big_structured', { chars: 100 });
     const structured = { id: 'r1', blob: 'y'.repeat(100) };
-    expect(r.json.result).toEqual({ content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured });
+    expect(r.json.result).toEqual({
+      content: [{ type: 'text', text: JSON.stringify(structured) }],
+      structuredContent: structured,
+    });
   });
 
   it('a large structured result gets the marker in content and truncated: true in structuredContent', async () => {
@@ -152,7 +163,10 @@ describe('rate limit (limits.callsPerMinute = 3)', () => {
     for (let i = 0; i < 3; i++) expect((await callTool(b, 'big_text', { chars: 1 })).status).toBe(200);
     const r = await callTool(b, 'big_text', { chars: 1 });
     expect(r.status).toBe(429);
-    expect(r.json.error).toMatchObject({ code: -32003, data: { reason: 'rate_limited', retryAfter: expect.any(Number), requestId: r.headers.get('x-request-id') } });
+    expect(r.json.error).toMatchObject({
+      code: -32003,
+      data: { reason: 'rate_limited', retryAfter: expect.any(Number), requestId: r.headers.get('x-request-id') },
+    });
     const retryAfter = r.json.error.data.retryAfter as number;
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(60);
@@ -160,7 +174,11 @@ describe('rate limit (limits.callsPerMinute = 3)', () => {
   });
 
   it('tools/list is not a call: it still answers with the budget spent', async () => {
-    const res = await post(b.url, { jsonrpc: '2.0', id: 'list', method: 'tools/list' }, { sessionId: b.sid, protocolVersion: V });
+    const res = await post(
+      b.url,
+      { jsonrpc: '2.0', id: 'list', method: 'tools/list' },
+      { sessionId: b.sid, protocolVersion: V },
+    );
     expect(res.status).toBe(200);
   });
 });
@@ -180,10 +198,17 @@ describe("a tool's own rateLimit and the concurrency limit (maxConcurrentCalls =
 
   it('of two concurrent calls, one is refused with -32003/429 and never runs; the slot frees when the other ends', async () => {
     const before = b.log.entries.length;
-    const [first, second] = await Promise.all([callTool(b, 'sleep', { ms: 400 }), sleep(50).then(() => callTool(b, 'sleep', { ms: 401 }))]);
+    const [first, second] = await Promise.all([
+      callTool(b, 'sleep', { ms: 400 }),
+      sleep(50).then(() => callTool(b, 'sleep', { ms: 401 })),
+    ]);
     expect(first.status).toBe(200);
     expect(second.status).toBe(429);
-    expect(second.json.error).toMatchObject({ code: -32003, message: expect.stringContaining('at once'), data: { retryAfter: 1 } });
+    expect(second.json.error).toMatchObject({
+      code: -32003,
+      message: expect.stringContaining('at once'),
+      data: { retryAfter: 1 },
+    });
     expect(second.headers.get('retry-after')).toBe('1');
     expect(b.log.entries.slice(before)).toEqual(['sleep:400:start', 'sleep:400:done']);
     expect((await callTool(b, 'sleep', { ms: 1 })).status).toBe(200);
@@ -208,22 +233,39 @@ describe('request size (maxRequestBytes = 2000)', () => {
   });
 
   it('a 2001-byte body is refused with 413 and -32005 carrying the request id', async () => {
-    const res = await post(b.url, pingOf(2001), { sessionId: b.sid, protocolVersion: V, headers: { 'x-request-id': 'big-1' } });
+    const res = await post(b.url, pingOf(2001), {
+      sessionId: b.sid,
+      protocolVersion: V,
+      headers: { 'x-request-id': 'big-1' },
+    });
     expect(res.status).toBe(413);
-    expect(await res.json()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32005, message: expect.stringContaining('2000 bytes'), data: { requestId: 'big-1' } } });
+    expect(await res.json()).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32005, message: expect.stringContaining('2000 bytes'), data: { requestId: 'big-1' } },
+    });
   });
 
   it('a chunked body without Content-Length is cut off at the limit too', async () => {
     const { status, text } = await new Promise<{ status: number; text: string }>((resolve, reject) => {
-      const req = httpRequest(b.url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': b.sid, 'mcp-protocol-version': V },
-      }, (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (d: string) => (text += d));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-      });
+      const req = httpRequest(
+        b.url,
+        {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            'mcp-session-id': b.sid,
+            'mcp-protocol-version': V,
+          },
+        },
+        (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (d: string) => (text += d));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+        },
+      );
       req.on('error', reject);
       req.write(pingOf(1500).slice(0, 1500));
       req.end('x'.repeat(1500));

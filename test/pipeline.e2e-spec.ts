@@ -2,7 +2,11 @@ import { INestApplication } from '@nestjs/common';
 import { rpcError } from './support/rpc-error';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ListRootsRequestSchema, LoggingMessageNotificationSchema, ResourceListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ListRootsRequestSchema,
+  LoggingMessageNotificationSchema,
+  ResourceListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { CallLog, PipelineFixtureModule } from './fixtures/pipeline-fixture.module';
 import { startInProcess } from './support/in-process-app';
 
@@ -26,11 +30,15 @@ describe('MCP calls run through the Nest pipeline', () => {
     await app.close();
   });
 
-  const call = (name: string, args: Record<string, unknown> = {}) => client.callTool({ name, arguments: args }) as Promise<TextResult>;
+  const call = (name: string, args: Record<string, unknown> = {}) =>
+    client.callTool({ name, arguments: args }) as Promise<TextResult>;
 
   it('a guard that denies stops the call before the method runs', async () => {
     const log = app.get(CallLog);
-    expect(await rpcError(call('guarded', { key: 'wrong' }))).toMatchObject({ code: -32001, message: expect.stringContaining('Forbidden') });
+    expect(await rpcError(call('guarded', { key: 'wrong' }))).toMatchObject({
+      code: -32001,
+      message: expect.stringContaining('Forbidden'),
+    });
     expect(log.entries).not.toContain('guarded ran');
     const allowed = await call('guarded', { key: 'open-sesame' });
     expect(allowed.content[0].text).toBe('guarded ran');
@@ -54,7 +62,10 @@ describe('MCP calls run through the Nest pipeline', () => {
 
   it('an exception filter turns a domain exception into isError', async () => {
     const result = await call('locked');
-    expect(result).toMatchObject({ isError: true, content: [{ type: 'text', text: 'Ticket is locked: HD-1 is being edited' }] });
+    expect(result).toMatchObject({
+      isError: true,
+      content: [{ type: 'text', text: 'Ticket is locked: HD-1 is being edited' }],
+    });
   });
 
   it('a custom parameter decorator reads the MCP execution context', async () => {
@@ -75,7 +86,10 @@ describe('MCP calls run through the Nest pipeline', () => {
     while (changed === 0 && Date.now() - start < 3000) await new Promise((r) => setTimeout(r, 20));
     expect(changed).toBe(1);
     expect((await client.listResources()).resources.map((r) => r.uri)).toEqual([...before, 'pipeline://notes/n1']);
-    expect((await client.readResource({ uri: 'pipeline://notes/n1' })).contents[0]).toMatchObject({ text: 'note n1', mimeType: 'text/plain' });
+    expect((await client.readResource({ uri: 'pipeline://notes/n1' })).contents[0]).toMatchObject({
+      text: 'note n1',
+      mimeType: 'text/plain',
+    });
   });
 
   it('logging/setLevel filters the log lines a call sends to the client', async () => {
@@ -93,8 +107,13 @@ describe('MCP calls run through the Nest pipeline', () => {
 
   it('a global guard applies to MCP calls; a class-level guard to prompts and resources', async () => {
     expect(await rpcError(call('globally_blocked'))).toMatchObject({ code: -32001 });
-    expect((await client.getPrompt({ name: 'guarded_prompt' })).messages[0].content).toEqual({ type: 'text', text: 'prompt text' });
-    expect((await client.readResource({ uri: 'pipeline://guarded' })).contents[0]).toMatchObject({ text: 'resource text' });
+    expect((await client.getPrompt({ name: 'guarded_prompt' })).messages[0].content).toEqual({
+      type: 'text',
+      text: 'prompt text',
+    });
+    expect((await client.readResource({ uri: 'pipeline://guarded' })).contents[0]).toMatchObject({
+      text: 'resource text',
+    });
     const stranger = new Client({ name: 'stranger', version: '1.0.0' });
     await stranger.connect(new StreamableHTTPClientTransport(new URL(url)));
     expect(await rpcError(stranger.getPrompt({ name: 'guarded_prompt' }))).toMatchObject({ code: -32001 });
@@ -103,9 +122,14 @@ describe('MCP calls run through the Nest pipeline', () => {
   });
 
   it('roots/list goes to a client that declared roots, and fails clearly for one that did not', async () => {
-    expect(await rpcError(call('count_roots'))).toMatchObject({ code: -32000, message: expect.stringContaining('did not declare the "roots" capability') });
+    expect(await rpcError(call('count_roots'))).toMatchObject({
+      code: -32000,
+      message: expect.stringContaining('did not declare the "roots" capability'),
+    });
     const withRoots = new Client({ name: 'pipeline-e2e', version: '1.0.0' }, { capabilities: { roots: {} } });
-    withRoots.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: 'file:///repo', name: 'repo' }] }));
+    withRoots.setRequestHandler(ListRootsRequestSchema, async () => ({
+      roots: [{ uri: 'file:///repo', name: 'repo' }],
+    }));
     await withRoots.connect(new StreamableHTTPClientTransport(new URL(url)));
     const result = (await withRoots.callTool({ name: 'count_roots', arguments: {} })) as TextResult;
     expect(result.content[0].text).toBe('1 roots: file:///repo');

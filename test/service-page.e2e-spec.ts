@@ -7,7 +7,8 @@ import { RunningServer, startHelpdeskHttp } from './support/server-process';
 /** Debian's Chromium; scripts/test.sh installs it (apt-get install -y chromium) when it is missing. */
 const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOT = resolve(__dirname, '../test-output/service-page.png');
-const VERSION = (JSON.parse(readFileSync(resolve(__dirname, '../package.json'), 'utf8')) as { version: string }).version;
+const VERSION = (JSON.parse(readFileSync(resolve(__dirname, '../package.json'), 'utf8')) as { version: string })
+  .version;
 const RISKS: Record<string, string> = {
   search_tickets: 'read-only',
   get_ticket: 'read-only',
@@ -32,18 +33,31 @@ describe('service page in headless Chromium', () => {
 
   beforeAll(async () => {
     // Fail, never skip: a missing browser must not turn this suite green.
-    if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: install Debian's chromium (apt-get install -y chromium), as scripts/test.sh does`);
+    if (!existsSync(CHROMIUM))
+      throw new Error(
+        `Chromium not found at ${CHROMIUM}: install Debian's chromium (apt-get install -y chromium), as scripts/test.sh does`,
+      );
     server = await startHelpdeskHttp();
     origin = new URL(server.url).origin;
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
     page.on('pageerror', (e) => consoleErrors.push(`uncaught: ${e.message}`));
     page.on('request', (r) => {
-      if (new URL(r.url()).pathname === '/mcp') mcpRequests.push({ method: r.method(), url: r.url(), authorization: r.headers().authorization });
+      if (new URL(r.url()).pathname === '/mcp')
+        mcpRequests.push({ method: r.method(), url: r.url(), authorization: r.headers().authorization });
     });
   }, 60_000);
 
@@ -64,7 +78,16 @@ describe('service page in headless Chromium', () => {
     expect(await page.textContent('#service-name')).toBe('helpdesk');
     expect(await page.textContent('#service-version')).toBe(`v${VERSION}`);
     const endpoints = await page.textContent('#endpoints');
-    for (const path of ['/mcp', '/health', '/ready', '/.well-known/oauth-protected-resource', '/metrics', 'use://auth', 'use://http-headers']) expect(endpoints).toContain(path);
+    for (const path of [
+      '/mcp',
+      '/health',
+      '/ready',
+      '/.well-known/oauth-protected-resource',
+      '/metrics',
+      'use://auth',
+      'use://http-headers',
+    ])
+      expect(endpoints).toContain(path);
     const auth = await page.textContent('#auth');
     expect(auth).toContain('Bearer JWT');
     expect(auth).toContain(server!.issuer!.issuer);
@@ -76,7 +99,8 @@ describe('service page in headless Chromium', () => {
     expect(await page.textContent('#tool-create_ticket')).toContain('tickets:write');
     expect(await page.textContent('#prompts')).toContain('triage_ticket');
     const resources = await page.textContent('#resources');
-    for (const uri of ['helpdesk://catalog/categories', 'helpdesk://tickets/{id}', 'use://auth', 'use://http-headers']) expect(resources).toContain(uri);
+    for (const uri of ['helpdesk://catalog/categories', 'helpdesk://tickets/{id}', 'use://auth', 'use://http-headers'])
+      expect(resources).toContain(uri);
   });
 
   it('calls a read tool with a pasted token: initialize, initialized, tools/call, DELETE', async () => {
@@ -99,7 +123,11 @@ describe('service page in headless Chromium', () => {
       expect(r.url).toBe(`${origin}/mcp`);
     }
     expect(page.url()).not.toContain(server!.token!.slice(0, 20));
-    expect(await page.evaluate('JSON.stringify([Object.entries(localStorage), Object.entries(sessionStorage), document.cookie])')).toBe('[[],[],""]');
+    expect(
+      await page.evaluate(
+        'JSON.stringify([Object.entries(localStorage), Object.entries(sessionStorage), document.cookie])',
+      ),
+    ).toBe('[[],[],""]');
 
     mkdirSync(resolve(SCREENSHOT, '..'), { recursive: true });
     rmSync(SCREENSHOT, { force: true });

@@ -1,16 +1,34 @@
 import { RunningServer, startHelpdeskHttp } from './support/server-process';
 import { mcpPost } from './support/mcp-post';
 
-const exportCall = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'export_tickets', arguments: {} } });
+const exportCall = (id: number) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'tools/call',
+  params: { name: 'export_tickets', arguments: {} },
+});
 
 async function openSession(server: RunningServer): Promise<string> {
-  const res = await mcpPost(server.url, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'shutdown', version: '1' } } }, server.token);
+  const res = await mcpPost(
+    server.url,
+    {
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'shutdown', version: '1' } },
+    },
+    server.token,
+  );
   const session = res.headers.get('mcp-session-id')!;
-  await mcpPost(server.url, { jsonrpc: '2.0', method: 'notifications/initialized' }, server.token, { 'mcp-session-id': session });
+  await mcpPost(server.url, { jsonrpc: '2.0', method: 'notifications/initialized' }, server.token, {
+    'mcp-session-id': session,
+  });
   return session;
 }
 const exited = (server: RunningServer) =>
-  new Promise<{ code: number | null; signal: string | null }>((ok) => server.process.once('exit', (code, signal) => ok({ code, signal })));
+  new Promise<{ code: number | null; signal: string | null }>((ok) =>
+    server.process.once('exit', (code, signal) => ok({ code, signal })),
+  );
 
 /** SIGTERM: new calls refused, calls in flight finish within the grace period, then a clean exit 0. */
 describe('graceful shutdown', () => {
@@ -18,7 +36,9 @@ describe('graceful shutdown', () => {
     const server = await startHelpdeskHttp({ MCP_SHUTDOWN_GRACE_MS: '5000' });
     const session = await openSession(server);
     const exit = exited(server);
-    const running = mcpPost(server.url, exportCall(1), server.token, { 'mcp-session-id': session }).then((r) => r.text());
+    const running = mcpPost(server.url, exportCall(1), server.token, { 'mcp-session-id': session }).then((r) =>
+      r.text(),
+    );
     await new Promise((r) => setTimeout(r, 250));
     server.process.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 100));

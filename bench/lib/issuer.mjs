@@ -38,7 +38,11 @@ export async function startIssuer() {
     jwksUri: `http://127.0.0.1:${server.address().port}/jwks.json`,
     token,
     fetches: () => fetches,
-    stop: () => new Promise((ok) => { server.closeAllConnections(); server.close(() => ok()); }),
+    stop: () =>
+      new Promise((ok) => {
+        server.closeAllConnections();
+        server.close(() => ok());
+      }),
   };
 }
 

@@ -47,7 +47,18 @@ export async function runLimiter() {
   try {
     const sessions = [];
     for (let i = 0; i < connections; i++) sessions.push(await openSession(server.url));
-    const cfg = { url: server.url, path: '/mcp', connections, duration: durationS, warmup: 0, body: CALL_BODY('[<id>]'), headers: BASE_HEADERS, sessions, verify: 'limiter', rate };
+    const cfg = {
+      url: server.url,
+      path: '/mcp',
+      connections,
+      duration: durationS,
+      warmup: 0,
+      body: CALL_BODY('[<id>]'),
+      headers: BASE_HEADERS,
+      sessions,
+      verify: 'limiter',
+      rate,
+    };
     let t0;
     const sample = () => {
       const mb = rssMB(server.child.pid);
@@ -67,7 +78,9 @@ export async function runLimiter() {
   }
 
   const c = r.limiter;
-  const other = Object.entries(r.statuses).filter(([code]) => code !== '200' && code !== '429').reduce((n, [, v]) => n + v, 0);
+  const other = Object.entries(r.statuses)
+    .filter(([code]) => code !== '200' && code !== '429')
+    .reduce((n, [, v]) => n + v, 0);
   const sent = r.requestsTotal;
   const elapsedS = r.elapsedS ?? r.durationS;
   // The in-memory limiter's window is a fixed minute from the first call: within one window at most
@@ -96,7 +109,16 @@ export async function runLimiter() {
   };
   return {
     date: new Date().toISOString(),
-    settings: { callsPerMinute: perMinute, maxConcurrentCalls: 'default (16)', targetRate: rate, connections, durationS, tolerance, rssWarmupS, flatMB },
+    settings: {
+      callsPerMinute: perMinute,
+      maxConcurrentCalls: 'default (16)',
+      targetRate: rate,
+      connections,
+      durationS,
+      tolerance,
+      rssWarmupS,
+      flatMB,
+    },
     sent,
     elapsedS: r1(elapsedS),
     achievedRate: r1(sent / elapsedS),

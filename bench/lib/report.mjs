@@ -6,11 +6,23 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { printLimiter } from './limiter.mjs';
 import { PIN } from './servers.mjs';
 import {
-  AUTH_AUDIENCE, AUTH_ISSUER, CONNECTIONS, CPU_PROF, DURATION, PROTOCOL, RESULTS, ROOT, ROUNDS, TARGETS, TOOL_COUNT, WARMUP,
+  AUTH_AUDIENCE,
+  AUTH_ISSUER,
+  CONNECTIONS,
+  CPU_PROF,
+  DURATION,
+  PROTOCOL,
+  RESULTS,
+  ROOT,
+  ROUNDS,
+  TARGETS,
+  TOOL_COUNT,
+  WARMUP,
 } from './settings.mjs';
 
 export const fmtPct = (v) => (v === undefined ? '?' : `${Math.round(v)}%`);
-export const valid = (r) => r.non200 === 0 && r.errors === 0 && r.timeouts === 0 && r.mismatches === 0 && r.requestsTotal > 0;
+export const valid = (r) =>
+  r.non200 === 0 && r.errors === 0 && r.timeouts === 0 && r.mismatches === 0 && r.requestsTotal > 0;
 
 /** `runs`: scenario key -> its runs, one a round. */
 export function summarise(runs) {
@@ -19,13 +31,22 @@ export function summarise(runs) {
     Object.entries(runs).map(([key, list]) => {
       const median = [...list].sort((a, b) => a.reqPerSec - b.reqPerSec)[Math.floor((list.length - 1) / 2)];
       const sum = (f) => list.reduce((n, r) => n + r[f], 0);
-      const effs = list.map((r) => r.reqPerServerCpuSec).filter((v) => v !== undefined).sort((a, b) => a - b);
-      return [key, {
-        ...median,
-        reqPerServerCpuSec: effs.length ? effs[Math.floor((effs.length - 1) / 2)] : undefined,
-        non200: sum('non200'), errors: sum('errors'), timeouts: sum('timeouts'), mismatches: sum('mismatches'),
-        rounds: list.map((r) => Math.round(r.reqPerSec)),
-      }];
+      const effs = list
+        .map((r) => r.reqPerServerCpuSec)
+        .filter((v) => v !== undefined)
+        .sort((a, b) => a - b);
+      return [
+        key,
+        {
+          ...median,
+          reqPerServerCpuSec: effs.length ? effs[Math.floor((effs.length - 1) / 2)] : undefined,
+          non200: sum('non200'),
+          errors: sum('errors'),
+          timeouts: sum('timeouts'),
+          mismatches: sum('mismatches'),
+          rounds: list.map((r) => Math.round(r.reqPerSec)),
+        },
+      ];
     }),
   );
 }
@@ -38,7 +59,8 @@ function buildRows(runs, measured) {
     return v.length ? v[Math.floor((v.length - 1) / 2)] : undefined;
   };
   /** Ratio of one scenario to another round by round (both measured back to back). */
-  const perRound = (key, refKey, f) => runs[key].map((r, i) => (r[f] && runs[refKey][i]?.[f] ? r[f] / runs[refKey][i][f] : undefined));
+  const perRound = (key, refKey, f) =>
+    runs[key].map((r, i) => (r[f] && runs[refKey][i]?.[f] ? r[f] / runs[refKey][i][f] : undefined));
   // against: what the ratio compares with ('ceiling', or 'mcp' for the auth rows, taken round by round).
   const row = (scenario, short, key, refKey, target, against = 'ceiling') => {
     const r = measured[key];
@@ -50,7 +72,9 @@ function buildRows(runs, measured) {
       ? undefined
       : sameRound
         ? median(perRound(key, refKey, 'reqPerServerCpuSec'))
-        : r.reqPerServerCpuSec && ref.reqPerServerCpuSec ? r.reqPerServerCpuSec / ref.reqPerServerCpuSec : undefined;
+        : r.reqPerServerCpuSec && ref.reqPerServerCpuSec
+          ? r.reqPerServerCpuSec / ref.reqPerServerCpuSec
+          : undefined;
     const ok = valid(r) && (!ref || valid(ref));
     const verdict = !ok ? 'FAIL (invalid run)' : target === undefined ? '-' : ratio >= target ? 'PASS' : 'FAIL';
     rows.push({
@@ -93,7 +117,20 @@ function buildRows(runs, measured) {
 }
 
 function printTable(rows) {
-  const header = ['scenario', 'conns', 'req/s', 'p50 ms', 'p99 ms', 'ratio', 'target', 'result', 'non-200/err', 'srv cpu', 'req/cpu-s', 'cpu ratio'];
+  const header = [
+    'scenario',
+    'conns',
+    'req/s',
+    'p50 ms',
+    'p99 ms',
+    'ratio',
+    'target',
+    'result',
+    'non-200/err',
+    'srv cpu',
+    'req/cpu-s',
+    'cpu ratio',
+  ];
   const table = rows.map((r) => [
     r.scenario,
     String(r.connections),
@@ -106,20 +143,37 @@ function printTable(rows) {
     `${r.non200}/${r.errors + r.timeouts + r.mismatches}`,
     fmtPct(r.serverCpuPct),
     r.reqPerServerCpuSec === undefined ? '?' : Math.round(r.reqPerServerCpuSec).toString(),
-    r.ratioPerCpuSec === undefined ? (r.ratioToCeiling === undefined ? '(ref)' : '?') : `${(r.ratioPerCpuSec * 100).toFixed(0)}%`,
+    r.ratioPerCpuSec === undefined
+      ? r.ratioToCeiling === undefined
+        ? '(ref)'
+        : '?'
+      : `${(r.ratioPerCpuSec * 100).toFixed(0)}%`,
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...table.map((t) => t[i].length)));
-  const fmt = (cells) => cells.map((c, i) => (i === 0 || i === 6 || i === 7 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  const fmt = (cells) =>
+    cells.map((c, i) => (i === 0 || i === 6 || i === 7 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   console.log(fmt(header));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const t of table) console.log(fmt(t));
-  console.log('ratio = req/s against the ceiling (the target); cpu ratio = requests per server CPU-second against the ceiling\n' +
-    '(cross-check that holds when other processes share the cores; srv cpu well under 100% means the server was not the limit).\n' +
-    '(auth) rows: ratio and cpu ratio against the unauthenticated mcp tools/call of the same connection count, taken round by\n' +
-    'round (measured back to back) and the median of those reported.');
+  console.log(
+    'ratio = req/s against the ceiling (the target); cpu ratio = requests per server CPU-second against the ceiling\n' +
+      '(cross-check that holds when other processes share the cores; srv cpu well under 100% means the server was not the limit).\n' +
+      '(auth) rows: ratio and cpu ratio against the unauthenticated mcp tools/call of the same connection count, taken round by\n' +
+      'round (measured back to back) and the median of those reported.',
+  );
   if (ROUNDS > 1) {
-    console.log(`median of ${ROUNDS} rounds; per-round req/s: ${rows.map((r) => `${r.short} [${r.roundsReqPerSec.join(', ')}]`).join('; ')}`);
-    console.log(`per-round auth/mcp ratios: ${rows.filter((r) => r.roundRatios).map((r) => `${r.short} [${r.roundRatios.map((x) => (x === undefined ? '?' : `${Math.round(x * 100)}%`)).join(', ')}]`).join('; ')}`);
+    console.log(
+      `median of ${ROUNDS} rounds; per-round req/s: ${rows.map((r) => `${r.short} [${r.roundsReqPerSec.join(', ')}]`).join('; ')}`,
+    );
+    console.log(
+      `per-round auth/mcp ratios: ${rows
+        .filter((r) => r.roundRatios)
+        .map(
+          (r) =>
+            `${r.short} [${r.roundRatios.map((x) => (x === undefined ? '?' : `${Math.round(x * 100)}%`)).join(', ')}]`,
+        )
+        .join('; ')}`,
+    );
   }
 }
 
@@ -131,7 +185,12 @@ function printTable(rows) {
  */
 export function report(runs, measured, idle, { loadBefore, busyBefore }, { jwksFetches, check }, limiter, heap) {
   const rows = buildRows(runs, measured);
-  const idleVerdict = idle.liveSessionsAfter - idle.liveSessionsBefore !== idle.sessions ? 'FAIL (invalid run)' : idle.addedMB < TARGETS.idleMB ? 'PASS' : 'FAIL';
+  const idleVerdict =
+    idle.liveSessionsAfter - idle.liveSessionsBefore !== idle.sessions
+      ? 'FAIL (invalid run)'
+      : idle.addedMB < TARGETS.idleMB
+        ? 'PASS'
+        : 'FAIL';
   printTable(rows);
   console.log(
     `\nidle sessions: ${idle.sessions.toLocaleString('en-US')} sessions -> +${idle.addedMB.toFixed(1)} MB heapUsed ` +
@@ -145,12 +204,20 @@ export function report(runs, measured, idle, { loadBefore, busyBefore }, { jwksF
   );
   printLimiter(limiter);
   const loadAfter = loadavg();
-  console.log(`\nload average (1 min) before/after: ${loadBefore[0].toFixed(2)} / ${loadAfter[0].toFixed(2)} (the bench itself adds about 2)`);
-  const failed = rows.filter((r) => r.result.startsWith('FAIL')).length + (idleVerdict.startsWith('FAIL') ? 1 : 0) + (heapVerdict === 'FAIL' ? 1 : 0) + limiter.failed;
+  console.log(
+    `\nload average (1 min) before/after: ${loadBefore[0].toFixed(2)} / ${loadAfter[0].toFixed(2)} (the bench itself adds about 2)`,
+  );
+  const failed =
+    rows.filter((r) => r.result.startsWith('FAIL')).length +
+    (idleVerdict.startsWith('FAIL') ? 1 : 0) +
+    (heapVerdict === 'FAIL' ? 1 : 0) +
+    limiter.failed;
   console.log(failed ? `\n*** ${failed} target(s) FAILED ***` : '\nall targets PASS');
 
   const git = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).stdout.trim();
-  const dirty = spawnSync('git', ['status', '--porcelain', '--', 'libs', 'apps'], { cwd: ROOT, encoding: 'utf8' }).stdout.trim() !== '';
+  const dirty =
+    spawnSync('git', ['status', '--porcelain', '--', 'libs', 'apps'], { cwd: ROOT, encoding: 'utf8' }).stdout.trim() !==
+    '';
   writeFileSync(
     RESULTS,
     JSON.stringify(
@@ -158,8 +225,23 @@ export function report(runs, measured, idle, { loadBefore, busyBefore }, { jwksF
         date: new Date().toISOString(),
         git: { commit: git, libsOrAppsDirty: dirty },
         node: process.version,
-        machine: { cpu: cpus()[0]?.model, cores: cpus().length, memoryGB: +(totalmem() / 2 ** 30).toFixed(1), pinned: PIN, busyPctBefore: busyBefore, loadavgBefore: loadBefore, loadavgAfter: loadAfter },
-        settings: { durationS: DURATION, warmupS: WARMUP, rounds: ROUNDS, tools: TOOL_COUNT, protocolVersion: PROTOCOL, cpuProfile: CPU_PROF },
+        machine: {
+          cpu: cpus()[0]?.model,
+          cores: cpus().length,
+          memoryGB: +(totalmem() / 2 ** 30).toFixed(1),
+          pinned: PIN,
+          busyPctBefore: busyBefore,
+          loadavgBefore: loadBefore,
+          loadavgAfter: loadAfter,
+        },
+        settings: {
+          durationS: DURATION,
+          warmupS: WARMUP,
+          rounds: ROUNDS,
+          tools: TOOL_COUNT,
+          protocolVersion: PROTOCOL,
+          cpuProfile: CPU_PROF,
+        },
         targets: TARGETS,
         auth: { issuer: AUTH_ISSUER, audience: AUTH_AUDIENCE, algorithm: 'RS256', jwksFetches, check },
         scenarios: rows,

@@ -14,7 +14,9 @@ const pinned = (core, args) => (PIN ? ['taskset', ['-c', String(core), ...args]]
 
 /** The environment for a bench server or probe: ours, minus any MCP_* settings from the caller's shell. */
 function childEnv(env) {
-  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('MCP_') && k !== 'BENCH_AUTH' && k !== 'BENCH_LIMITS'));
+  const base = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !k.startsWith('MCP_') && k !== 'BENCH_AUTH' && k !== 'BENCH_LIMITS'),
+  );
   return { ...base, NODE_OPTIONS: '', ...env };
 }
 
@@ -104,7 +106,17 @@ export function runChild(core, args, label, onLine = () => undefined, env = {}) 
 
 /** One autocannon run (warm-up, then measured) against a server, with the server's CPU share while measured. */
 export async function load(server, path, connections, body, sessions, verify, headers = BASE_HEADERS) {
-  const cfg = { url: server.url, path, connections, duration: DURATION, warmup: WARMUP, body, headers, sessions, verify };
+  const cfg = {
+    url: server.url,
+    path,
+    connections,
+    duration: DURATION,
+    warmup: WARMUP,
+    body,
+    headers,
+    sessions,
+    verify,
+  };
   let start;
   const r = await runChild(1, [LOAD, JSON.stringify(cfg)], `autocannon ${path} x${connections}`, (line) => {
     if (line === 'PHASE measure') start = { cpu: cpuSeconds(server.child.pid), at: performance.now() };

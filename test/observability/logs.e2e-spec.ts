@@ -28,20 +28,60 @@ describe('structured logs', () => {
     beforeAll(async () => {
       server = await startHelpdeskHttp();
       sessionId = await openMcpSession(server.url, server.token);
-      const call = await mcpPost(server.url, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'create_ticket', arguments: createArgs('logs-e2e-0001') } }, server.token, {
-        'mcp-session-id': sessionId,
-        'x-request-id': 'req-create-0001',
+      const call = await mcpPost(
+        server.url,
+        {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name: 'create_ticket', arguments: createArgs('logs-e2e-0001') },
+        },
+        server.token,
+        {
+          'mcp-session-id': sessionId,
+          'x-request-id': 'req-create-0001',
+          cookie: PLANTED.cookie,
+        },
+      );
+      expect(call.status).toBe(200);
+      await mcpPost(
+        server.url,
+        {
+          jsonrpc: '2.0',
+          id: 2,
+          method: 'tools/call',
+          params: { name: 'search_tickets', arguments: { query: 'printer' } },
+        },
+        server.token,
+        { 'mcp-session-id': sessionId, 'x-request-id': 'req-search-0002' },
+      );
+      await mcpPost(
+        server.url,
+        { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'get_ticket', arguments: { id: 'HD-999999' } } },
+        server.token,
+        { 'mcp-session-id': sessionId, 'x-request-id': 'req-get-0003' },
+      );
+      // Auth failures: a forged token, a token in the query string, no token at all.
+      await mcpPost(server.url, { jsonrpc: '2.0', id: 4, method: 'tools/list' }, PLANTED.bogusToken, {
+        'x-request-id': 'req-bad-token',
         cookie: PLANTED.cookie,
       });
-      expect(call.status).toBe(200);
-      await mcpPost(server.url, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'search_tickets', arguments: { query: 'printer' } } }, server.token, { 'mcp-session-id': sessionId, 'x-request-id': 'req-search-0002' });
-      await mcpPost(server.url, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'get_ticket', arguments: { id: 'HD-999999' } } }, server.token, { 'mcp-session-id': sessionId, 'x-request-id': 'req-get-0003' });
-      // Auth failures: a forged token, a token in the query string, no token at all.
-      await mcpPost(server.url, { jsonrpc: '2.0', id: 4, method: 'tools/list' }, PLANTED.bogusToken, { 'x-request-id': 'req-bad-token', cookie: PLANTED.cookie });
-      await mcpPost(`${server.url}?access_token=${PLANTED.queryToken}`, { jsonrpc: '2.0', id: 5, method: 'tools/list' }, undefined, { 'x-request-id': 'req-query-token' });
-      await mcpPost(server.url, { jsonrpc: '2.0', id: 6, method: 'tools/list' }, undefined, { 'x-request-id': 'req-no-token' });
+      await mcpPost(
+        `${server.url}?access_token=${PLANTED.queryToken}`,
+        { jsonrpc: '2.0', id: 5, method: 'tools/list' },
+        undefined,
+        { 'x-request-id': 'req-query-token' },
+      );
+      await mcpPost(server.url, { jsonrpc: '2.0', id: 6, method: 'tools/list' }, undefined, {
+        'x-request-id': 'req-no-token',
+      });
       // Beyond the 60 s clock skew the server allows.
-      await mcpPost(server.url, { jsonrpc: '2.0', id: 7, method: 'tools/list' }, await server.issuer!.mint({ expiresIn: -600 }), { 'x-request-id': 'req-expired' });
+      await mcpPost(
+        server.url,
+        { jsonrpc: '2.0', id: 7, method: 'tools/list' },
+        await server.issuer!.mint({ expiresIn: -600 }),
+        { 'x-request-id': 'req-expired' },
+      );
       await waitForLine(server.stdout!, (l) => l.requestId === 'req-expired' && l.msg === 'authentication failed');
     });
     afterAll(() => server.stop());
@@ -49,24 +89,43 @@ describe('structured logs', () => {
     it('writes every line as JSON with a level and time', () => {
       const lines = jsonLines(server.stdout!());
       expect(lines.length).toBeGreaterThan(5);
-      for (const line of lines) expect(line).toEqual(expect.objectContaining({ level: expect.any(String), time: expect.any(String) }));
+      for (const line of lines)
+        expect(line).toEqual(expect.objectContaining({ level: expect.any(String), time: expect.any(String) }));
     });
 
     it('logs one entry per tool call: tool, request id, session id, duration, status', async () => {
       const entry = await waitForLine(server.stdout!, (l) => l.msg === 'tool call' && l.tool === 'create_ticket');
-      expect(entry).toMatchObject({ context: 'McpCalls', requestId: 'req-create-0001', sessionId, status: 'ok', transport: 'http', level: 'info' });
+      expect(entry).toMatchObject({
+        context: 'McpCalls',
+        requestId: 'req-create-0001',
+        sessionId,
+        status: 'ok',
+        transport: 'http',
+        level: 'info',
+      });
       expect(entry.durationMs).toEqual(expect.any(Number));
       expect(entry.arguments).toBeUndefined();
       const search = jsonLines(server.stdout!()).filter((l) => l.msg === 'tool call' && l.tool === 'search_tickets');
       expect(search).toHaveLength(1);
       expect(search[0]).toMatchObject({ requestId: 'req-search-0002', status: 'ok' });
       const missing = await waitForLine(server.stdout!, (l) => l.msg === 'tool call' && l.tool === 'get_ticket');
-      expect(missing).toMatchObject({ requestId: 'req-get-0003', status: expect.stringMatching(/^(tool_error|resource_not_found)$/) });
+      expect(missing).toMatchObject({
+        requestId: 'req-get-0003',
+        status: expect.stringMatching(/^(tool_error|resource_not_found)$/),
+      });
     });
 
     it('writes an audit entry for a mutating tool on its own channel', async () => {
       const audit = await waitForLine(server.stderr, (l) => l.channel === 'audit');
-      expect(audit).toMatchObject({ event: 'tool_call', tool: 'create_ticket', risk: expect.stringMatching(/^(low|medium|high)$/), subject: expect.any(String), requestId: 'req-create-0001', sessionId, outcome: 'ok' });
+      expect(audit).toMatchObject({
+        event: 'tool_call',
+        tool: 'create_ticket',
+        risk: expect.stringMatching(/^(low|medium|high)$/),
+        subject: expect.any(String),
+        requestId: 'req-create-0001',
+        sessionId,
+        outcome: 'ok',
+      });
       expect(audit.context).toBeUndefined();
       // Read-only tools are not audited.
       expect(jsonLines(server.stderr()).filter((l) => l.channel === 'audit' && l.tool !== 'create_ticket')).toEqual([]);
@@ -77,11 +136,19 @@ describe('structured logs', () => {
     it('logs auth failures with a reason and the request id', async () => {
       const failures = jsonLines(server.stdout!()).filter((l) => l.msg === 'authentication failed');
       const byId = Object.fromEntries(failures.map((f) => [f.requestId, f.reason]));
-      expect(byId).toMatchObject({ 'req-bad-token': 'invalid_token', 'req-query-token': 'token_in_query', 'req-no-token': 'missing_token', 'req-expired': 'expired_token' });
+      expect(byId).toMatchObject({
+        'req-bad-token': 'invalid_token',
+        'req-query-token': 'token_in_query',
+        'req-no-token': 'missing_token',
+        'req-expired': 'expired_token',
+      });
     });
 
     it('logs an access line per HTTP request with the request id, method and path only', async () => {
-      const access = await waitForLine(server.stdout!, (l) => l.msg === 'request completed' && l.req?.id === 'req-query-token');
+      const access = await waitForLine(
+        server.stdout!,
+        (l) => l.msg === 'request completed' && l.req?.id === 'req-query-token',
+      );
       expect(access.req).toEqual({ id: 'req-query-token', method: 'POST', path: '/mcp' });
       expect(access.res).toEqual({ statusCode: 401 });
     });
@@ -114,13 +181,27 @@ describe('structured logs', () => {
     beforeAll(async () => {
       server = await startHelpdeskHttp({ MCP_LOG_ARGUMENTS: 'true' });
       const sessionId = await openMcpSession(server.url, server.token);
-      await mcpPost(server.url, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'create_ticket', arguments: createArgs('logs-e2e-0002') } }, server.token, { 'mcp-session-id': sessionId, 'x-request-id': 'req-args-0001' });
+      await mcpPost(
+        server.url,
+        {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name: 'create_ticket', arguments: createArgs('logs-e2e-0002') },
+        },
+        server.token,
+        { 'mcp-session-id': sessionId, 'x-request-id': 'req-args-0001' },
+      );
     });
     afterAll(() => server.stop());
 
     it('logs arguments with the fields marked sensitive masked, in the call and the audit entry', async () => {
       const entry = await waitForLine(server.stdout!, (l) => l.msg === 'tool call' && l.requestId === 'req-args-0001');
-      expect(entry.arguments).toMatchObject({ title: 'Printer on fire in room 4', category: 'hardware', requester: '[REDACTED]' });
+      expect(entry.arguments).toMatchObject({
+        title: 'Printer on fire in room 4',
+        category: 'hardware',
+        requester: '[REDACTED]',
+      });
       const audit = await waitForLine(server.stderr, (l) => l.channel === 'audit' && l.requestId === 'req-args-0001');
       expect(audit.arguments).toMatchObject({ title: 'Printer on fire in room 4', requester: '[REDACTED]' });
       expect(`${server.stdout!()}${server.stderr()}`).not.toContain(PLANTED.email);

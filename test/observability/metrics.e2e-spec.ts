@@ -11,7 +11,8 @@ const metricsUrlOf = (server: RunningServer): string => {
 function sample(text: string, name: string, labels: Record<string, string>): number | undefined {
   for (const line of text.split('\n')) {
     if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
-    if (Object.entries(labels).every(([k, v]) => line.includes(`${k}="${v}"`))) return Number(line.slice(line.lastIndexOf(' ') + 1));
+    if (Object.entries(labels).every(([k, v]) => line.includes(`${k}="${v}"`)))
+      return Number(line.slice(line.lastIndexOf(' ') + 1));
   }
   return undefined;
 }
@@ -26,7 +27,12 @@ describe('metrics', () => {
       server = await startHelpdeskHttp({ MCP_RATE_LIMIT_PER_MINUTE: '6' });
       const session = await openMcpSession(server.url, server.token);
       const call = (id: number, name: string, args: Record<string, unknown>) =>
-        mcpPost(server.url, { jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }, server.token, { 'mcp-session-id': session });
+        mcpPost(
+          server.url,
+          { jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } },
+          server.token,
+          { 'mcp-session-id': session },
+        );
       await call(1, 'search_tickets', { query: 'printer' });
       await call(2, 'search_tickets', { query: 'vpn' });
       await call(3, 'get_ticket', { id: 'bad id' });
@@ -48,13 +54,29 @@ describe('metrics', () => {
     });
 
     it('has a call-duration histogram', () => {
-      expect(sample(scrape, 'mcp_server_operation_duration_seconds_count', { method: 'tools/call', target: 'search_tickets', status: 'ok' })).toBe(6);
-      expect(sample(scrape, 'mcp_server_operation_duration_seconds_bucket', { method: 'tools/call', target: 'search_tickets', status: 'ok', le: '+Inf' })).toBe(6);
+      expect(
+        sample(scrape, 'mcp_server_operation_duration_seconds_count', {
+          method: 'tools/call',
+          target: 'search_tickets',
+          status: 'ok',
+        }),
+      ).toBe(6);
+      expect(
+        sample(scrape, 'mcp_server_operation_duration_seconds_bucket', {
+          method: 'tools/call',
+          target: 'search_tickets',
+          status: 'ok',
+          le: '+Inf',
+        }),
+      ).toBe(6);
       expect(sample(scrape, 'mcp_server_operation_duration_seconds_count', { method: 'initialize' })).toBeUndefined();
     });
 
     it('counts auth failures by reason and rate-limit events', () => {
-      expect(sample(scrape, 'mcp_auth_failures_total', { reason: 'malformed_header' }) ?? sample(scrape, 'mcp_auth_failures_total', { reason: 'invalid_token' })).toBeGreaterThanOrEqual(1);
+      expect(
+        sample(scrape, 'mcp_auth_failures_total', { reason: 'malformed_header' }) ??
+          sample(scrape, 'mcp_auth_failures_total', { reason: 'invalid_token' }),
+      ).toBeGreaterThanOrEqual(1);
       expect(sample(scrape, 'mcp_auth_failures_total', { reason: 'missing_token' })).toBe(1);
       expect(sample(scrape, 'mcp_rate_limit_events_total', { target: 'search_tickets', limit: 'rate' })).toBe(2);
     });
@@ -80,10 +102,16 @@ describe('metrics', () => {
 
   describe('Basic auth on the main port, no separate listener', () => {
     let server: RunningServer;
-    const basic = (user: string, password: string) => ({ authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` });
+    const basic = (user: string, password: string) => ({
+      authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`,
+    });
 
     beforeAll(async () => {
-      server = await startHelpdeskHttp({ MCP_METRICS_PORT: 'false', MCP_METRICS_USER: 'prometheus', MCP_METRICS_PASSWORD: 's3cret-scrape' });
+      server = await startHelpdeskHttp({
+        MCP_METRICS_PORT: 'false',
+        MCP_METRICS_USER: 'prometheus',
+        MCP_METRICS_PASSWORD: 's3cret-scrape',
+      });
     });
     afterAll(() => server.stop());
 

@@ -7,17 +7,35 @@ describe('OpenTelemetry configured from OTEL_* in the built server', () => {
   let server: RunningServer;
 
   beforeAll(async () => {
-    server = await startHelpdeskHttp({ OTEL_TRACES_EXPORTER: 'console', OTEL_BSP_SCHEDULE_DELAY: '50', OTEL_SERVICE_NAME: 'helpdesk-otel-e2e' });
-    const session = await openMcpSession(server.url, server.token);
-    await mcpPost(server.url, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_tickets', arguments: { query: 'printer' } } }, server.token, {
-      'mcp-session-id': session,
-      traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01',
+    server = await startHelpdeskHttp({
+      OTEL_TRACES_EXPORTER: 'console',
+      OTEL_BSP_SCHEDULE_DELAY: '50',
+      OTEL_SERVICE_NAME: 'helpdesk-otel-e2e',
     });
+    const session = await openMcpSession(server.url, server.token);
+    await mcpPost(
+      server.url,
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'search_tickets', arguments: { query: 'printer' } },
+      },
+      server.token,
+      {
+        'mcp-session-id': session,
+        traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01',
+      },
+    );
   });
   afterAll(() => server.stop());
 
-  it('exports the HTTP, MCP and tool spans with the configured service name and the caller\'s trace id', async () => {
-    await waitFor(() => /name: 'execute_tool search_tickets'/.test(server.stdout!()), 5_000, 'the execute_tool span on stdout');
+  it("exports the HTTP, MCP and tool spans with the configured service name and the caller's trace id", async () => {
+    await waitFor(
+      () => /name: 'execute_tool search_tickets'/.test(server.stdout!()),
+      5_000,
+      'the execute_tool span on stdout',
+    );
     const out = server.stdout!();
     expect(out).toMatch(/name: 'tools\/call search_tickets'/);
     expect(out).toMatch(/name: 'POST \/mcp'/);

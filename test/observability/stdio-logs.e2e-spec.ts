@@ -8,8 +8,18 @@ describe('structured logs over stdio', () => {
   beforeAll(async () => {
     server = new RawStdioServer();
     await server.initialize();
-    server.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'search_tickets', arguments: { query: 'printer' } } });
-    server.send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'search_tickets', arguments: { query: 'vpn' } } });
+    server.send({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'search_tickets', arguments: { query: 'printer' } },
+    });
+    server.send({
+      jsonrpc: '2.0',
+      id: 3,
+      method: 'tools/call',
+      params: { name: 'search_tickets', arguments: { query: 'vpn' } },
+    });
     await server.response(2);
     await server.response(3);
   });
@@ -23,10 +33,19 @@ describe('structured logs over stdio', () => {
   });
 
   it('writes one tool-call entry per call to stderr, each with its own generated request id', async () => {
-    await waitForLine(() => server.stderr, (l) => l.msg === 'tool call' && l.jsonrpcId === 3);
+    await waitForLine(
+      () => server.stderr,
+      (l) => l.msg === 'tool call' && l.jsonrpcId === 3,
+    );
     const calls = jsonLines(server.stderr).filter((l) => l.msg === 'tool call');
     expect(calls).toHaveLength(2);
-    for (const c of calls) expect(c).toMatchObject({ tool: 'search_tickets', status: 'ok', transport: 'stdio', requestId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    for (const c of calls)
+      expect(c).toMatchObject({
+        tool: 'search_tickets',
+        status: 'ok',
+        transport: 'stdio',
+        requestId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      });
     expect(calls[0].requestId).not.toBe(calls[1].requestId);
   });
 });

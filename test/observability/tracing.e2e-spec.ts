@@ -26,7 +26,11 @@ describe('OpenTelemetry tracing', () => {
   let client: Client;
 
   beforeAll(async () => {
-    sdk = startMcpTelemetry({ serviceName: 'helpdesk-test', serviceVersion: '0.1.0', spanProcessors: [new SimpleSpanProcessor({ exporter })] });
+    sdk = startMcpTelemetry({
+      serviceName: 'helpdesk-test',
+      serviceVersion: '0.1.0',
+      spanProcessors: [new SimpleSpanProcessor({ exporter })],
+    });
     issuer = await TestIssuer.start();
     // Restored in afterAll: jest runs other suites in this worker process after this one.
     Object.assign(process.env, issuer.env(), { LOG_LEVEL: 'silent', MCP_METRICS_PORT: 'false' });
@@ -36,11 +40,21 @@ describe('OpenTelemetry tracing', () => {
     await app.listen(0, '127.0.0.1');
     const { port } = app.getHttpServer().address() as { port: number };
     client = new Client({ name: 'tracing-e2e', version: '1.0.0' });
-    const headers = { authorization: `Bearer ${await issuer.mint()}`, traceparent: `00-${HEADER_TRACE}-${HEADER_SPAN}-01`, 'x-request-id': 'trace-req-1' };
-    await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`), { requestInit: { headers } }));
+    const headers = {
+      authorization: `Bearer ${await issuer.mint()}`,
+      traceparent: `00-${HEADER_TRACE}-${HEADER_SPAN}-01`,
+      'x-request-id': 'trace-req-1',
+    };
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`), { requestInit: { headers } }),
+    );
     exporter.reset();
     await client.callTool({ name: 'search_tickets', arguments: { query: SECRET_QUERY } });
-    await client.callTool({ name: 'search_tickets', arguments: { query: 'vpn' }, _meta: { traceparent: `00-${META_TRACE}-${META_SPAN}-01` } });
+    await client.callTool({
+      name: 'search_tickets',
+      arguments: { query: 'vpn' },
+      _meta: { traceparent: `00-${META_TRACE}-${META_SPAN}-01` },
+    });
     await client.callTool({ name: 'get_ticket', arguments: { id: 'HD-999999' } });
   });
   const savedEnv = { ...process.env };
@@ -67,7 +81,12 @@ describe('OpenTelemetry tracing', () => {
       expect(s.kind).toBe(SpanKind.SERVER);
       expect(s.spanContext().traceId).toBe(HEADER_TRACE);
       expect(s.parentSpanContext?.spanId).toBe(HEADER_SPAN);
-      expect(s.attributes).toMatchObject({ 'http.request.method': 'POST', 'url.path': '/mcp', 'http.response.status_code': 200, 'request.id': 'trace-req-1' });
+      expect(s.attributes).toMatchObject({
+        'http.request.method': 'POST',
+        'url.path': '/mcp',
+        'http.response.status_code': 200,
+        'request.id': 'trace-req-1',
+      });
     }
   });
 
@@ -92,10 +111,15 @@ describe('OpenTelemetry tracing', () => {
 
   it('wraps the tool method in an execute_tool span from the interceptor, child of the MCP span', () => {
     const [call] = named('tools/call search_tickets').filter((s) => s.spanContext().traceId === HEADER_TRACE);
-    const tool = named('execute_tool search_tickets').find((s) => s.parentSpanContext?.spanId === call.spanContext().spanId);
+    const tool = named('execute_tool search_tickets').find(
+      (s) => s.parentSpanContext?.spanId === call.spanContext().spanId,
+    );
     expect(tool).toBeDefined();
     expect(tool!.kind).toBe(SpanKind.INTERNAL);
-    expect(tool!.attributes).toMatchObject({ 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'search_tickets' });
+    expect(tool!.attributes).toMatchObject({
+      'gen_ai.operation.name': 'execute_tool',
+      'gen_ai.tool.name': 'search_tickets',
+    });
   });
 
   it('takes the parent from params._meta.traceparent when the client sends one, linking the HTTP span', () => {

@@ -23,14 +23,20 @@ export class StdioFuzzTarget {
     try {
       this.srv = new RawStdioServer();
     } finally {
-      for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
+      for (const [k, v] of Object.entries(saved))
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
     }
     this.srv.child.stdout!.on('data', (d: Buffer) => (this.out += this.decoder.write(d)));
   }
 
   async initialize(): Promise<unknown> {
-    this.srv.send({ jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: this.version, capabilities: {}, clientInfo: { name: 'fuzz', version: '1.0.0' } } });
+    this.srv.send({
+      jsonrpc: '2.0',
+      id: 'init',
+      method: 'initialize',
+      params: { protocolVersion: this.version, capabilities: {}, clientInfo: { name: 'fuzz', version: '1.0.0' } },
+    });
     const res = await this.srv.response('init', 20_000);
     this.srv.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     return res;
@@ -55,7 +61,13 @@ export class StdioFuzzTarget {
     const stdout = this.srv.child.stdout as Readable;
     return new Promise((resolve, reject) => {
       const check = () => ok() && (done(), resolve());
-      const timer = setTimeout(() => (done(), reject(new Error(`stdio ${this.version}: no ${what} within ${ms} ms (exit code ${this.srv.child.exitCode})`))), ms);
+      const timer = setTimeout(
+        () => (
+          done(),
+          reject(new Error(`stdio ${this.version}: no ${what} within ${ms} ms (exit code ${this.srv.child.exitCode})`))
+        ),
+        ms,
+      );
       const done = () => (clearTimeout(timer), stdout.off('data', check));
       stdout.on('data', check);
     });

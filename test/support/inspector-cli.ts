@@ -5,7 +5,10 @@ import { dirname, join } from 'node:path';
 
 /** The Inspector's own bin (`mcp-inspector`, the launcher); `--cli` selects its scriptable CLI. Needs Node >= 22.19. */
 const PKG_JSON = require.resolve('@modelcontextprotocol/inspector/package.json');
-export const INSPECTOR_BIN = join(dirname(PKG_JSON), (require(PKG_JSON) as { bin: Record<string, string> }).bin['mcp-inspector']);
+export const INSPECTOR_BIN = join(
+  dirname(PKG_JSON),
+  (require(PKG_JSON) as { bin: Record<string, string> }).bin['mcp-inspector'],
+);
 
 export interface InspectorRun {
   code: number | null;
@@ -49,7 +52,9 @@ export function runInspector(args: string[], home: string, timeoutMs = 20_000): 
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`inspector timed out after ${timeoutMs} ms: ${args.join(' ')}\nstdout: ${stdout}\nstderr: ${stderr}`));
+      reject(
+        new Error(`inspector timed out after ${timeoutMs} ms: ${args.join(' ')}\nstdout: ${stdout}\nstderr: ${stderr}`),
+      );
     }, timeoutMs);
     child.on('error', (e) => {
       clearTimeout(timer);

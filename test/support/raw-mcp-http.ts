@@ -36,7 +36,11 @@ export interface PostOptions {
 
 /** POSTs `body` (serialised unless already a string) with the headers a conforming client sends. */
 export function post(url: string, body: unknown, o: PostOptions = {}): Promise<Response> {
-  const headers: Record<string, string> = { ...authHeader(url), 'content-type': 'application/json', accept: ACCEPT_BOTH };
+  const headers: Record<string, string> = {
+    ...authHeader(url),
+    'content-type': 'application/json',
+    accept: ACCEPT_BOTH,
+  };
   if (o.sessionId !== undefined) headers['mcp-session-id'] = o.sessionId;
   if (o.protocolVersion !== undefined) headers['mcp-protocol-version'] = o.protocolVersion;
   return fetch(url, {
@@ -48,13 +52,22 @@ export function post(url: string, body: unknown, o: PostOptions = {}): Promise<R
 }
 
 /** Opens a GET on the MCP endpoint (an SSE stream when the server agrees). */
-export function get(url: string, sessionId: string | undefined, headers: Record<string, string> = {}, signal?: AbortSignal): Promise<Response> {
+export function get(
+  url: string,
+  sessionId: string | undefined,
+  headers: Record<string, string> = {},
+  signal?: AbortSignal,
+): Promise<Response> {
   const h: Record<string, string> = { ...authHeader(url), accept: 'text/event-stream', ...headers };
   if (sessionId !== undefined) h['mcp-session-id'] = sessionId;
   return fetch(url, { method: 'GET', headers: h, signal });
 }
 
-export const initializeRequest = (protocolVersion: string, id: string | number = 1, capabilities: Record<string, unknown> = {}) => ({
+export const initializeRequest = (
+  protocolVersion: string,
+  id: string | number = 1,
+  capabilities: Record<string, unknown> = {},
+) => ({
   jsonrpc: '2.0',
   id,
   method: 'initialize',
@@ -68,7 +81,11 @@ export interface Initialized {
 }
 
 /** `initialize` only; fails the test unless the server answers 200 with a session id. */
-export async function initialize(url: string, protocolVersion: string, capabilities: Record<string, unknown> = {}): Promise<Initialized> {
+export async function initialize(
+  url: string,
+  protocolVersion: string,
+  capabilities: Record<string, unknown> = {},
+): Promise<Initialized> {
   const response = await post(url, initializeRequest(protocolVersion, 1, capabilities));
   const text = await response.text();
   const sessionId = response.headers.get('mcp-session-id');
@@ -77,9 +94,17 @@ export async function initialize(url: string, protocolVersion: string, capabilit
 }
 
 /** `initialize` plus `notifications/initialized`: a session ready for normal operation. */
-export async function openSession(url: string, protocolVersion: string, capabilities: Record<string, unknown> = {}): Promise<string> {
+export async function openSession(
+  url: string,
+  protocolVersion: string,
+  capabilities: Record<string, unknown> = {},
+): Promise<string> {
   const { sessionId } = await initialize(url, protocolVersion, capabilities);
-  const res = await post(url, { jsonrpc: '2.0', method: 'notifications/initialized' }, { sessionId, protocolVersion: headerFor(protocolVersion) });
+  const res = await post(
+    url,
+    { jsonrpc: '2.0', method: 'notifications/initialized' },
+    { sessionId, protocolVersion: headerFor(protocolVersion) },
+  );
   if (res.status !== 202) throw new Error(`notifications/initialized got ${res.status}`);
   return sessionId;
 }

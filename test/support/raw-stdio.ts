@@ -49,7 +49,12 @@ export class RawStdioServer {
 
   /** Sends initialize and notifications/initialized; resolves with the initialize result. */
   async initialize(id: string | number = 1): Promise<WireMessage> {
-    this.send({ jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw-stdio', version: '1.0.0' } } });
+    this.send({
+      jsonrpc: '2.0',
+      id,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw-stdio', version: '1.0.0' } },
+    });
     const res = await this.response(id);
     this.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     return res;

@@ -5,7 +5,10 @@ export const rpcResult = (id: string | number, result: unknown) => ({ jsonrpc: '
 export const rpcError = (id: string | number | null, code: number, message: string | RegExp = /./) => ({
   jsonrpc: '2.0',
   id,
-  error: expect.objectContaining({ code, message: typeof message === 'string' ? message : expect.stringMatching(message) }),
+  error: expect.objectContaining({
+    code,
+    message: typeof message === 'string' ? message : expect.stringMatching(message),
+  }),
 });
 
 /** The exact capabilities the helpdesk declares (it has tools, prompts, resources and completions). */

@@ -33,7 +33,8 @@ export async function startHelpdeskHttp(env: Record<string, string> = {}): Promi
 }
 
 /** `Authorization` header for a running server's token. */
-export const bearer = (server: RunningServer): Record<string, string> => (server.token ? { Authorization: `Bearer ${server.token}` } : {});
+export const bearer = (server: RunningServer): Record<string, string> =>
+  server.token ? { Authorization: `Bearer ${server.token}` } : {};
 
 /** Starts a built server entry on an ephemeral loopback port; it must print "listening on <url>". */
 export function startHttpServer(main: string, env: Record<string, string> = {}, cwd?: string): Promise<RunningServer> {

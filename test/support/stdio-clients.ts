@@ -1,6 +1,10 @@
 import { Client as Client1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as Stdio1 } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { CallToolResultSchema, CreateMessageRequestSchema, LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolResultSchema,
+  CreateMessageRequestSchema,
+  LoggingMessageNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { Client as Client2 } from '@modelcontextprotocol/client';
 import { StdioClientTransport as Stdio2 } from '@modelcontextprotocol/client/stdio';
 import type { Readable } from 'node:stream';
@@ -37,12 +41,18 @@ export interface SamplingResultLike {
 /** What both SDK generations offer, under one shape, so one suite drives either over stdio. */
 export interface StdioSession {
   client: {
-    listTools(): Promise<{ tools: { name: string; inputSchema: unknown; outputSchema?: unknown }[]; nextCursor?: string }>;
+    listTools(): Promise<{
+      tools: { name: string; inputSchema: unknown; outputSchema?: unknown }[];
+      nextCursor?: string;
+    }>;
     listPrompts(): Promise<{ prompts: { name: string; arguments?: unknown[] }[] }>;
     listResources(): Promise<{ resources: { uri: string }[] }>;
     listResourceTemplates(): Promise<{ resourceTemplates: { uriTemplate: string }[] }>;
     readResource(p: { uri: string }): Promise<{ contents: { uri: string; mimeType?: string; text?: unknown }[] }>;
-    getPrompt(p: { name: string; arguments?: Record<string, string> }): Promise<{ messages: { role: string; content: unknown }[] }>;
+    getPrompt(p: {
+      name: string;
+      arguments?: Record<string, string>;
+    }): Promise<{ messages: { role: string; content: unknown }[] }>;
     ping(): Promise<object>;
     getServerVersion(): { name: string; version: string } | undefined;
     getServerCapabilities(): Record<string, unknown> | undefined;
@@ -50,7 +60,10 @@ export interface StdioSession {
   /** Every JSON-RPC message the client sent and received, as the transport saw it. */
   sent: WireMessage[];
   received: WireMessage[];
-  callTool(params: { name: string; arguments: Record<string, unknown> }, options?: CallOptions): Promise<ToolResultLike>;
+  callTool(
+    params: { name: string; arguments: Record<string, unknown> },
+    options?: CallOptions,
+  ): Promise<ToolResultLike>;
   onSampling(handler: (req: SamplingRequestLike) => Promise<SamplingResultLike>): void;
   onLog(handler: (data: unknown) => void): void;
   /** Errors the client reported through `onerror` (e.g. a response to a request it had cancelled). */
@@ -72,7 +85,11 @@ export interface WireMessage {
 function tap(transport: object): { sent: WireMessage[]; received: WireMessage[] } {
   const sent: WireMessage[] = [];
   const received: WireMessage[] = [];
-  const t = transport as unknown as { start(): Promise<void>; send(m: WireMessage, ...r: unknown[]): Promise<void>; onmessage?: (m: WireMessage, ...r: unknown[]) => void };
+  const t = transport as unknown as {
+    start(): Promise<void>;
+    send(m: WireMessage, ...r: unknown[]): Promise<void>;
+    onmessage?: (m: WireMessage, ...r: unknown[]) => void;
+  };
   const start = t.start.bind(t);
   const send = t.send.bind(t);
   t.start = () => {
@@ -117,8 +134,10 @@ export const SDK1_STDIO: StdioFlavour = {
       client: client as unknown as StdioSession['client'],
       ...wire,
       callTool: (params, options) => client.callTool(params, CallToolResultSchema, options) as Promise<ToolResultLike>,
-      onSampling: (handler) => client.setRequestHandler(CreateMessageRequestSchema, (req) => handler(req as SamplingRequestLike)),
-      onLog: (handler) => client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => handler(n.params.data)),
+      onSampling: (handler) =>
+        client.setRequestHandler(CreateMessageRequestSchema, (req) => handler(req as SamplingRequestLike)),
+      onLog: (handler) =>
+        client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => handler(n.params.data)),
       errors,
       stderr,
       pid: () => transport.pid,
@@ -141,7 +160,8 @@ export const SDK2_STDIO: StdioFlavour = {
       client: client as unknown as StdioSession['client'],
       ...wire,
       callTool: (params, options) => client.callTool(params, options) as Promise<ToolResultLike>,
-      onSampling: (handler) => client.setRequestHandler('sampling/createMessage', (req) => handler(req as SamplingRequestLike)),
+      onSampling: (handler) =>
+        client.setRequestHandler('sampling/createMessage', (req) => handler(req as SamplingRequestLike)),
       onLog: (handler) => client.setNotificationHandler('notifications/message', (n) => handler(n.params.data)),
       errors,
       stderr,

@@ -24,7 +24,9 @@ export class TestIntrospection {
         if (t.failing) return void res.writeHead(500).end();
         if (req.headers.authorization !== expected) return void res.writeHead(401).end();
         const token = new URLSearchParams(body).get('token') ?? '';
-        res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(t.tokens.get(token) ?? { active: false }));
+        res
+          .writeHead(200, { 'Content-Type': 'application/json' })
+          .end(JSON.stringify(t.tokens.get(token) ?? { active: false }));
       });
     });
     await new Promise<void>((ok) => t.server.listen(0, '127.0.0.1', ok));
@@ -33,7 +35,11 @@ export class TestIntrospection {
   }
 
   env(): Record<string, string> {
-    return { MCP_INTROSPECTION_URL: this.url, MCP_INTROSPECTION_CLIENT_ID: this.clientId, MCP_INTROSPECTION_CLIENT_SECRET: this.clientSecret };
+    return {
+      MCP_INTROSPECTION_URL: this.url,
+      MCP_INTROSPECTION_CLIENT_ID: this.clientId,
+      MCP_INTROSPECTION_CLIENT_SECRET: this.clientSecret,
+    };
   }
 
   close(): Promise<void> {

@@ -42,7 +42,9 @@ export class TestIssuer {
     issuer.server = createServer((req, res) => {
       if (req.url !== '/jwks.json') return void res.writeHead(404).end();
       issuer.jwksFetches++;
-      res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ keys: issuer.keys.map((k) => k.publicJwk) }));
+      res
+        .writeHead(200, { 'Content-Type': 'application/json' })
+        .end(JSON.stringify({ keys: issuer.keys.map((k) => k.publicJwk) }));
     });
     await new Promise<void>((ok) => issuer.server.listen(0, '127.0.0.1', ok));
     issuer.jwksUri = `http://127.0.0.1:${(issuer.server.address() as { port: number }).port}/jwks.json`;
@@ -56,7 +58,9 @@ export class TestIssuer {
 
   /** A signed token; `kid` may name a key that is not (yet) published. */
   async mint(o: MintOptions = {}): Promise<string> {
-    const key = o.kid ? this.keys.find((k) => k.kid === o.kid) ?? (await this.unpublished(o.kid, o.alg ?? 'RS256')) : this.keys.find((k) => k.alg === (o.alg ?? 'RS256'))!;
+    const key = o.kid
+      ? (this.keys.find((k) => k.kid === o.kid) ?? (await this.unpublished(o.kid, o.alg ?? 'RS256')))
+      : this.keys.find((k) => k.alg === (o.alg ?? 'RS256'))!;
     const now = Math.floor(Date.now() / 1000);
     const jwt = new SignJWT({ scope: o.scope ?? 'tickets:read tickets:write' })
       .setProtectedHeader({ alg: key.alg, kid: key.kid, typ: 'JWT' })

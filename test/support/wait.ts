@@ -12,7 +12,8 @@ export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
 /** The text of the first content block of a tool result (fails loudly when there is none). */
 export function firstText(result: { content?: unknown }): string {
   const block = (result.content as { type?: string; text?: string }[] | undefined)?.[0];
-  if (!block || block.type !== 'text' || typeof block.text !== 'string') throw new Error(`no text content in ${JSON.stringify(result)}`);
+  if (!block || block.type !== 'text' || typeof block.text !== 'string')
+    throw new Error(`no text content in ${JSON.stringify(result)}`);
   return block.text;
 }
 

@@ -36,7 +36,13 @@ export class ConformancePrompts {
   })
   withResource(@McpArgs('resourceUri') resourceUri: string) {
     return [
-      { role: 'user', content: { type: 'resource', resource: { uri: resourceUri, mimeType: 'text/plain', text: 'Embedded resource content for testing.' } } },
+      {
+        role: 'user',
+        content: {
+          type: 'resource',
+          resource: { uri: resourceUri, mimeType: 'text/plain', text: 'Embedded resource content for testing.' },
+        },
+      },
       { role: 'user', content: { type: 'text', text: 'Please process the embedded resource above.' } },
     ];
   }

@@ -30,21 +30,50 @@ export class ConformanceTools {
     return { type: 'audio', data: silentWav(), mimeType: 'audio/wav' };
   }
 
-  @McpTool({ name: 'test_embedded_resource', description: 'Returns an embedded resource.', input: NO_ARGS, ...readOnly })
+  @McpTool({
+    name: 'test_embedded_resource',
+    description: 'Returns an embedded resource.',
+    input: NO_ARGS,
+    ...readOnly,
+  })
   embedded() {
-    return { type: 'resource', resource: { uri: 'test://embedded-resource', mimeType: 'text/plain', text: 'This is an embedded resource content.' } };
+    return {
+      type: 'resource',
+      resource: {
+        uri: 'test://embedded-resource',
+        mimeType: 'text/plain',
+        text: 'This is an embedded resource content.',
+      },
+    };
   }
 
-  @McpTool({ name: 'test_multiple_content_types', description: 'Returns text, an image and a resource.', input: NO_ARGS, ...readOnly })
+  @McpTool({
+    name: 'test_multiple_content_types',
+    description: 'Returns text, an image and a resource.',
+    input: NO_ARGS,
+    ...readOnly,
+  })
   mixed() {
     return [
       { type: 'text', text: 'Multiple content types test:' },
       { type: 'image', data: RED_PIXEL_PNG, mimeType: 'image/png' },
-      { type: 'resource', resource: { uri: 'test://mixed-content-resource', mimeType: 'application/json', text: '{"test":"data","value":123}' } },
+      {
+        type: 'resource',
+        resource: {
+          uri: 'test://mixed-content-resource',
+          mimeType: 'application/json',
+          text: '{"test":"data","value":123}',
+        },
+      },
     ];
   }
 
-  @McpTool({ name: 'test_tool_with_logging', description: 'Logs three lines while it runs.', input: NO_ARGS, ...readOnly })
+  @McpTool({
+    name: 'test_tool_with_logging',
+    description: 'Logs three lines while it runs.',
+    input: NO_ARGS,
+    ...readOnly,
+  })
   async logging(@McpCtx() ctx: McpCallContext) {
     ctx.log.info('Tool execution started');
     await sleep(50);
@@ -59,7 +88,12 @@ export class ConformanceTools {
     throw new ToolExecutionError('This tool intentionally returns an error for testing');
   }
 
-  @McpTool({ name: 'test_tool_with_progress', description: 'Reports progress 0, 50, 100 of 100.', input: NO_ARGS, ...readOnly })
+  @McpTool({
+    name: 'test_tool_with_progress',
+    description: 'Reports progress 0, 50, 100 of 100.',
+    input: NO_ARGS,
+    ...readOnly,
+  })
   async progress(@McpCtx() ctx: McpCallContext) {
     ctx.reportProgress(0, 100);
     await sleep(60);
@@ -70,27 +104,48 @@ export class ConformanceTools {
     return 'Tool with progress executed successfully';
   }
 
-  @McpTool({ name: 'test_sampling', description: 'Asks the client model.', input: oneString('prompt', 'The prompt to send to the LLM'), ...readOnly })
+  @McpTool({
+    name: 'test_sampling',
+    description: 'Asks the client model.',
+    input: oneString('prompt', 'The prompt to send to the LLM'),
+    ...readOnly,
+  })
   async sampling(@McpArgs('prompt') prompt: string, @McpCtx() ctx: McpCallContext) {
-    const result = await ctx.sample({ messages: [{ role: 'user', content: { type: 'text', text: prompt } }], maxTokens: 100 });
+    const result = await ctx.sample({
+      messages: [{ role: 'user', content: { type: 'text', text: prompt } }],
+      maxTokens: 100,
+    });
     const content = result.content as { type?: string; text?: string };
     return `LLM response: ${content?.type === 'text' ? content.text : JSON.stringify(content)}`;
   }
 
-  @McpTool({ name: 'test_elicitation', description: 'Asks the user.', input: oneString('message', 'The message to show the user'), ...readOnly })
+  @McpTool({
+    name: 'test_elicitation',
+    description: 'Asks the user.',
+    input: oneString('message', 'The message to show the user'),
+    ...readOnly,
+  })
   async elicitation(@McpArgs('message') message: string, @McpCtx() ctx: McpCallContext) {
     const result = await ctx.elicit({
       message,
       requestedSchema: {
         type: 'object',
-        properties: { username: { type: 'string', description: "User's response" }, email: { type: 'string', description: "User's email address" } },
+        properties: {
+          username: { type: 'string', description: "User's response" },
+          email: { type: 'string', description: "User's email address" },
+        },
         required: ['username', 'email'],
       },
     });
     return `User response: action=${String(result.action)}, content=${JSON.stringify(result.content ?? {})}`;
   }
 
-  @McpTool({ name: 'test_elicitation_sep1034_defaults', description: 'Elicits with defaults for every primitive type.', input: NO_ARGS, ...readOnly })
+  @McpTool({
+    name: 'test_elicitation_sep1034_defaults',
+    description: 'Elicits with defaults for every primitive type.',
+    input: NO_ARGS,
+    ...readOnly,
+  })
   async elicitationDefaults(@McpCtx() ctx: McpCallContext) {
     const result = await ctx.elicit({
       message: 'Please review and update the form fields with defaults',
@@ -100,7 +155,12 @@ export class ConformanceTools {
           name: { type: 'string', description: 'User name', default: 'John Doe' },
           age: { type: 'integer', description: 'User age', default: 30 },
           score: { type: 'number', description: 'User score', default: 95.5 },
-          status: { type: 'string', description: 'User status', enum: ['active', 'inactive', 'pending'], default: 'active' },
+          status: {
+            type: 'string',
+            description: 'User status',
+            enum: ['active', 'inactive', 'pending'],
+            default: 'active',
+          },
           verified: { type: 'boolean', description: 'Verification status', default: true },
         },
         required: [],
@@ -109,14 +169,23 @@ export class ConformanceTools {
     return `Elicitation completed: action=${String(result.action)}, content=${JSON.stringify(result.content ?? {})}`;
   }
 
-  @McpTool({ name: 'test_elicitation_sep1330_enums', description: 'Elicits with the five enum shapes.', input: NO_ARGS, ...readOnly })
+  @McpTool({
+    name: 'test_elicitation_sep1330_enums',
+    description: 'Elicits with the five enum shapes.',
+    input: NO_ARGS,
+    ...readOnly,
+  })
   async elicitationEnums(@McpCtx() ctx: McpCallContext) {
     const result = await ctx.elicit({
       message: 'Please select options from the enum fields',
       requestedSchema: {
         type: 'object',
         properties: {
-          untitledSingle: { type: 'string', description: 'Untitled single-select', enum: ['option1', 'option2', 'option3'] },
+          untitledSingle: {
+            type: 'string',
+            description: 'Untitled single-select',
+            enum: ['option1', 'option2', 'option3'],
+          },
           titledSingle: {
             type: 'string',
             description: 'Titled single-select',
@@ -126,8 +195,17 @@ export class ConformanceTools {
               { const: 'value3', title: 'Third Option' },
             ],
           },
-          legacyEnum: { type: 'string', description: 'Legacy titled enum', enum: ['opt1', 'opt2', 'opt3'], enumNames: ['Option One', 'Option Two', 'Option Three'] },
-          untitledMulti: { type: 'array', description: 'Untitled multi-select', items: { type: 'string', enum: ['option1', 'option2', 'option3'] } },
+          legacyEnum: {
+            type: 'string',
+            description: 'Legacy titled enum',
+            enum: ['opt1', 'opt2', 'opt3'],
+            enumNames: ['Option One', 'Option Two', 'Option Three'],
+          },
+          untitledMulti: {
+            type: 'array',
+            description: 'Untitled multi-select',
+            items: { type: 'string', enum: ['option1', 'option2', 'option3'] },
+          },
           titledMulti: {
             type: 'array',
             description: 'Titled multi-select',
@@ -162,7 +240,12 @@ export class ConformanceTools {
     return `Received: ${JSON.stringify(args)}`;
   }
 
-  @McpTool({ name: 'test_reconnection', description: 'Closes its SSE connection mid-call; the result arrives after the client reconnects.', input: NO_ARGS, ...readOnly })
+  @McpTool({
+    name: 'test_reconnection',
+    description: 'Closes its SSE connection mid-call; the result arrives after the client reconnects.',
+    input: NO_ARGS,
+    ...readOnly,
+  })
   async reconnection(@McpCtx() ctx: McpCallContext) {
     ctx.closeSseStream();
     await sleep(100);

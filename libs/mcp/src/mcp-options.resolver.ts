@@ -3,12 +3,18 @@ import { McpModuleOptions, ResolvedMcpOptions } from './interfaces/mcp-module-op
 import { DEFAULT_ALLOWED_HOSTS, DEFAULT_ALLOWED_ORIGINS } from './transports/http/http-checks';
 
 const num = (v: string | undefined): number | undefined => (v === undefined || v === '' ? undefined : Number(v));
-const list = (v: string | undefined) => v?.split(',').map((s) => s.trim()).filter(Boolean);
+const list = (v: string | undefined) =>
+  v
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 /** Fills defaults (environment first, then built-ins) and checks what cannot be checked by types. @internal */
 export function resolveMcpOptions(o: McpModuleOptions): ResolvedMcpOptions {
   if (!o || typeof o.name !== 'string' || !/^[a-z][a-z0-9+.-]*$/.test(o.name)) {
-    throw new Error(`McpModule: "name" must be a lower-case service name usable as a URI scheme (got ${JSON.stringify(o?.name)})`);
+    throw new Error(
+      `McpModule: "name" must be a lower-case service name usable as a URI scheme (got ${JSON.stringify(o?.name)})`,
+    );
   }
   const env = process.env;
   const resolved: ResolvedMcpOptions = {
@@ -28,7 +34,8 @@ export function resolveMcpOptions(o: McpModuleOptions): ResolvedMcpOptions {
     sseRetryMs: o.sseRetryMs ?? 1_000,
     maxRequestBytes: o.maxRequestBytes ?? num(env.MCP_MAX_REQUEST_BYTES) ?? 1_048_576,
     http: o.http ?? true,
-    httpStatusProfile: o.httpStatusProfile ?? ((env.MCP_HTTP_STATUS_PROFILE as 'corporate' | 'spec' | undefined) || 'corporate'),
+    httpStatusProfile:
+      o.httpStatusProfile ?? ((env.MCP_HTTP_STATUS_PROFILE as 'corporate' | 'spec' | undefined) || 'corporate'),
     limits: {
       toolTimeoutMs: o.limits?.toolTimeoutMs ?? num(env.MCP_TOOL_TIMEOUT_MS) ?? 30_000,
       maxResultBytes: o.limits?.maxResultBytes ?? num(env.MCP_MAX_RESULT_BYTES) ?? 10 * 1024 * 1024,
@@ -51,14 +58,20 @@ export function resolveMcpOptions(o: McpModuleOptions): ResolvedMcpOptions {
     servicePage: o.servicePage ?? !/^(false|0)$/i.test(env.MCP_SERVICE_PAGE?.trim() ?? ''),
   };
   if (process.env.NODE_ENV === 'production' && resolved.allowedOrigins.includes('*')) {
-    throw new Error('McpModule: allowedOrigins "*" is not allowed when NODE_ENV=production; list the origins explicitly (MCP_ALLOWED_ORIGINS)');
+    throw new Error(
+      'McpModule: allowedOrigins "*" is not allowed when NODE_ENV=production; list the origins explicitly (MCP_ALLOWED_ORIGINS)',
+    );
   }
-  if (!['corporate', 'spec'].includes(resolved.httpStatusProfile)) throw new Error('McpModule: httpStatusProfile must be "corporate" or "spec"');
+  if (!['corporate', 'spec'].includes(resolved.httpStatusProfile))
+    throw new Error('McpModule: httpStatusProfile must be "corporate" or "spec"');
   for (const [key, value] of Object.entries(resolved.limits)) {
-    if (!Number.isInteger(value) || value < 1) throw new Error(`McpModule: limits.${key} must be a positive integer (got ${JSON.stringify(value)})`);
+    if (!Number.isInteger(value) || value < 1)
+      throw new Error(`McpModule: limits.${key} must be a positive integer (got ${JSON.stringify(value)})`);
   }
-  if (!Number.isInteger(resolved.pageSize) || resolved.pageSize < 1) throw new Error('McpModule: "pageSize" must be a positive integer');
-  if (!/^\d+\.\d+\.\d+/.test(resolved.version)) throw new Error(`McpModule: "version" must be semver (got ${JSON.stringify(resolved.version)})`);
+  if (!Number.isInteger(resolved.pageSize) || resolved.pageSize < 1)
+    throw new Error('McpModule: "pageSize" must be a positive integer');
+  if (!/^\d+\.\d+\.\d+/.test(resolved.version))
+    throw new Error(`McpModule: "version" must be semver (got ${JSON.stringify(resolved.version)})`);
   return resolved;
 }
 
@@ -67,7 +80,7 @@ function resolveMetrics(o: McpModuleOptions['metrics']): ResolvedMcpOptions['met
   if (o === false) return false;
   const env = process.env;
   const envPort = env.MCP_METRICS_PORT?.trim();
-  const port = o?.port ?? (envPort === 'false' || envPort === 'off' ? false : num(envPort) ?? 9464);
+  const port = o?.port ?? (envPort === 'false' || envPort === 'off' ? false : (num(envPort) ?? 9464));
   if (port !== false && (!Number.isInteger(port) || port < 0 || port > 65535)) {
     throw new Error(`McpModule: metrics.port must be a port number, 0 or false (got ${JSON.stringify(port)})`);
   }
@@ -89,4 +102,3 @@ function resolveMetrics(o: McpModuleOptions['metrics']): ResolvedMcpOptions['met
 export function legacySseEnabled(option: boolean | undefined): boolean {
   return option ?? /^(true|1)$/i.test(process.env.MCP_LEGACY_SSE?.trim() ?? '');
 }
-

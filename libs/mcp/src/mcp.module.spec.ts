@@ -20,7 +20,9 @@ class OptionsFactory implements McpOptionsFactory {
 
 describe('McpModule', () => {
   it('forRoot fills defaults and takes the version from package.json', async () => {
-    const moduleRef = await Test.createTestingModule({ imports: [McpModule.forRoot({ name: 'helpdesk', http: false })] }).compile();
+    const moduleRef = await Test.createTestingModule({
+      imports: [McpModule.forRoot({ name: 'helpdesk', http: false })],
+    }).compile();
     const options = moduleRef.get<ResolvedMcpOptions>(MCP_MODULE_OPTIONS);
     expect(options).toMatchObject({ name: 'helpdesk', path: '/mcp', pageSize: 100, maxRequestBytes: 1_048_576 });
     expect(options.version).toMatch(/^\d+\.\d+\.\d+/);
@@ -41,8 +43,14 @@ describe('McpModule', () => {
   });
 
   it('forRootAsync accepts an options factory class', async () => {
-    const moduleRef = await Test.createTestingModule({ imports: [McpModule.forRootAsync({ useClass: OptionsFactory, http: false })] }).compile();
-    expect(moduleRef.get<ResolvedMcpOptions>(MCP_MODULE_OPTIONS)).toMatchObject({ name: 'crm', version: '3.0.0', pageSize: 5 });
+    const moduleRef = await Test.createTestingModule({
+      imports: [McpModule.forRootAsync({ useClass: OptionsFactory, http: false })],
+    }).compile();
+    expect(moduleRef.get<ResolvedMcpOptions>(MCP_MODULE_OPTIONS)).toMatchObject({
+      name: 'crm',
+      version: '3.0.0',
+      pageSize: 5,
+    });
   });
 
   it('refuses a name that cannot be a URI scheme and a non-semver version', () => {

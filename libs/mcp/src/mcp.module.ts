@@ -43,7 +43,8 @@ import { OBSERVABILITY_CONTROLLERS, OBSERVABILITY_PROVIDERS } from './observabil
 const CORE_PROVIDERS: Provider[] = [
   {
     provide: MCP_AUTH_CONFIG,
-    useFactory: (options: ResolvedMcpOptions) => createAuthConfig(options.auth, options.name, options.http || options.legacySse),
+    useFactory: (options: ResolvedMcpOptions) =>
+      createAuthConfig(options.auth, options.name, options.http || options.legacySse),
     inject: [MCP_MODULE_OPTIONS],
   },
   McpJwtStrategy,
@@ -135,12 +136,24 @@ export class McpModule implements NestModule {
     const optionsProvider: Provider = options.useFactory
       ? {
           provide: MCP_MODULE_OPTIONS,
-          useFactory: async (...args: unknown[]) => resolveMcpOptions({ ...(await options.useFactory!(...args)), path: options.path, legacySse: legacyOn, http: options.http ?? true }),
+          useFactory: async (...args: unknown[]) =>
+            resolveMcpOptions({
+              ...(await options.useFactory!(...args)),
+              path: options.path,
+              legacySse: legacyOn,
+              http: options.http ?? true,
+            }),
           inject: options.inject ?? [],
         }
       : {
           provide: MCP_MODULE_OPTIONS,
-          useFactory: async (factory: McpOptionsFactory) => resolveMcpOptions({ ...(await factory.createMcpOptions()), path: options.path, legacySse: legacyOn, http: options.http ?? true }),
+          useFactory: async (factory: McpOptionsFactory) =>
+            resolveMcpOptions({
+              ...(await factory.createMcpOptions()),
+              path: options.path,
+              legacySse: legacyOn,
+              http: options.http ?? true,
+            }),
           inject: [options.useExisting ?? options.useClass!],
         };
     const extra: Provider[] = options.useClass ? [{ provide: options.useClass, useClass: options.useClass }] : [];

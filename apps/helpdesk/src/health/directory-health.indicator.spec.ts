@@ -17,7 +17,10 @@ describe('DirectoryHealthIndicator', () => {
   afterAll(() => new Promise((ok) => server.close(ok)));
 
   async function indicator(): Promise<DirectoryHealthIndicator> {
-    const ref = await Test.createTestingModule({ imports: [TerminusModule], providers: [{ provide: DIRECTORY_URL, useValue: url }, DirectoryHealthIndicator] }).compile();
+    const ref = await Test.createTestingModule({
+      imports: [TerminusModule],
+      providers: [{ provide: DIRECTORY_URL, useValue: url }, DirectoryHealthIndicator],
+    }).compile();
     return ref.get(DirectoryHealthIndicator);
   }
 
@@ -28,7 +31,9 @@ describe('DirectoryHealthIndicator', () => {
     expect(await check.isHealthy('directory', AbortSignal.timeout(1_000))).toEqual({ directory: { status: 'up' } });
     expect(paths).toEqual(['/health']);
     status = 503;
-    expect(await check.isHealthy('directory', AbortSignal.timeout(1_000))).toEqual({ directory: { status: 'down', message: 'answered HTTP 503' } });
+    expect(await check.isHealthy('directory', AbortSignal.timeout(1_000))).toEqual({
+      directory: { status: 'down', message: 'answered HTTP 503' },
+    });
   });
 
   it('is registered only when HELPDESK_DIRECTORY_URL is set', () => {

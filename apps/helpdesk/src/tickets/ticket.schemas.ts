@@ -10,7 +10,10 @@ const summaryProps = {
 export const TICKET_LIST_SCHEMA = {
   type: 'object',
   properties: {
-    tickets: { type: 'array', items: { type: 'object', properties: summaryProps, required: Object.keys(summaryProps) } },
+    tickets: {
+      type: 'array',
+      items: { type: 'object', properties: summaryProps, required: Object.keys(summaryProps) },
+    },
     count: { type: 'integer', minimum: 0 },
     truncated: { type: 'boolean', description: 'True when more tickets matched than were returned.' },
   },

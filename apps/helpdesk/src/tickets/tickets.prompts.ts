@@ -31,7 +31,15 @@ export class TicketsPrompts {
             text: `Triage helpdesk ticket ${t.id} (${t.status}, ${t.priority}, ${t.category}): "${t.title}".\n${t.description}\nSuggest the right category and priority and the next step; draft the reply in a ${tone ?? 'friendly'} tone.`,
           },
         },
-        { role: 'user', content: { type: 'resource_link', uri: `helpdesk://tickets/${t.id}`, name: t.id, mimeType: 'application/json' } },
+        {
+          role: 'user',
+          content: {
+            type: 'resource_link',
+            uri: `helpdesk://tickets/${t.id}`,
+            name: t.id,
+            mimeType: 'application/json',
+          },
+        },
       ],
     };
   }

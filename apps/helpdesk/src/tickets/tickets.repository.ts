@@ -9,7 +9,13 @@ export class TicketsRepository {
   private seq = 0;
 
   constructor() {
-    const subjects = ['VPN drops every hour', 'Laptop battery swollen', 'Cannot log in to payroll', 'Printer on 3rd floor jams', 'Invoice shows wrong VAT'];
+    const subjects = [
+      'VPN drops every hour',
+      'Laptop battery swollen',
+      'Cannot log in to payroll',
+      'Printer on 3rd floor jams',
+      'Invoice shows wrong VAT',
+    ];
     for (let i = 0; i < 25; i++) {
       this.insert({
         title: `${subjects[i % subjects.length]} (#${i + 1})`,
@@ -44,7 +50,13 @@ export class TicketsRepository {
 
   /** Creates a ticket once per idempotency key; a repeat returns the first ticket. */
   create(
-    input: { title: string; description: string; category: TicketCategory; priority: TicketPriority; requester: string },
+    input: {
+      title: string;
+      description: string;
+      category: TicketCategory;
+      priority: TicketPriority;
+      requester: string;
+    },
     idempotencyKey: string,
   ): { ticket: Ticket; created: boolean } {
     const existing = this.byIdempotencyKey.get(idempotencyKey);

@@ -9,7 +9,13 @@ import { CloseTicketDto } from './dto/close-ticket.dto';
 import { Ticket } from './ticket.model';
 import { TICKET_LIST_SCHEMA, TICKET_SCHEMA } from './ticket.schemas';
 
-const summary = (t: Ticket) => ({ id: t.id, title: t.title, status: t.status, priority: t.priority, category: t.category });
+const summary = (t: Ticket) => ({
+  id: t.id,
+  title: t.title,
+  status: t.status,
+  priority: t.priority,
+  category: t.category,
+});
 
 /**
  * The helpdesk's tools: two reads, two writes with corporate risk metadata, one long export, one
@@ -26,7 +32,8 @@ export class TicketsTools {
   @McpTool({
     name: 'search_tickets',
     title: 'Search tickets',
-    description: 'Finds helpdesk tickets by words in their title or description, optionally by status. Returns at most `limit` tickets (default 10).',
+    description:
+      'Finds helpdesk tickets by words in their title or description, optionally by status. Returns at most `limit` tickets (default 10).',
     input: SearchTicketsDto,
     output: TICKET_LIST_SCHEMA,
     annotations: { readOnlyHint: true, openWorldHint: false },
@@ -34,7 +41,11 @@ export class TicketsTools {
   search(@McpArgs() args: SearchTicketsDto) {
     const limit = args.limit ?? 10;
     const found = this.tickets.search(args.query, args.status, limit + 1);
-    return { tickets: found.slice(0, limit).map(summary), count: Math.min(found.length, limit), truncated: found.length > limit };
+    return {
+      tickets: found.slice(0, limit).map(summary),
+      count: Math.min(found.length, limit),
+      truncated: found.length > limit,
+    };
   }
 
   @McpTool({
@@ -69,7 +80,13 @@ export class TicketsTools {
   @McpScopes('tickets:write')
   create(@McpArgs() dto: CreateTicketDto) {
     const { ticket } = this.tickets.create(
-      { title: dto.title, description: dto.description, category: dto.category, priority: dto.priority, requester: dto.requester },
+      {
+        title: dto.title,
+        description: dto.description,
+        category: dto.category,
+        priority: dto.priority,
+        requester: dto.requester,
+      },
       dto.idempotencyKey,
     );
     return { ...ticket };
@@ -78,7 +95,8 @@ export class TicketsTools {
   @McpTool({
     name: 'close_ticket',
     title: 'Close ticket',
-    description: 'Closes an open ticket with a resolution. Asks the user to confirm when the client supports elicitation.',
+    description:
+      'Closes an open ticket with a resolution. Asks the user to confirm when the client supports elicitation.',
     input: CloseTicketDto,
     output: TICKET_SCHEMA,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
@@ -87,7 +105,8 @@ export class TicketsTools {
       sideEffects: 'Closes the ticket and notifies the requester; reopening needs a human agent.',
       idempotency: { key: 'id' },
       retry: 'safe to retry: closing a closed ticket changes nothing and returns it.',
-      approval: 'the user confirms through elicitation when the client supports it; otherwise the calling agent must have the user\'s consent.',
+      approval:
+        "the user confirms through elicitation when the client supports it; otherwise the calling agent must have the user's consent.",
     },
   })
   @McpScopes('tickets:write')
@@ -98,7 +117,11 @@ export class TicketsTools {
     if (ctx.clientCapabilities.elicitation) {
       const answer = await ctx.elicit({
         message: `Close ticket ${ticket.id} "${ticket.title}"?`,
-        requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean', title: 'Close the ticket' } }, required: ['confirm'] },
+        requestedSchema: {
+          type: 'object',
+          properties: { confirm: { type: 'boolean', title: 'Close the ticket' } },
+          required: ['confirm'],
+        },
       });
       if (answer.action !== 'accept' || (answer.content as { confirm?: boolean } | undefined)?.confirm !== true) {
         throw new ToolExecutionError(`The user did not confirm closing ${ticket.id}; it stays open.`);
@@ -125,7 +148,11 @@ export class TicketsTools {
         const t = this.tickets.get(id)!;
         rows.push([t.id, t.status, t.priority, t.category, JSON.stringify(t.title)].join(','));
       }
-      ctx.reportProgress(Math.min(i + batch, ids.length), ids.length, `exported ${Math.min(i + batch, ids.length)} tickets`);
+      ctx.reportProgress(
+        Math.min(i + batch, ids.length),
+        ids.length,
+        `exported ${Math.min(i + batch, ids.length)} tickets`,
+      );
     }
     ctx.log.info({ event: 'export_done', rows: rows.length - 1 });
     return rows.join('\n');
@@ -134,14 +161,16 @@ export class TicketsTools {
   @McpTool({
     name: 'draft_reply',
     title: 'Draft reply',
-    description: 'Asks the client\'s model (sampling) to draft a reply to the requester of a ticket. Needs a client with sampling.',
+    description:
+      "Asks the client's model (sampling) to draft a reply to the requester of a ticket. Needs a client with sampling.",
     input: TicketIdDto,
     annotations: { readOnlyHint: true, openWorldHint: false },
   })
   async draftReply(@McpArgs('id') id: string, @McpCtx() ctx: McpCallContext) {
     const ticket = this.tickets.get(id);
     if (!ticket) throw new ToolExecutionError(`No ticket ${id}. Use search_tickets to find existing ids.`);
-    if (!ctx.clientCapabilities.sampling) throw new ToolExecutionError('This client does not offer sampling, so no draft can be written.');
+    if (!ctx.clientCapabilities.sampling)
+      throw new ToolExecutionError('This client does not offer sampling, so no draft can be written.');
     const answer = await ctx.sample({
       messages: [{ role: 'user', content: { type: 'text', text: `Draft a short, polite reply to: ${ticket.title}` } }],
       maxTokens: 300,

@@ -20,9 +20,17 @@ const ANONYMOUS_METHODS = new Set([
  */
 export function assertAnonymousMayCall(req: Request, body: unknown): void {
   if ((req as { user?: McpPrincipal }).user !== ANONYMOUS) return;
-  const method = !Array.isArray(body) && typeof body === 'object' && body !== null ? (body as { method?: unknown }).method : undefined;
+  const method =
+    !Array.isArray(body) && typeof body === 'object' && body !== null
+      ? (body as { method?: unknown }).method
+      : undefined;
   if (typeof method === 'string' && ANONYMOUS_METHODS.has(method)) return;
-  throw new McpAuthError(401, undefined, 'Authentication required', `anonymous ${typeof method === 'string' ? method.slice(0, 64) : 'batch or response'}`);
+  throw new McpAuthError(
+    401,
+    undefined,
+    'Authentication required',
+    `anonymous ${typeof method === 'string' ? method.slice(0, 64) : 'batch or response'}`,
+  );
 }
 
 /** True for a request let through anonymously. @internal */

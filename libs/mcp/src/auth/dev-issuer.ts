@@ -36,7 +36,7 @@ export class DevIssuer {
     const stored = await loadOrCreateKey(service, keyFile);
     const privateKey = (await importJWK(stored.privateJwk, 'RS256')) as SigningKey;
     const { d, p, q, dp, dq, qi, ...publicJwk } = stored.privateJwk;
-    void d, p, q, dp, dq, qi;
+    (void d, p, q, dp, dq, qi);
     const jwks = JSON.stringify({ keys: [{ ...publicJwk, use: 'sig', alg: 'RS256' }] });
     const server = createServer((req, res) => {
       if (req.url === '/jwks.json') res.writeHead(200, { 'Content-Type': 'application/json' }).end(jwks);
@@ -45,7 +45,15 @@ export class DevIssuer {
     await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
     server.unref();
     const { port } = server.address() as { port: number };
-    return new DevIssuer(stored.issuer, stored.audience, `http://127.0.0.1:${port}/jwks.json`, keyFile, privateKey, stored.privateJwk.kid!, server);
+    return new DevIssuer(
+      stored.issuer,
+      stored.audience,
+      `http://127.0.0.1:${port}/jwks.json`,
+      keyFile,
+      privateKey,
+      stored.privateJwk.kid!,
+      server,
+    );
   }
 
   mint(scope: string, ttlSec = 8 * 3600): Promise<string> {
@@ -58,7 +66,14 @@ export class DevIssuer {
 }
 
 /** Signs a development token (also used by `npm run token`). @internal */
-export function mintWith(key: SigningKey, kid: string, issuer: string, audience: string, scope: string, ttlSec: number): Promise<string> {
+export function mintWith(
+  key: SigningKey,
+  kid: string,
+  issuer: string,
+  audience: string,
+  scope: string,
+  ttlSec: number,
+): Promise<string> {
   return new SignJWT({ scope })
     .setProtectedHeader({ alg: 'RS256', kid, typ: 'JWT' })
     .setIssuer(issuer)

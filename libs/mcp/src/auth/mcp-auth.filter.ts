@@ -26,16 +26,42 @@ export class McpAuthExceptionFilter implements ExceptionFilter {
     const kind = authFailureKind(error);
     this.metrics.authFailures.inc({ reason: kind });
     // The reason, never the token: passport and jose messages name the failed check, not the value.
-    this.logger.warn({ msg: 'authentication failed', reason: kind, detail: error.reason.slice(0, 200), status: error.status, requestId: res.getHeader('X-Request-Id'), path: req.path });
+    this.logger.warn({
+      msg: 'authentication failed',
+      reason: kind,
+      detail: error.reason.slice(0, 200),
+      status: error.status,
+      requestId: res.getHeader('X-Request-Id'),
+      path: req.path,
+    });
     if (res.headersSent) return;
     const headers: Record<string, string> =
       error.status === 503
         ? { 'Retry-After': '5', 'Content-Type': 'application/json' }
-        : { 'WWW-Authenticate': this.challenge.build(req, error.bearerError, error.bearerError ? error.description : undefined, error.requiredScope), 'Content-Type': 'application/json' };
+        : {
+            'WWW-Authenticate': this.challenge.build(
+              req,
+              error.bearerError,
+              error.bearerError ? error.description : undefined,
+              error.requiredScope,
+            ),
+            'Content-Type': 'application/json',
+          };
     res.writeHead(error.status, headers);
-    const [code, prefix] = error.status === 503 ? [ErrorCode.UpstreamUnavailable, 'Unavailable'] : [ErrorCode.Forbidden, error.status === 401 ? 'Unauthorized' : 'Forbidden'];
+    const [code, prefix] =
+      error.status === 503
+        ? [ErrorCode.UpstreamUnavailable, 'Unavailable']
+        : [ErrorCode.Forbidden, error.status === 401 ? 'Unauthorized' : 'Forbidden'];
     const requestId = res.getHeader('X-Request-Id');
-    res.end(JSON.stringify(errorResponse(null, code, `${prefix}: ${error.description}`, typeof requestId === 'string' ? { requestId } : undefined)));
+    res.end(
+      JSON.stringify(
+        errorResponse(
+          null,
+          code,
+          `${prefix}: ${error.description}`,
+          typeof requestId === 'string' ? { requestId } : undefined,
+        ),
+      ),
+    );
   }
 }
-

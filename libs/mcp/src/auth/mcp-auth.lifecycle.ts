@@ -14,9 +14,13 @@ export class McpAuthLifecycle implements OnApplicationBootstrap, OnModuleDestroy
   async onApplicationBootstrap(): Promise<void> {
     if (!this.config.dev || !this.adapterHost.httpAdapter) return;
     const token = await this.config.dev.mint('*');
-    new Logger('McpAuth').log(`No issuer configured: using the local development issuer (key in ${this.config.dev.keyFile}); a development token is printed on stderr`);
+    new Logger('McpAuth').log(
+      `No issuer configured: using the local development issuer (key in ${this.config.dev.keyFile}); a development token is printed on stderr`,
+    );
     // Straight to the terminal, not through the logger: tokens never enter the structured logs.
-    process.stderr.write(`\nDevelopment token (all scopes, 8 h; mint others with \`npm run token -- --scope "..."\`):\n${token}\n\n`);
+    process.stderr.write(
+      `\nDevelopment token (all scopes, 8 h; mint others with \`npm run token -- --scope "..."\`):\n${token}\n\n`,
+    );
   }
 
   onModuleDestroy(): void {

@@ -15,7 +15,10 @@ export class McpChallenge {
   ) {}
 
   build(req: Request, error?: string, description?: string, scope?: string): string {
-    const params = [`realm="${this.options.name}"`, `resource_metadata="${resourceMetadataUrl(req, this.config, this.options)}"`];
+    const params = [
+      `realm="${this.options.name}"`,
+      `resource_metadata="${resourceMetadataUrl(req, this.config, this.options)}"`,
+    ];
     if (error) params.push(`error="${error}"`);
     if (description) params.push(`error_description="${description}"`);
     if (scope) params.push(`scope="${scope}"`);

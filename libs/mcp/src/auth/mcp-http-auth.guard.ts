@@ -36,7 +36,14 @@ export class McpHttpAuthGuard extends AuthGuard('mcp-jwt') {
   override async canActivate(context: ExecutionContext): Promise<boolean> {
     if (this.config.mode === 'disabled' || context.getType() !== 'http') return true;
     const req = context.switchToHttp().getRequest<Request & { user?: McpPrincipal }>();
-    if (hasQueryToken(req.url)) this.fail(401, 'invalid_request', 'Access tokens are not accepted in the query string', 'token in query string', 'token_in_query');
+    if (hasQueryToken(req.url))
+      this.fail(
+        401,
+        'invalid_request',
+        'Access tokens are not accepted in the query string',
+        'token in query string',
+        'token_in_query',
+      );
     const header = req.headers.authorization;
     if (!header && this.config.anonymousListing) {
       // Only initialize, ping and the lists get through; the transport refuses the rest (401).
@@ -45,7 +52,14 @@ export class McpHttpAuthGuard extends AuthGuard('mcp-jwt') {
     }
     if (!header) this.fail(401, undefined, 'Authentication required', 'missing token');
     const match = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/i.exec(header!);
-    if (!match) this.fail(401, 'invalid_request', 'Use Authorization: Bearer <token>', 'malformed Authorization header', 'malformed_header');
+    if (!match)
+      this.fail(
+        401,
+        'invalid_request',
+        'Use Authorization: Bearer <token>',
+        'malformed Authorization header',
+        'malformed_header',
+      );
     const token = match![1];
     const cached = this.cache.get(token) ?? this.introspected.get(token);
     if (cached) {
@@ -66,14 +80,20 @@ export class McpHttpAuthGuard extends AuthGuard('mcp-jwt') {
 
   private async introspect(token: string): Promise<McpPrincipal> {
     const refusedUntil = this.refused.get(token);
-    if (refusedUntil !== undefined && refusedUntil > Date.now()) this.fail(401, 'invalid_token', 'The access token is invalid or expired', 'introspection: inactive (cached)');
+    if (refusedUntil !== undefined && refusedUntil > Date.now())
+      this.fail(401, 'invalid_token', 'The access token is invalid or expired', 'introspection: inactive (cached)');
     let verdict: McpPrincipal | 'inactive';
     try {
       verdict = await this.introspector.introspect(token);
     } catch (e) {
       // redact(): a URL in the message (with user info or a query) must not put a credential in the log.
       this.logger.error(`token introspection failed: ${redact((e as Error).message)}`);
-      throw new McpAuthError(503, undefined, 'The token could not be checked right now; retry shortly', 'introspection unavailable');
+      throw new McpAuthError(
+        503,
+        undefined,
+        'The token could not be checked right now; retry shortly',
+        'introspection unavailable',
+      );
     }
     if (verdict === 'inactive') {
       // Remember refusals briefly, so a flood of bad tokens does not become a flood on the issuer.
@@ -87,13 +107,26 @@ export class McpHttpAuthGuard extends AuthGuard('mcp-jwt') {
 
   override handleRequest<T>(err: unknown, user: T, info: unknown): T {
     if (err || !user) {
-      const reason = info instanceof Error ? `${info.name}: ${info.message}` : err instanceof Error ? err.message : 'no principal';
-      this.fail(401, 'invalid_token', 'The access token is invalid or expired', reason, (info as Error | undefined)?.name === 'TokenExpiredError' ? 'expired_token' : undefined);
+      const reason =
+        info instanceof Error ? `${info.name}: ${info.message}` : err instanceof Error ? err.message : 'no principal';
+      this.fail(
+        401,
+        'invalid_token',
+        'The access token is invalid or expired',
+        reason,
+        (info as Error | undefined)?.name === 'TokenExpiredError' ? 'expired_token' : undefined,
+      );
     }
     return user;
   }
 
-  private fail(status: 401 | 403, error: McpAuthError['bearerError'], description: string, reason: string, kind?: McpAuthError['kind']): never {
+  private fail(
+    status: 401 | 403,
+    error: McpAuthError['bearerError'],
+    description: string,
+    reason: string,
+    kind?: McpAuthError['kind'],
+  ): never {
     // Logged (with the request id) and counted by McpAuthExceptionFilter, which sees every refusal.
     throw new McpAuthError(status, error, description, reason, undefined, kind);
   }

@@ -16,9 +16,17 @@ import { McpPrincipal, principalFromClaims } from './mcp-principal';
 export class McpJwtStrategy extends PassportStrategy(Strategy, 'mcp-jwt') {
   constructor(@Inject(MCP_AUTH_CONFIG) private readonly config: ResolvedAuthConfig) {
     const enabled = config.mode === 'jwt';
-    const jwks = enabled && config.jwks
-      ? passportJwtSecret({ jwksUri: config.jwksUri, cache: true, cacheMaxAge: config.jwksCacheTtlMs, rateLimit: true, jwksRequestsPerMinute: 10, timeout: 5_000 })
-      : undefined;
+    const jwks =
+      enabled && config.jwks
+        ? passportJwtSecret({
+            jwksUri: config.jwksUri,
+            cache: true,
+            cacheMaxAge: config.jwksCacheTtlMs,
+            rateLimit: true,
+            jwksRequestsPerMinute: 10,
+            timeout: 5_000,
+          })
+        : undefined;
     // HS256 tokens get the shared development secret, everything else a JWKS key: an HS256 token
     // signed with a public key (algorithm confusion) is checked against the secret and fails.
     const keyFor = (req: unknown, rawJwt: string, done: (err: Error | null, key?: string) => void) => {

@@ -13,9 +13,23 @@ export interface McpPrincipal {
 /** @internal */
 export function principalFromClaims(claims: Record<string, unknown>, allowWildcard = false): McpPrincipal {
   const raw = claims.scope ?? claims.scp;
-  const scopes = typeof raw === 'string' ? raw.split(' ').filter(Boolean) : Array.isArray(raw) ? raw.filter((s) => typeof s === 'string') : [];
-  return { subject: String(claims.sub ?? ''), scopes: new Set(scopes), claims, allScopes: allowWildcard && scopes.includes('*') };
+  const scopes =
+    typeof raw === 'string'
+      ? raw.split(' ').filter(Boolean)
+      : Array.isArray(raw)
+        ? raw.filter((s) => typeof s === 'string')
+        : [];
+  return {
+    subject: String(claims.sub ?? ''),
+    scopes: new Set(scopes),
+    claims,
+    allScopes: allowWildcard && scopes.includes('*'),
+  };
 }
 
 /** The caller without a token when anonymous listing is on: no subject, no scopes. @internal */
-export const ANONYMOUS: McpPrincipal = Object.freeze({ subject: '', scopes: new Set<string>(), claims: Object.freeze({}) });
+export const ANONYMOUS: McpPrincipal = Object.freeze({
+  subject: '',
+  scopes: new Set<string>(),
+  claims: Object.freeze({}),
+});

@@ -18,10 +18,17 @@ export class McpScopesGuard implements CanActivate {
 
   canActivate(context: ExecutionContext): boolean {
     if (context.getType<string>() !== MCP_CONTEXT_TYPE) return true;
-    const required = [...new Set(this.reflector.getAllAndMerge<string[]>(MCP_SCOPES_METADATA, [context.getHandler(), context.getClass()]))].sort();
+    const required = [
+      ...new Set(
+        this.reflector.getAllAndMerge<string[]>(MCP_SCOPES_METADATA, [context.getHandler(), context.getClass()]),
+      ),
+    ].sort();
     if (!required.length) return true;
     const principal = McpExecutionContext.create(context).getContext().principal as McpPrincipal | undefined;
     if (!principal || hasScopes(principal, required)) return true;
-    throw new McpError(ErrorCode.Forbidden, 'Forbidden: the token lacks a required scope', { reason: 'insufficient_scope', requiredScopes: required });
+    throw new McpError(ErrorCode.Forbidden, 'Forbidden: the token lacks a required scope', {
+      reason: 'insufficient_scope',
+      requiredScopes: required,
+    });
   }
 }

@@ -7,7 +7,10 @@ export const PROTECTED_RESOURCE_PATH = '/.well-known/oauth-protected-resource';
 
 /** The absolute URL of this server's protected resource metadata. @internal */
 export function resourceMetadataUrl(req: Request, config: ResolvedAuthConfig, options: ResolvedMcpOptions): string {
-  return `${resourceUrl(req, config, options).replace(/\/$/, '')}${PROTECTED_RESOURCE_PATH}`.replace(`${options.path}${PROTECTED_RESOURCE_PATH}`, PROTECTED_RESOURCE_PATH);
+  return `${resourceUrl(req, config, options).replace(/\/$/, '')}${PROTECTED_RESOURCE_PATH}`.replace(
+    `${options.path}${PROTECTED_RESOURCE_PATH}`,
+    PROTECTED_RESOURCE_PATH,
+  );
 }
 
 /** This server's resource URL: configured, or derived from the (already allow-listed) Host. @internal */

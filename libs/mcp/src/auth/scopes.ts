@@ -14,5 +14,8 @@ export function hasScopes(principal: McpPrincipal, required: readonly string[]):
  */
 export function assertScopes(principal: McpPrincipal | undefined, required: readonly string[] | undefined): void {
   if (!principal || !required?.length || hasScopes(principal, required)) return;
-  throw new McpError(ErrorCode.Forbidden, 'Forbidden: the token lacks a required scope', { reason: 'insufficient_scope', requiredScopes: [...required].sort() });
+  throw new McpError(ErrorCode.Forbidden, 'Forbidden: the token lacks a required scope', {
+    reason: 'insufficient_scope',
+    requiredScopes: [...required].sort(),
+  });
 }

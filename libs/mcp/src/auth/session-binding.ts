@@ -18,12 +18,22 @@ export function bindPrincipal(session: McpSession, req: Request): void {
   }
   // Anonymous and authenticated callers never share a session: each direction is refused.
   if (owner === ANONYMOUS && principal !== ANONYMOUS) {
-    throw new McpAuthError(403, undefined, 'This session was opened without a token; initialize a new one', 'anonymous session used with a token');
+    throw new McpAuthError(
+      403,
+      undefined,
+      'This session was opened without a token; initialize a new one',
+      'anonymous session used with a token',
+    );
   }
   if (owner !== ANONYMOUS && principal === ANONYMOUS) {
     throw new McpAuthError(401, undefined, 'Authentication required', 'authenticated session used without a token');
   }
   if (owner.subject !== principal.subject) {
-    throw new McpAuthError(403, undefined, 'This session belongs to another subject', `session subject mismatch (${principal.subject.slice(0, 64)})`);
+    throw new McpAuthError(
+      403,
+      undefined,
+      'This session belongs to another subject',
+      `session subject mismatch (${principal.subject.slice(0, 64)})`,
+    );
   }
 }

@@ -28,7 +28,11 @@ class Tiny {
   }
 }
 
-async function boot(corporate: McpCorporateOptions | undefined, extra: Partial<McpModuleOptions> = {}, ...providers: (new (...a: never[]) => unknown)[]) {
+async function boot(
+  corporate: McpCorporateOptions | undefined,
+  extra: Partial<McpModuleOptions> = {},
+  ...providers: (new (...a: never[]) => unknown)[]
+) {
   const moduleRef = await Test.createTestingModule({
     imports: [McpModule.forRoot({ name: 'svc', version: '1.2.3', http: false, corporate, ...extra })],
     providers: [Tiny, ...providers],
@@ -38,12 +42,18 @@ async function boot(corporate: McpCorporateOptions | undefined, extra: Partial<M
 }
 
 /** What `init()` rejected with, as text. */
-async function bootError(corporate: McpCorporateOptions | undefined, ...providers: (new (...a: never[]) => unknown)[]): Promise<string> {
+async function bootError(
+  corporate: McpCorporateOptions | undefined,
+  ...providers: (new (...a: never[]) => unknown)[]
+): Promise<string> {
   const moduleRef = await Test.createTestingModule({
     imports: [McpModule.forRoot({ name: 'svc', version: '1.2.3', http: false, corporate })],
     providers: [Tiny, ...providers],
   }).compile();
-  const error = await moduleRef.init().then(() => undefined, (e: Error) => e);
+  const error = await moduleRef.init().then(
+    () => undefined,
+    (e: Error) => e,
+  );
   await moduleRef.close();
   if (!error) throw new Error('the boot succeeded');
   return error.message;
@@ -70,16 +80,29 @@ describe('corporate built-ins', () => {
     const m = await boot(ALL);
     const registry = m.get(McpRegistry);
     expect([...registry.prompts.keys()]).toEqual(['hello', 'agent_brief', 'agent_prompt']);
-    expect([...registry.resources.keys()]).toEqual(['svc://agent/brief', 'svc://agent/prompt', 'project://version', 'doc://readme']);
+    expect([...registry.resources.keys()]).toEqual([
+      'svc://agent/brief',
+      'svc://agent/prompt',
+      'project://version',
+      'doc://readme',
+    ]);
     expect(await get(m, 'agent_brief')).toBe(BRIEF);
     expect(await read(m, 'svc://agent/brief')).toBe(BRIEF);
     expect(await get(m, 'agent_prompt')).toBe(PROMPT);
     expect(await read(m, 'svc://agent/prompt')).toBe(PROMPT);
     expect(await read(m, 'doc://readme')).toBe(README);
     expect(registry.prompts.get('agent_brief')!.definition).not.toHaveProperty('arguments');
-    expect(registry.resources.get('svc://agent/brief')).toMatchObject({ mimeType: 'text/markdown', definition: { size: Buffer.byteLength(BRIEF) } });
+    expect(registry.resources.get('svc://agent/brief')).toMatchObject({
+      mimeType: 'text/markdown',
+      definition: { size: Buffer.byteLength(BRIEF) },
+    });
     expect(registry.resources.get('doc://readme')!.mimeType).toBe('text/markdown');
-    for (const e of [...registry.resources.values(), registry.prompts.get('agent_brief')!, registry.prompts.get('agent_prompt')!]) expect(e.requiredScopes).toEqual([]);
+    for (const e of [
+      ...registry.resources.values(),
+      registry.prompts.get('agent_brief')!,
+      registry.prompts.get('agent_prompt')!,
+    ])
+      expect(e.requiredScopes).toEqual([]);
     expect(warn).not.toHaveBeenCalled();
     await m.close();
   });
@@ -88,20 +111,33 @@ describe('corporate built-ins', () => {
     const m = await boot(ALL);
     const registry = m.get(McpRegistry);
     for (const version of SUPPORTED_PROTOCOL_VERSIONS) {
-      const prompts = JSON.parse(registry.page('prompts', version, undefined)).prompts.map((p: { name: string }) => p.name);
+      const prompts = JSON.parse(registry.page('prompts', version, undefined)).prompts.map(
+        (p: { name: string }) => p.name,
+      );
       expect(prompts).toEqual(expect.arrayContaining(['agent_brief', 'agent_prompt']));
-      const resources = JSON.parse(registry.page('resources', version, undefined)).resources.map((r: { uri: string }) => r.uri);
-      expect(resources).toEqual(expect.arrayContaining(['svc://agent/brief', 'svc://agent/prompt', 'project://version', 'doc://readme']));
+      const resources = JSON.parse(registry.page('resources', version, undefined)).resources.map(
+        (r: { uri: string }) => r.uri,
+      );
+      expect(resources).toEqual(
+        expect.arrayContaining(['svc://agent/brief', 'svc://agent/prompt', 'project://version', 'doc://readme']),
+      );
     }
     await m.close();
   });
 
   it('project://version carries options.version, also when it comes from package.json', async () => {
     const m = await boot(ALL, { title: 'Service', description: 'Does things.' });
-    expect(JSON.parse((await read(m, 'project://version')) as string)).toMatchObject({ name: 'svc', title: 'Service', version: '1.2.3', description: 'Does things.' });
+    expect(JSON.parse((await read(m, 'project://version')) as string)).toMatchObject({
+      name: 'svc',
+      title: 'Service',
+      version: '1.2.3',
+      description: 'Does things.',
+    });
     expect(m.get(McpRegistry).resources.get('project://version')!.mimeType).toBe('application/json');
     await m.close();
-    const fromPackage = await Test.createTestingModule({ imports: [McpModule.forRoot({ name: 'svc', http: false, corporate: { agentBrief: false, agentPrompt: false } })] }).compile();
+    const fromPackage = await Test.createTestingModule({
+      imports: [McpModule.forRoot({ name: 'svc', http: false, corporate: { agentBrief: false, agentPrompt: false } })],
+    }).compile();
     await fromPackage.init();
     const version = fromPackage.get<ResolvedMcpOptions>(MCP_MODULE_OPTIONS).version;
     expect(version).toMatch(/^\d+\.\d+\.\d+/);
@@ -111,7 +147,11 @@ describe('corporate built-ins', () => {
 
   it('reads { file } texts at boot, relative paths against the working directory', async () => {
     const brief = file('brief.md', BRIEF);
-    const m = await boot({ agentBrief: { file: brief }, agentPrompt: { file: relative(process.cwd(), file('prompt.md', PROMPT)) }, readme: { file: file('README.md', README) } });
+    const m = await boot({
+      agentBrief: { file: brief },
+      agentPrompt: { file: relative(process.cwd(), file('prompt.md', PROMPT)) },
+      readme: { file: file('README.md', README) },
+    });
     expect(await get(m, 'agent_brief')).toBe(BRIEF);
     expect(await get(m, 'agent_prompt')).toBe(PROMPT);
     expect(await read(m, 'doc://readme')).toBe(README);
@@ -125,18 +165,28 @@ describe('corporate built-ins', () => {
     const ok = await boot({ ...ALL, agentBrief: 'é'.repeat(1024) });
     expect(await get(ok, 'agent_brief')).toHaveLength(1024);
     await ok.close();
-    expect(await bootError({ ...ALL, agentBrief: 'é'.repeat(1025) })).toMatch(/corporate\.agentBrief is 2050 bytes; .*at most 2048 bytes/);
+    expect(await bootError({ ...ALL, agentBrief: 'é'.repeat(1025) })).toMatch(
+      /corporate\.agentBrief is 2050 bytes; .*at most 2048 bytes/,
+    );
     const big = file('big.md', 'x'.repeat(3000));
-    expect(await bootError({ ...ALL, agentBrief: { file: big } })).toContain(`corporate.agentBrief (file "${big}") is 3000 bytes`);
+    expect(await bootError({ ...ALL, agentBrief: { file: big } })).toContain(
+      `corporate.agentBrief (file "${big}") is 3000 bytes`,
+    );
   });
 
   it('stops the boot when a file is missing or a text is empty, naming the option and the path', async () => {
     const missing = join(dir, 'nope.md');
-    const message = await bootError({ agentBrief: BRIEF, agentPrompt: { file: missing }, readme: { file: join(dir, 'gone.md') } });
+    const message = await bootError({
+      agentBrief: BRIEF,
+      agentPrompt: { file: missing },
+      readme: { file: join(dir, 'gone.md') },
+    });
     expect(message).toContain(`corporate.agentPrompt: cannot read file "${missing}" (ENOENT)`);
     expect(message).toContain(`corporate.readme: cannot read file "${join(dir, 'gone.md')}" (ENOENT)`);
     expect(await bootError({ ...ALL, agentPrompt: '  \n' })).toContain('corporate.agentPrompt is empty');
-    expect(await bootError({ ...ALL, agentBrief: { file: 42 } as never })).toContain('corporate.agentBrief must be a string, { file: string } or false');
+    expect(await bootError({ ...ALL, agentBrief: { file: 42 } as never })).toContain(
+      'corporate.agentBrief must be a string, { file: string } or false',
+    );
   });
 
   it('lets each built-in be switched off, without a warning', async () => {
@@ -146,7 +196,12 @@ describe('corporate built-ins', () => {
     expect([...registry.resources.keys()]).toEqual([]);
     expect(warn).not.toHaveBeenCalled();
     await m.close();
-    for (const [key, gone] of [['agentBrief', ['agent_brief', 'svc://agent/brief']], ['agentPrompt', ['agent_prompt', 'svc://agent/prompt']], ['projectVersion', ['project://version']], ['readme', ['doc://readme']]] as const) {
+    for (const [key, gone] of [
+      ['agentBrief', ['agent_brief', 'svc://agent/brief']],
+      ['agentPrompt', ['agent_prompt', 'svc://agent/prompt']],
+      ['projectVersion', ['project://version']],
+      ['readme', ['doc://readme']],
+    ] as const) {
       const one = await boot({ ...ALL, [key]: false });
       const names = [...one.get(McpRegistry).prompts.keys(), ...one.get(McpRegistry).resources.keys()];
       expect(names).toHaveLength(7 - gone.length);
@@ -161,7 +216,10 @@ describe('corporate built-ins', () => {
     expect([...registry.prompts.keys()]).toEqual(['hello']);
     expect([...registry.resources.keys()]).toEqual(['project://version']);
     const warnings = warn.mock.calls.map((c) => String(c[0]));
-    expect(warnings).toEqual([expect.stringMatching(/No agent_brief prompt: set corporate\.agentBrief.*§10\.2/), expect.stringMatching(/No agent_prompt prompt: set corporate\.agentPrompt.*§10\.2/)]);
+    expect(warnings).toEqual([
+      expect.stringMatching(/No agent_brief prompt: set corporate\.agentBrief.*§10\.2/),
+      expect.stringMatching(/No agent_prompt prompt: set corporate\.agentPrompt.*§10\.2/),
+    ]);
     await m.close();
   });
 
@@ -200,7 +258,9 @@ describe('corporate built-ins', () => {
     }
     const m = await boot({ agentBrief: BRIEF }, {}, HalfOwn);
     expect(m.get(McpRegistry).resources.has('svc://agent/prompt')).toBe(false);
-    expect(warn).toHaveBeenCalledWith(expect.stringContaining('defines the agent_prompt prompt but not its mirror svc://agent/prompt'));
+    expect(warn).toHaveBeenCalledWith(
+      expect.stringContaining('defines the agent_prompt prompt but not its mirror svc://agent/prompt'),
+    );
     await m.close();
   });
 
@@ -221,17 +281,27 @@ describe('corporate built-ins', () => {
       }
     }
     const message = await bootError({ ...ALL, projectVersion: true }, Clash);
-    expect(message).toContain('corporate.agentBrief is set, but the app also defines prompt "agent_brief" (Clash.brief)');
-    expect(message).toContain('corporate.readme is set, but the app also defines resource "doc://readme" (Clash.readme)');
-    expect(message).toContain('corporate.projectVersion is set, but the app also defines resource "project://version" (Clash.version)');
+    expect(message).toContain(
+      'corporate.agentBrief is set, but the app also defines prompt "agent_brief" (Clash.brief)',
+    );
+    expect(message).toContain(
+      'corporate.readme is set, but the app also defines resource "doc://readme" (Clash.readme)',
+    );
+    expect(message).toContain(
+      'corporate.projectVersion is set, but the app also defines resource "project://version" (Clash.version)',
+    );
   });
 
   it('publishes no other paths under use://, project:// and doc://, and refuses a team that tries', async () => {
     const m = await boot(ALL, { http: true });
     const registry = m.get(McpRegistry);
-    const reserved = [...registry.resources.keys()].filter((uri) => (CORPORATE_SCHEMES as readonly string[]).includes(uriScheme(uri)!));
+    const reserved = [...registry.resources.keys()].filter((uri) =>
+      (CORPORATE_SCHEMES as readonly string[]).includes(uriScheme(uri)!),
+    );
     expect(reserved.sort()).toEqual([...CORPORATE_URIS].sort());
-    expect(() => registry.addResource({ uri: 'doc://changelog', name: 'changelog', mimeType: 'text/markdown' }, () => '')).toThrow(/corporate scheme doc:\/\/ allows only/);
+    expect(() =>
+      registry.addResource({ uri: 'doc://changelog', name: 'changelog', mimeType: 'text/markdown' }, () => ''),
+    ).toThrow(/corporate scheme doc:\/\/ allows only/);
     await m.close();
     @Injectable()
     class Owner {
@@ -240,6 +310,8 @@ describe('corporate built-ins', () => {
         return 'team';
       }
     }
-    expect(await bootError(ALL, Owner)).toMatch(/Owner\.owner: resource "project:\/\/owner": the corporate scheme project:\/\/ allows only/);
+    expect(await bootError(ALL, Owner)).toMatch(
+      /Owner\.owner: resource "project:\/\/owner": the corporate scheme project:\/\/ allows only/,
+    );
   });
 });

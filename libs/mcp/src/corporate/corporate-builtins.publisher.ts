@@ -4,7 +4,13 @@ import { ResolvedMcpOptions } from '../interfaces/mcp-module-options.interface';
 import { McpRegistry } from '../registry/mcp.registry';
 import { CorporateText, CorporateTexts, loadCorporateTexts } from './corporate-text.loader';
 import { projectVersionDocument } from './project-version.document';
-import { AGENT_BRIEF_PROMPT, AGENT_PROMPT_PROMPT, DOC_README_URI, PROJECT_VERSION_URI, agentMirrorUri } from './corporate.constants';
+import {
+  AGENT_BRIEF_PROMPT,
+  AGENT_PROMPT_PROMPT,
+  DOC_README_URI,
+  PROJECT_VERSION_URI,
+  agentMirrorUri,
+} from './corporate.constants';
 
 /** One Avatar-profile prompt and its resource mirror (standard §10.2, §11.2). */
 interface AgentText {
@@ -28,12 +34,14 @@ const AGENT_TEXTS: AgentText[] = [
     prompt: AGENT_PROMPT_PROMPT,
     kind: 'prompt',
     title: 'Agent operating instructions',
-    description: 'Operating instructions (level 2): how to use each tool, domain and security constraints, answer format, examples.',
+    description:
+      'Operating instructions (level 2): how to use each tool, domain and security constraints, answer format, examples.',
   },
 ];
 
 const bytes = (text: string): number => Buffer.byteLength(text, 'utf8');
-const where = (e: { className?: string; methodName?: string }): string => (e.className ? `${e.className}.${e.methodName}` : 'a run-time entry');
+const where = (e: { className?: string; methodName?: string }): string =>
+  e.className ? `${e.className}.${e.methodName}` : 'a run-time entry';
 
 /**
  * Publishes the corporate built-ins: `agent_brief` and `agent_prompt` with their
@@ -61,15 +69,26 @@ export class CorporateBuiltins implements OnModuleInit, OnApplicationBootstrap {
     const texts = this.texts ?? loadCorporateTexts(this.options.corporate);
     // Check every built-in before adding any, so one failed start names every conflict.
     const conflicts = [
-      ...AGENT_TEXTS.map((a) => this.conflict(a.option, texts[a.option], [this.ownPrompt(a.prompt), this.ownResource(agentMirrorUri(this.options.name, a.kind))])),
-      this.conflict('projectVersion', texts.projectVersion === 'on' ? 'on' : 'unset', [this.ownResource(PROJECT_VERSION_URI)]),
+      ...AGENT_TEXTS.map((a) =>
+        this.conflict(a.option, texts[a.option], [
+          this.ownPrompt(a.prompt),
+          this.ownResource(agentMirrorUri(this.options.name, a.kind)),
+        ]),
+      ),
+      this.conflict('projectVersion', texts.projectVersion === 'on' ? 'on' : 'unset', [
+        this.ownResource(PROJECT_VERSION_URI),
+      ]),
       this.conflict('readme', texts.readme, [this.ownResource(DOC_README_URI)]),
     ].filter((c): c is string => !!c);
-    if (conflicts.length) throw new Error(`McpModule: the corporate built-ins conflict with the app's own entries:\n  - ${conflicts.join('\n  - ')}`);
+    if (conflicts.length)
+      throw new Error(
+        `McpModule: the corporate built-ins conflict with the app's own entries:\n  - ${conflicts.join('\n  - ')}`,
+      );
     for (const a of AGENT_TEXTS) this.publishAgentText(a, texts[a.option]);
     if (texts.projectVersion !== 'off' && !this.registry.resources.has(PROJECT_VERSION_URI)) this.publishVersion();
     if (typeof texts.readme === 'object') this.publishReadme(texts.readme.text);
-    else if (texts.readme === 'unset') this.logger.debug('doc://readme not published: corporate.readme is not set (a MAY, standard §11.2)');
+    else if (texts.readme === 'unset')
+      this.logger.debug('doc://readme not published: corporate.readme is not set (a MAY, standard §11.2)');
   }
 
   /** A built-in that is configured explicitly may not meet a team's own entry: which one would win is not obvious. */
@@ -96,16 +115,27 @@ export class CorporateBuiltins implements OnModuleInit, OnApplicationBootstrap {
       const prompt = this.registry.prompts.has(a.prompt);
       const mirror = this.registry.resources.has(uri);
       if (!prompt && !mirror) {
-        this.logger.warn(`No ${a.prompt} prompt: set corporate.${a.option} (text or { file }), or set it to false and explain the deviation in the README (corporate standard §10.2)`);
+        this.logger.warn(
+          `No ${a.prompt} prompt: set corporate.${a.option} (text or { file }), or set it to false and explain the deviation in the README (corporate standard §10.2)`,
+        );
       } else if (!prompt || !mirror) {
-        this.logger.warn(`The app defines ${prompt ? `the ${a.prompt} prompt but not its mirror ${uri}` : `${uri} but not the ${a.prompt} prompt`} (corporate standard §10.2, §11.2)`);
+        this.logger.warn(
+          `The app defines ${prompt ? `the ${a.prompt} prompt but not its mirror ${uri}` : `${uri} but not the ${a.prompt} prompt`} (corporate standard §10.2, §11.2)`,
+        );
       }
       return;
     }
     const { text } = state;
     this.registry.addPrompt({ name: a.prompt, title: a.title, description: a.description }, () => text);
     this.registry.addResource(
-      { uri, name: a.prompt, title: a.title, description: `${a.description} Mirror of the ${a.prompt} prompt.`, mimeType: 'text/markdown', size: bytes(text) },
+      {
+        uri,
+        name: a.prompt,
+        title: a.title,
+        description: `${a.description} Mirror of the ${a.prompt} prompt.`,
+        mimeType: 'text/markdown',
+        size: bytes(text),
+      },
       () => text,
     );
   }
@@ -113,14 +143,28 @@ export class CorporateBuiltins implements OnModuleInit, OnApplicationBootstrap {
   private publishVersion(): void {
     const body = JSON.stringify(projectVersionDocument(this.options), null, 2);
     this.registry.addResource(
-      { uri: PROJECT_VERSION_URI, name: 'version', title: 'Server version', description: 'Name and semver version of this server: the same version as serverInfo.version and /health.', mimeType: 'application/json', size: bytes(body) },
+      {
+        uri: PROJECT_VERSION_URI,
+        name: 'version',
+        title: 'Server version',
+        description: 'Name and semver version of this server: the same version as serverInfo.version and /health.',
+        mimeType: 'application/json',
+        size: bytes(body),
+      },
       () => body,
     );
   }
 
   private publishReadme(text: string): void {
     this.registry.addResource(
-      { uri: DOC_README_URI, name: 'readme', title: 'README', description: 'The README of this server: its public contract.', mimeType: 'text/markdown', size: bytes(text) },
+      {
+        uri: DOC_README_URI,
+        name: 'readme',
+        title: 'README',
+        description: 'The README of this server: its public contract.',
+        mimeType: 'text/markdown',
+        size: bytes(text),
+      },
       () => text,
     );
   }

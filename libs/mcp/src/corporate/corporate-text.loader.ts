@@ -27,13 +27,17 @@ export function loadCorporateTexts(options: McpCorporateOptions | undefined): Co
   if (typeof agentBrief === 'object') {
     const bytes = Buffer.byteLength(agentBrief.text, 'utf8');
     if (bytes > AGENT_BRIEF_MAX_BYTES) {
-      problems.push(`corporate.agentBrief${origin(o.agentBrief)} is ${bytes} bytes; the corporate standard (§10.3) allows at most ${AGENT_BRIEF_MAX_BYTES} bytes (2 KB) of UTF-8 text: shorten it and move details to agentPrompt`);
+      problems.push(
+        `corporate.agentBrief${origin(o.agentBrief)} is ${bytes} bytes; the corporate standard (§10.3) allows at most ${AGENT_BRIEF_MAX_BYTES} bytes (2 KB) of UTF-8 text: shorten it and move details to agentPrompt`,
+      );
     }
   }
   const agentPrompt = load('agentPrompt', o.agentPrompt, problems);
   const readme = load('readme', o.readme, problems);
-  if (o.projectVersion !== undefined && typeof o.projectVersion !== 'boolean') problems.push('corporate.projectVersion must be true or false');
-  if (problems.length) throw new Error(`McpModule: the corporate built-ins cannot start:\n  - ${problems.join('\n  - ')}`);
+  if (o.projectVersion !== undefined && typeof o.projectVersion !== 'boolean')
+    problems.push('corporate.projectVersion must be true or false');
+  if (problems.length)
+    throw new Error(`McpModule: the corporate built-ins cannot start:\n  - ${problems.join('\n  - ')}`);
   const projectVersion = o.projectVersion === undefined ? 'unset' : o.projectVersion ? 'on' : 'off';
   return { agentBrief, agentPrompt, readme, projectVersion };
 }

@@ -28,7 +28,8 @@ export function McpField(options: McpFieldOptions): PropertyDecorator {
   const jsonSchema = JSONSchema(schema);
   return (target, propertyKey) => {
     jsonSchema(target, propertyKey as string);
-    const existing: Record<string, McpFieldOptions> = Reflect.getMetadata(MCP_ARG_FIELD_METADATA, target.constructor) ?? {};
+    const existing: Record<string, McpFieldOptions> =
+      Reflect.getMetadata(MCP_ARG_FIELD_METADATA, target.constructor) ?? {};
     Reflect.defineMetadata(MCP_ARG_FIELD_METADATA, { ...existing, [propertyKey]: options }, target.constructor);
   };
 }

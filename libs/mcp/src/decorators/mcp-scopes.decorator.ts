@@ -9,4 +9,5 @@ import { MCP_SCOPES_METADATA } from '../mcp.constants';
  *
  * @example @McpScopes('tickets:write') @McpTool({...}) create(...) {}
  */
-export const McpScopes = (...scopes: string[]): ClassDecorator & MethodDecorator => SetMetadata(MCP_SCOPES_METADATA, scopes);
+export const McpScopes = (...scopes: string[]): ClassDecorator & MethodDecorator =>
+  SetMetadata(MCP_SCOPES_METADATA, scopes);

@@ -36,6 +36,12 @@ export class McpMetadataAccessor {
     return this.reflector.get(MCP_COMPLETION_METADATA, target);
   }
   hasAny(target: Function): boolean {
-    return !!(this.tool(target) || this.prompt(target) || this.resource(target) || this.resourceTemplate(target) || this.completion(target));
+    return !!(
+      this.tool(target) ||
+      this.prompt(target) ||
+      this.resource(target) ||
+      this.resourceTemplate(target) ||
+      this.completion(target)
+    );
   }
 }

@@ -76,7 +76,12 @@ describe('McpExplorer boot-time validation', () => {
       c() {}
       @McpTool({ name: 'external', description: 'Writes.', mutation: { risk: 'low', sideEffects: 'Sends mail.' } })
       d() {}
-      @McpTool({ name: 'bad_schema', description: 'x', input: { type: 'object', properties: { a: { type: 'nope' } } }, ...ro })
+      @McpTool({
+        name: 'bad_schema',
+        description: 'x',
+        input: { type: 'object', properties: { a: { type: 'nope' } } },
+        ...ro,
+      })
       e() {}
       @McpResource({ uri: 'other://x', name: 'x', mimeType: 'text/plain' })
       f() {}

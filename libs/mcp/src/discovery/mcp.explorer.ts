@@ -35,11 +35,11 @@ function cancellationAware(method: (...a: unknown[]) => unknown): (...a: unknown
       return asCancelled(error);
     }
   };
-  for (const key of Reflect.getMetadataKeys(method)) Reflect.defineMetadata(key, Reflect.getMetadata(key, method), wrapper);
+  for (const key of Reflect.getMetadataKeys(method))
+    Reflect.defineMetadata(key, Reflect.getMetadata(key, method), wrapper);
   Object.defineProperty(wrapper, 'name', { value: method.name });
   return wrapper;
 }
-
 
 /**
  * Finds every decorated provider method at module init, wraps each once in Nest's pipeline under
@@ -82,7 +82,10 @@ export class McpExplorer implements OnModuleInit {
         const source = { className: instance.constructor.name, methodName };
         const where = `${source.className}.${methodName}`;
         if (!wrapper.isDependencyTreeStatic()) {
-          violations.add(where, 'MCP handlers must live in singleton providers: request-scoped and transient providers are refused (inject McpCallContext via @McpCtx() instead of a REQUEST-scoped provider)');
+          violations.add(
+            where,
+            'MCP handlers must live in singleton providers: request-scoped and transient providers are refused (inject McpCallContext via @McpCtx() instead of a REQUEST-scoped provider)',
+          );
           continue;
         }
         const handler = this.wrap(instance, methodName);
@@ -92,11 +95,17 @@ export class McpExplorer implements OnModuleInit {
     }
     for (const c of completions) {
       const exists = c.kind === 'prompt' ? this.registry.prompts.has(c.ref) : this.registry.templates.has(c.ref);
-      if (!exists) violations.add(c.where, `@McpCompletion refers to unknown ${c.kind === 'prompt' ? 'prompt' : 'resource template'} "${c.ref}"`);
+      if (!exists)
+        violations.add(
+          c.where,
+          `@McpCompletion refers to unknown ${c.kind === 'prompt' ? 'prompt' : 'resource template'} "${c.ref}"`,
+        );
     }
     violations.throwIfAny();
     const r = this.registry;
-    this.logger.log(`MCP registry: ${r.tools.size} tools, ${r.prompts.size} prompts, ${r.resources.size} resources, ${r.templates.size} resource templates`);
+    this.logger.log(
+      `MCP registry: ${r.tools.size} tools, ${r.prompts.size} prompts, ${r.resources.size} resources, ${r.templates.size} resource templates`,
+    );
   }
 
   private register(
@@ -112,33 +121,45 @@ export class McpExplorer implements OnModuleInit {
     const service = this.options.name;
     const tool = this.accessor.tool(method);
     if (tool) {
-      const entry = buildToolEntry(tool, source, handler, { service, defaultTimeoutMs: this.options.limits.toolTimeoutMs, compiler, violations });
+      const entry = buildToolEntry(tool, source, handler, {
+        service,
+        defaultTimeoutMs: this.options.limits.toolTimeoutMs,
+        compiler,
+        violations,
+      });
       if (entry && this.registry.tools.has(entry.name)) violations.add(where, `duplicate tool name "${entry.name}"`);
       else if (entry) this.registry.tools.set(entry.name, { ...entry, requiredScopes });
     }
     const prompt = this.accessor.prompt(method);
     if (prompt) {
       const entry = buildPromptEntry(prompt, source, handler, violations);
-      if (entry && this.registry.prompts.has(entry.name)) violations.add(where, `duplicate prompt name "${entry.name}"`);
+      if (entry && this.registry.prompts.has(entry.name))
+        violations.add(where, `duplicate prompt name "${entry.name}"`);
       else if (entry) this.registry.prompts.set(entry.name, { ...entry, requiredScopes });
     }
     const resource = this.accessor.resource(method);
     if (resource) {
       const entry = buildResourceEntry(resource, source, handler, service, violations);
-      if (entry && this.registry.resources.has(entry.uri)) violations.add(where, `duplicate resource URI "${entry.uri}"`);
+      if (entry && this.registry.resources.has(entry.uri))
+        violations.add(where, `duplicate resource URI "${entry.uri}"`);
       else if (entry) this.registry.resources.set(entry.uri, { ...entry, requiredScopes });
     }
     const template = this.accessor.resourceTemplate(method);
     if (template) {
       const entry = buildTemplateEntry(template, source, handler, service, violations);
-      if (entry && this.registry.templates.has(entry.uriTemplate)) violations.add(where, `duplicate resource template "${entry.uriTemplate}"`);
+      if (entry && this.registry.templates.has(entry.uriTemplate))
+        violations.add(where, `duplicate resource template "${entry.uriTemplate}"`);
       else if (entry) this.registry.templates.set(entry.uriTemplate, { ...entry, requiredScopes });
     }
     const completion = this.accessor.completion(method);
     if (completion) {
-      const [kind, ref] = 'prompt' in completion ? (['prompt', completion.prompt] as const) : (['template', completion.resourceTemplate] as const);
+      const [kind, ref] =
+        'prompt' in completion
+          ? (['prompt', completion.prompt] as const)
+          : (['template', completion.resourceTemplate] as const);
       const key = McpRegistry.completionKey(kind, ref, completion.argument);
-      if (this.registry.completions.has(key)) violations.add(where, `duplicate completion for ${kind} "${ref}" argument "${completion.argument}"`);
+      if (this.registry.completions.has(key))
+        violations.add(where, `duplicate completion for ${kind} "${ref}" argument "${completion.argument}"`);
       // Completion methods are plain helpers: no pipeline, they see only the partial value.
       const fn = method.bind(this.instanceOf(handler)) as CompletionHandler;
       this.registry.completions.set(key, async (value, context) => fn(value, context));
@@ -178,7 +199,10 @@ export class McpExplorer implements OnModuleInit {
   private refuseScoped(metatype: Function, name: string, violations: RegistryViolations): void {
     for (const methodName of this.scanner.getAllMethodNames(metatype.prototype)) {
       if (this.accessor.hasAny(metatype.prototype[methodName])) {
-        violations.add(`${name}.${methodName}`, 'MCP handlers must live in singleton providers: request-scoped and transient providers are refused (inject McpCallContext via @McpCtx() instead of a REQUEST-scoped provider)');
+        violations.add(
+          `${name}.${methodName}`,
+          'MCP handlers must live in singleton providers: request-scoped and transient providers are refused (inject McpCallContext via @McpCtx() instead of a REQUEST-scoped provider)',
+        );
       }
     }
   }

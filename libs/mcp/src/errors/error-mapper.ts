@@ -1,6 +1,12 @@
 import { HttpException, HttpStatus, Logger } from '@nestjs/common';
 import { ErrorCode, JsonRpcErrorObject } from '../protocol/json-rpc';
-import { ConflictError, McpError, ResourceNotFoundError, ToolExecutionError, UpstreamUnavailableError } from './mcp.error';
+import {
+  ConflictError,
+  McpError,
+  ResourceNotFoundError,
+  ToolExecutionError,
+  UpstreamUnavailableError,
+} from './mcp.error';
 
 const logger = new Logger('McpErrors');
 
@@ -11,20 +17,27 @@ const logger = new Logger('McpErrors');
  */
 export function toJsonRpcError(error: unknown, context: string): JsonRpcErrorObject {
   if (error instanceof McpError) {
-    return error.data === undefined ? { code: error.code, message: error.message } : { code: error.code, message: error.message, data: error.data };
+    return error.data === undefined
+      ? { code: error.code, message: error.message }
+      : { code: error.code, message: error.message, data: error.data };
   }
   if (error instanceof HttpException) {
     const status = error.getStatus();
-    if (status === HttpStatus.FORBIDDEN || status === HttpStatus.UNAUTHORIZED) return { code: ErrorCode.Forbidden, message: 'Forbidden' };
+    if (status === HttpStatus.FORBIDDEN || status === HttpStatus.UNAUTHORIZED)
+      return { code: ErrorCode.Forbidden, message: 'Forbidden' };
     if (status === HttpStatus.NOT_FOUND) return { code: ErrorCode.ResourceNotFound, message: 'Resource not found' };
     if (status === HttpStatus.BAD_REQUEST) return { code: ErrorCode.InvalidParams, message: safeHttpMessage(error) };
     if (status === HttpStatus.CONFLICT) return { code: ErrorCode.Conflict, message: 'Conflict' };
-    if (status === HttpStatus.TOO_MANY_REQUESTS) return { code: ErrorCode.RateLimited, message: 'Rate limited', data: { reason: 'rate_limited', retryAfter: 1 } };
-    if (status === HttpStatus.PAYLOAD_TOO_LARGE) return { code: ErrorCode.PayloadTooLarge, message: 'Payload too large' };
-    if (status === HttpStatus.SERVICE_UNAVAILABLE || status === HttpStatus.BAD_GATEWAY) return { code: ErrorCode.UpstreamUnavailable, message: 'Upstream unavailable' };
-    if (status === HttpStatus.GATEWAY_TIMEOUT || status === HttpStatus.REQUEST_TIMEOUT) return { code: ErrorCode.Timeout, message: 'Timeout' };
+    if (status === HttpStatus.TOO_MANY_REQUESTS)
+      return { code: ErrorCode.RateLimited, message: 'Rate limited', data: { reason: 'rate_limited', retryAfter: 1 } };
+    if (status === HttpStatus.PAYLOAD_TOO_LARGE)
+      return { code: ErrorCode.PayloadTooLarge, message: 'Payload too large' };
+    if (status === HttpStatus.SERVICE_UNAVAILABLE || status === HttpStatus.BAD_GATEWAY)
+      return { code: ErrorCode.UpstreamUnavailable, message: 'Upstream unavailable' };
+    if (status === HttpStatus.GATEWAY_TIMEOUT || status === HttpStatus.REQUEST_TIMEOUT)
+      return { code: ErrorCode.Timeout, message: 'Timeout' };
   }
-  logger.error(`${context} failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+  logger.error(`${context} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   return { code: ErrorCode.InternalError, message: 'Internal error' };
 }
 
@@ -36,10 +49,21 @@ export function toJsonRpcError(error: unknown, context: string): JsonRpcErrorObj
 export function toolErrorText(error: unknown): string | undefined {
   if (error instanceof ToolExecutionError) return error.message;
   // Actionable for the model (corporate standard v2.0 §13.4): missing records, conflicts, a dependency down.
-  if (error instanceof ResourceNotFoundError || error instanceof ConflictError || error instanceof UpstreamUnavailableError) return error.message;
+  if (
+    error instanceof ResourceNotFoundError ||
+    error instanceof ConflictError ||
+    error instanceof UpstreamUnavailableError
+  )
+    return error.message;
   if (error instanceof HttpException) {
     const status = error.getStatus();
-    if (status >= 400 && status < 500 && status !== HttpStatus.FORBIDDEN && status !== HttpStatus.UNAUTHORIZED && status !== HttpStatus.TOO_MANY_REQUESTS) {
+    if (
+      status >= 400 &&
+      status < 500 &&
+      status !== HttpStatus.FORBIDDEN &&
+      status !== HttpStatus.UNAUTHORIZED &&
+      status !== HttpStatus.TOO_MANY_REQUESTS
+    ) {
       return safeHttpMessage(error);
     }
   }
@@ -49,6 +73,10 @@ export function toolErrorText(error: unknown): string | undefined {
 function safeHttpMessage(error: HttpException): string {
   const body = error.getResponse();
   const message = typeof body === 'object' && body !== null ? (body as { message?: unknown }).message : body;
-  const text = Array.isArray(message) ? message.slice(0, 8).join('; ') : typeof message === 'string' ? message : error.message;
+  const text = Array.isArray(message)
+    ? message.slice(0, 8).join('; ')
+    : typeof message === 'string'
+      ? message
+      : error.message;
   return text.slice(0, 1000);
 }

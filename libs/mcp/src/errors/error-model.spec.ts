@@ -1,7 +1,21 @@
-import { BadRequestException, ConflictException, ForbiddenException, NotFoundException, ServiceUnavailableException } from '@nestjs/common';
+import {
+  BadRequestException,
+  ConflictException,
+  ForbiddenException,
+  NotFoundException,
+  ServiceUnavailableException,
+} from '@nestjs/common';
 import { toJsonRpcError, toolErrorText } from './error-mapper';
 import { httpStatusFor } from './http-status';
-import { ConflictError, RateLimitedError, ResourceNotFoundError, ServerError, TimeoutError, ToolExecutionError, UpstreamUnavailableError } from './mcp.error';
+import {
+  ConflictError,
+  RateLimitedError,
+  ResourceNotFoundError,
+  ServerError,
+  TimeoutError,
+  ToolExecutionError,
+  UpstreamUnavailableError,
+} from './mcp.error';
 
 describe('the error model', () => {
   it('turns what the model can act on into isError text, and nothing else', () => {
@@ -11,13 +25,23 @@ describe('the error model', () => {
     expect(toolErrorText(new UpstreamUnavailableError('Jira is down'))).toBe('Jira is down');
     expect(toolErrorText(new BadRequestException('title too short'))).toBe('title too short');
     expect(toolErrorText(new NotFoundException('no such ticket'))).toBe('no such ticket');
-    for (const e of [new RateLimitedError(5), new TimeoutError(), new ServerError(), new ForbiddenException(), new Error('x')]) {
+    for (const e of [
+      new RateLimitedError(5),
+      new TimeoutError(),
+      new ServerError(),
+      new ForbiddenException(),
+      new Error('x'),
+    ]) {
       expect(toolErrorText(e)).toBeUndefined();
     }
   });
 
   it('maps typed errors, Nest exceptions and unknown errors to JSON-RPC errors without leaking', () => {
-    expect(toJsonRpcError(new RateLimitedError(7), 't')).toEqual({ code: -32003, message: 'Rate limited: retry later', data: { reason: 'rate_limited', retryAfter: 7 } });
+    expect(toJsonRpcError(new RateLimitedError(7), 't')).toEqual({
+      code: -32003,
+      message: 'Rate limited: retry later',
+      data: { reason: 'rate_limited', retryAfter: 7 },
+    });
     expect(toJsonRpcError(new TimeoutError(), 't').code).toBe(-32004);
     expect(toJsonRpcError(new ForbiddenException(), 't').code).toBe(-32001);
     expect(toJsonRpcError(new ConflictException(), 't').code).toBe(-32007);
@@ -30,8 +54,12 @@ describe('the error model', () => {
     expect(httpStatusFor(-32601, 'corporate', false)).toBe(404);
     expect(httpStatusFor(-32601, 'corporate', true)).toBe(400);
     expect(httpStatusFor(-32002, 'corporate', true)).toBe(400);
-    expect([-32602, -32603, -32003, -32004, -32005, -32006, -32007].map((c) => httpStatusFor(c, 'corporate', true))).toEqual([400, 500, 429, 504, 413, 503, 409]);
-    expect([-32601, -32602, -32603, -32004, -32006].map((c) => httpStatusFor(c, 'spec', true))).toEqual([200, 200, 200, 200, 200]);
+    expect(
+      [-32602, -32603, -32003, -32004, -32005, -32006, -32007].map((c) => httpStatusFor(c, 'corporate', true)),
+    ).toEqual([400, 500, 429, 504, 413, 503, 409]);
+    expect([-32601, -32602, -32603, -32004, -32006].map((c) => httpStatusFor(c, 'spec', true))).toEqual([
+      200, 200, 200, 200, 200,
+    ]);
     expect([-32700, -32003, -32005].map((c) => httpStatusFor(c, 'spec', true))).toEqual([400, 429, 413]);
     expect(httpStatusFor(undefined, 'corporate', true)).toBe(200);
   });

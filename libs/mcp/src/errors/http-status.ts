@@ -25,7 +25,13 @@ const CORPORATE: Record<number, number> = {
   [ErrorCode.UpstreamUnavailable]: 503,
   [ErrorCode.Conflict]: 409,
 };
-const SPEC_KEPT = new Set<number>([ErrorCode.ParseError, ErrorCode.InvalidRequest, ErrorCode.RateLimited, ErrorCode.PayloadTooLarge, ErrorCode.Forbidden]);
+const SPEC_KEPT = new Set<number>([
+  ErrorCode.ParseError,
+  ErrorCode.InvalidRequest,
+  ErrorCode.RateLimited,
+  ErrorCode.PayloadTooLarge,
+  ErrorCode.Forbidden,
+]);
 
 /** The HTTP status of a JSON answer whose JSON-RPC error has `code`. @internal */
 export function httpStatusFor(code: number | undefined, profile: HttpStatusProfile, hasSession: boolean): number {

@@ -61,7 +61,10 @@ export class ServerError extends McpError {
 
 /** `-32003 Rate limited`, with `retryAfter` seconds (HTTP 429 + `Retry-After`). Always a protocol error. */
 export class RateLimitedError extends McpError {
-  constructor(readonly retryAfter: number, message = 'Rate limited: retry later') {
+  constructor(
+    readonly retryAfter: number,
+    message = 'Rate limited: retry later',
+  ) {
     super(ErrorCode.RateLimited, message, { reason: 'rate_limited', retryAfter });
   }
 }

@@ -19,7 +19,11 @@ export function checkStatus(detail: { status?: string } | undefined): McpCheckSt
  * keep the server ready; draining wins over everything.
  * @internal
  */
-export function readinessAnswer(result: HealthCheckResult, keys: readonly string[], draining: boolean): HealthAnswer<McpReadinessBody> {
+export function readinessAnswer(
+  result: HealthCheckResult,
+  keys: readonly string[],
+  draining: boolean,
+): HealthAnswer<McpReadinessBody> {
   const checks: Record<string, McpCheckStatus> = {};
   for (const key of keys) checks[key] = checkStatus(result.details[key]);
   if (draining) checks.shutdown = 'draining';

@@ -1,5 +1,12 @@
 /** Names of the platform's own readiness checks; a team check may not take one. @internal */
-export const PLATFORM_CHECKS = ['jwks', 'introspection', 'session_store', 'event_store', 'limit_store', 'shutdown'] as const;
+export const PLATFORM_CHECKS = [
+  'jwks',
+  'introspection',
+  'session_store',
+  'event_store',
+  'limit_store',
+  'shutdown',
+] as const;
 
 /** A check name is a JSON key operators read and alert on: short snake_case. @internal */
 export const CHECK_NAME_PATTERN = /^[a-z][a-z0-9_]{0,39}$/;

@@ -6,6 +6,11 @@ import { ReadinessCheckExplorer } from './readiness-check.explorer';
 import { TerminusLoader } from './terminus.loader';
 
 /** Providers and controllers of `/health` and `/ready`, spread into McpModule. @internal */
-export const HEALTH_PROVIDERS: Provider[] = [TerminusLoader, PlatformProbesFactory, ReadinessCheckExplorer, McpHealthService];
+export const HEALTH_PROVIDERS: Provider[] = [
+  TerminusLoader,
+  PlatformProbesFactory,
+  ReadinessCheckExplorer,
+  McpHealthService,
+];
 /** Registered whenever HTTP is served; each answers 404 when its feature is switched off. @internal */
 export const HEALTH_CONTROLLERS: Type[] = [McpHealthController];

@@ -10,7 +10,10 @@ async function serve(handler: RequestListener): Promise<string> {
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
   return `http://127.0.0.1:${(server.address() as { port: number }).port}`;
 }
-const json = (status: number, body: string): RequestListener => (_req, res) => res.writeHead(status, { 'content-type': 'application/json' }).end(body);
+const json =
+  (status: number, body: string): RequestListener =>
+  (_req, res) =>
+    res.writeHead(status, { 'content-type': 'application/json' }).end(body);
 const signal = () => AbortSignal.timeout(2_000);
 
 beforeAll(() => Test.createTestingModule({}).compile());
@@ -18,7 +21,9 @@ afterAll(() => Promise.all(servers.map((s) => new Promise((ok) => s.close(ok))))
 
 describe('probeJwks', () => {
   it('is up for a JSON object with keys', async () => {
-    await expect(probeJwks(`${await serve(json(200, '{"keys":[{"kid":"a"}]}'))}/jwks`, signal())).resolves.toBeUndefined();
+    await expect(
+      probeJwks(`${await serve(json(200, '{"keys":[{"kid":"a"}]}'))}/jwks`, signal()),
+    ).resolves.toBeUndefined();
   });
 
   it.each([
@@ -32,7 +37,9 @@ describe('probeJwks', () => {
   it('is down when nothing listens, with the network code in the reason', async () => {
     const url = await serve(json(200, '{}'));
     await new Promise((ok) => servers.pop()!.close(ok));
-    await expect(probeJwks(`${url}/jwks?token=t`, signal())).rejects.toThrow(/^GET http:\/\/127\.0\.0\.1:\d+\/jwks failed: fetch failed \(ECONNREFUSED\)$/);
+    await expect(probeJwks(`${url}/jwks?token=t`, signal())).rejects.toThrow(
+      /^GET http:\/\/127\.0\.0\.1:\d+\/jwks failed: fetch failed \(ECONNREFUSED\)$/,
+    );
   });
 
   it('keeps credentials and query strings of the URL out of the reason', async () => {
@@ -56,17 +63,23 @@ describe('probeIntrospection', () => {
   });
 
   it('is down on a 5xx', async () => {
-    await expect(probeIntrospection(`${await serve((_q, r) => r.writeHead(502).end())}/introspect`, signal())).rejects.toThrow(/answered HTTP 502/);
+    await expect(
+      probeIntrospection(`${await serve((_q, r) => r.writeHead(502).end())}/introspect`, signal()),
+    ).rejects.toThrow(/answered HTTP 502/);
   });
 });
 
 describe('redact and describeFailure', () => {
   it('cuts user info and query strings out of URLs', () => {
-    expect(redact('see postgres://admin:hunter2@db:5432/app?sslmode=require and https://x.example/a?token=abc#f')).toBe('see postgres://***@db:5432/app and https://x.example/a');
+    expect(redact('see postgres://admin:hunter2@db:5432/app?sslmode=require and https://x.example/a?token=abc#f')).toBe(
+      'see postgres://***@db:5432/app and https://x.example/a',
+    );
   });
 
   it('says "timed out" for aborts and keeps the network code', () => {
     expect(describeFailure(new DOMException('x', 'TimeoutError'))).toBe('timed out');
-    expect(describeFailure(Object.assign(new TypeError('fetch failed'), { cause: { code: 'ENOTFOUND' } }))).toBe('fetch failed (ENOTFOUND)');
+    expect(describeFailure(Object.assign(new TypeError('fetch failed'), { cause: { code: 'ENOTFOUND' } }))).toBe(
+      'fetch failed (ENOTFOUND)',
+    );
   });
 });

@@ -36,7 +36,12 @@ export async function probeJwks(url: string, signal: AbortSignal): Promise<void>
  * @internal
  */
 export async function probeIntrospection(url: string, signal: AbortSignal): Promise<void> {
-  const res = await send(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '', signal });
+  const res = await send(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: '',
+    signal,
+  });
   await res.body?.cancel();
   if (res.status >= 500) throw new ProbeFailure(`POST ${redact(url)} answered HTTP ${res.status}`);
 }

@@ -29,8 +29,10 @@ class DbIndicator implements McpReadinessIndicator {
   async isHealthy(key: string, signal: AbortSignal): Promise<HealthIndicatorResult> {
     db.calls++;
     const check = this.health.check(key);
-    if (db.state === 'slow') await new Promise((r, reject) => signal.addEventListener('abort', () => reject(signal.reason)));
-    if (db.state === 'down') return check.down({ message: 'connect ECONNREFUSED postgres://admin:hunter2@db.internal:5432/app' });
+    if (db.state === 'slow')
+      await new Promise((r, reject) => signal.addEventListener('abort', () => reject(signal.reason)));
+    if (db.state === 'down')
+      return check.down({ message: 'connect ECONNREFUSED postgres://admin:hunter2@db.internal:5432/app' });
     return db.state === 'degraded' ? check.degraded() : check.up();
   }
 }
@@ -39,21 +41,41 @@ class DbModule {}
 
 /** A real JWKS endpoint on loopback. */
 async function jwksServer(): Promise<{ url: string; server: Server }> {
-  const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"keys":[{"kty":"RSA","kid":"k1"}]}'));
+  const server = createServer((_req, res) =>
+    res.writeHead(200, { 'content-type': 'application/json' }).end('{"keys":[{"kty":"RSA","kid":"k1"}]}'),
+  );
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
   return { server, url: `http://127.0.0.1:${(server.address() as { port: number }).port}/jwks.json` };
 }
 
 const JWT_AUTH: ResolvedAuthConfig = {
-  mode: 'jwt', jwks: true, jwksUri: '', issuer: 'https://id.example', audience: 'shop', algorithms: ['RS256'],
-  clockSkewSec: 30, jwksCacheTtlMs: 60_000, authorizationServers: ['https://id.example'], anonymousListing: false,
+  mode: 'jwt',
+  jwks: true,
+  jwksUri: '',
+  issuer: 'https://id.example',
+  audience: 'shop',
+  algorithms: ['RS256'],
+  clockSkewSec: 30,
+  jwksCacheTtlMs: 60_000,
+  authorizationServers: ['https://id.example'],
+  anonymousListing: false,
 };
 let jwks: { url: string; server: Server };
 let app: INestApplication | undefined;
 
 /** What McpModule gives the health folder (options, auth config, stores, sessions, discovery), and the global scope guard. */
-async function boot(options: Partial<McpModuleOptions> = {}, imports: unknown[] = [DbModule], store?: object): Promise<INestApplication> {
-  const resolved = resolveMcpOptions({ name: 'shop', version: '4.5.6', metrics: false, health: { cacheMs: 0, probeTimeoutMs: 300 }, ...options });
+async function boot(
+  options: Partial<McpModuleOptions> = {},
+  imports: unknown[] = [DbModule],
+  store?: object,
+): Promise<INestApplication> {
+  const resolved = resolveMcpOptions({
+    name: 'shop',
+    version: '4.5.6',
+    metrics: false,
+    health: { cacheMs: 0, probeTimeoutMs: 300 },
+    ...options,
+  });
   const auth: ResolvedAuthConfig = options.auth?.disabled
     ? { ...JWT_AUTH, mode: 'disabled', jwks: false, jwksUri: '' }
     : { ...JWT_AUTH, jwksUri: jwks.url };
@@ -89,7 +111,9 @@ afterEach(async () => {
 
 describe('GET /health', () => {
   it('answers without a token: ok, the server version, whole seconds of uptime, no-store JSON', async () => {
-    const res = await request((await boot()).getHttpServer()).get('/health').expect(200);
+    const res = await request((await boot()).getHttpServer())
+      .get('/health')
+      .expect(200);
     expect(res.body).toEqual({ status: 'ok', version: '4.5.6', uptime: expect.any(Number) });
     expect(Number.isInteger(res.body.uptime)).toBe(true);
     expect(res.headers['cache-control']).toBe('no-store');
@@ -99,7 +123,9 @@ describe('GET /health', () => {
   it('turns 503 "down" when the heap is above MCP_HEALTH_MAX_HEAP_MB', async () => {
     process.env.MCP_HEALTH_MAX_HEAP_MB = '1';
     try {
-      const res = await request((await boot()).getHttpServer()).get('/health').expect(503);
+      const res = await request((await boot()).getHttpServer())
+        .get('/health')
+        .expect(503);
       expect(res.body).toEqual({ status: 'down', version: '4.5.6', uptime: expect.any(Number) });
     } finally {
       delete process.env.MCP_HEALTH_MAX_HEAP_MB;
@@ -118,8 +144,13 @@ describe('GET /health', () => {
 
 describe('GET /ready', () => {
   it('is 200 "ready" with every check ok: jwks, stores, the team check, shutdown', async () => {
-    const res = await request((await boot()).getHttpServer()).get('/ready').expect(200);
-    expect(res.body).toEqual({ status: 'ready', checks: { jwks: 'ok', session_store: 'ok', event_store: 'ok', limit_store: 'ok', db: 'ok', shutdown: 'ok' } });
+    const res = await request((await boot()).getHttpServer())
+      .get('/ready')
+      .expect(200);
+    expect(res.body).toEqual({
+      status: 'ready',
+      checks: { jwks: 'ok', session_store: 'ok', event_store: 'ok', limit_store: 'ok', db: 'ok', shutdown: 'ok' },
+    });
     expect(res.headers['cache-control']).toBe('no-store');
   });
 
@@ -128,21 +159,28 @@ describe('GET /ready', () => {
     db.state = 'down';
     await new Promise((ok) => jwks.server.close(ok));
     const res = await request(server).get('/ready').expect(503);
-    expect(res.body).toEqual({ status: 'not_ready', checks: { jwks: 'down', session_store: 'ok', event_store: 'ok', limit_store: 'ok', db: 'down', shutdown: 'ok' } });
+    expect(res.body).toEqual({
+      status: 'not_ready',
+      checks: { jwks: 'down', session_store: 'ok', event_store: 'ok', limit_store: 'ok', db: 'down', shutdown: 'ok' },
+    });
     expect(res.text).not.toMatch(/127\.0\.0\.1|hunter2|ECONNREFUSED|message|postgres/);
     jwks = await jwksServer(); // for afterEach
   });
 
   it('keeps a degraded team check ready', async () => {
     db.state = 'degraded';
-    const res = await request((await boot()).getHttpServer()).get('/ready').expect(200);
+    const res = await request((await boot()).getHttpServer())
+      .get('/ready')
+      .expect(200);
     expect(res.body.checks.db).toBe('degraded');
   });
 
   it('counts a probe slower than probeTimeoutMs as down', async () => {
     db.state = 'slow';
     const started = Date.now();
-    const res = await request((await boot()).getHttpServer()).get('/ready').expect(503);
+    const res = await request((await boot()).getHttpServer())
+      .get('/ready')
+      .expect(503);
     expect(res.body.checks).toMatchObject({ db: 'down', jwks: 'ok' });
     expect(Date.now() - started).toBeLessThan(2_000);
   });
@@ -156,8 +194,12 @@ describe('GET /ready', () => {
   });
 
   it('reports a store whose ping fails as down', async () => {
-    const store = Object.assign(new InMemorySessionStore(), { ping: () => Promise.reject(new Error('redis://:pw@cache:6379 unreachable')) });
-    const res = await request((await boot({}, [DbModule], store)).getHttpServer()).get('/ready').expect(503);
+    const store = Object.assign(new InMemorySessionStore(), {
+      ping: () => Promise.reject(new Error('redis://:pw@cache:6379 unreachable')),
+    });
+    const res = await request((await boot({}, [DbModule], store)).getHttpServer())
+      .get('/ready')
+      .expect(503);
     expect(res.body.checks.session_store).toBe('down');
     expect(res.text).not.toMatch(/redis|pw/);
   });
@@ -166,12 +208,17 @@ describe('GET /ready', () => {
     const nest = await boot();
     nest.get(McpSessionManager).draining = true;
     const res = await request(nest.getHttpServer()).get('/ready').expect(503);
-    expect(res.body).toEqual({ status: 'draining', checks: expect.objectContaining({ shutdown: 'draining', jwks: 'ok', db: 'ok' }) });
+    expect(res.body).toEqual({
+      status: 'draining',
+      checks: expect.objectContaining({ shutdown: 'draining', jwks: 'ok', db: 'ok' }),
+    });
     await request(nest.getHttpServer()).get('/health').expect(200);
   });
 
   it('has no jwks check when auth is disabled, and no team checks when there are none', async () => {
-    const res = await request((await boot({ auth: { disabled: true } }, [])).getHttpServer()).get('/ready').expect(200);
+    const res = await request((await boot({ auth: { disabled: true } }, [])).getHttpServer())
+      .get('/ready')
+      .expect(200);
     expect(res.body.checks).toEqual({ session_store: 'ok', event_store: 'ok', limit_store: 'ok', shutdown: 'ok' });
   });
 });
@@ -189,16 +236,22 @@ describe('switched off and misdeclared', () => {
     class OtherDb {
       isHealthy = () => ({ db: { status: 'up' as const } });
     }
-    await expect(boot({}, [DbModule, { module: class A {}, providers: [OtherDb] }])).rejects.toThrow(/@McpReadinessCheck\('db'\) on (OtherDb|DbIndicator): the name is already used by (DbIndicator|OtherDb)/);
+    await expect(boot({}, [DbModule, { module: class A {}, providers: [OtherDb] }])).rejects.toThrow(
+      /@McpReadinessCheck\('db'\) on (OtherDb|DbIndicator): the name is already used by (DbIndicator|OtherDb)/,
+    );
     @McpReadinessCheck('cache')
     @Injectable()
     class NotAnIndicator {}
-    await expect(boot({}, [{ module: class B {}, providers: [NotAnIndicator] }])).rejects.toThrow(/NotAnIndicator: the class must implement McpReadinessIndicator/);
+    await expect(boot({}, [{ module: class B {}, providers: [NotAnIndicator] }])).rejects.toThrow(
+      /NotAnIndicator: the class must implement McpReadinessIndicator/,
+    );
     @McpReadinessCheck('queue')
     @Injectable({ scope: Scope.REQUEST })
     class Scoped {
       isHealthy = () => ({ queue: { status: 'up' as const } });
     }
-    await expect(boot({}, [{ module: class C {}, providers: [Scoped] }])).rejects.toThrow(/Scoped: readiness checks must be singleton providers/);
+    await expect(boot({}, [{ module: class C {}, providers: [Scoped] }])).rejects.toThrow(
+      /Scoped: readiness checks must be singleton providers/,
+    );
   });
 });

@@ -1,5 +1,11 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { HealthCheckResult, HealthCheckService, HealthIndicatorFunction, HealthIndicatorResult, HealthIndicatorStatus } from '@nestjs/terminus';
+import type {
+  HealthCheckResult,
+  HealthCheckService,
+  HealthIndicatorFunction,
+  HealthIndicatorResult,
+  HealthIndicatorStatus,
+} from '@nestjs/terminus';
 import { MCP_MODULE_OPTIONS } from '../mcp.constants';
 import { ResolvedMcpOptions } from '../interfaces/mcp-module-options.interface';
 import { McpSessionManager } from '../protocol/mcp-session.manager';
@@ -56,7 +62,13 @@ export class McpHealthService {
   /** `/ready`: every probe, then the shutdown state; 200 only when all are up (or degraded) and not draining. */
   async readiness(): Promise<HealthAnswer<McpReadinessBody>> {
     const { checks, indicators } = await this.terminus.get();
-    this.probes ??= [...this.platform.create(), ...this.team.checks.map(({ key, indicator }) => ({ key, probe: teamProbe(key, indicator.isHealthy.bind(indicator)) }))];
+    this.probes ??= [
+      ...this.platform.create(),
+      ...this.team.checks.map(({ key, indicator }) => ({
+        key,
+        probe: teamProbe(key, indicator.isHealthy.bind(indicator)),
+      })),
+    ];
     const draining = this.sessions.draining;
     const fns: HealthIndicatorFunction[] = this.probes.map(({ key, probe }) => async () => {
       const status = await this.runner.run(key, probe);
@@ -70,11 +82,15 @@ export class McpHealthService {
 }
 
 /** A team indicator as a probe: only its status under `key` counts; its message is logged at most. */
-function teamProbe(key: string, isHealthy: (key: string, signal: AbortSignal) => PromiseLike<HealthIndicatorResult> | HealthIndicatorResult) {
+function teamProbe(
+  key: string,
+  isHealthy: (key: string, signal: AbortSignal) => PromiseLike<HealthIndicatorResult> | HealthIndicatorResult,
+) {
   return async (signal: AbortSignal): Promise<HealthIndicatorStatus> => {
     const detail = (await isHealthy(key, signal))?.[key] as { status?: string; message?: unknown } | undefined;
     if (detail?.status === 'up' || detail?.status === 'degraded') return detail.status;
-    if (detail?.status === 'down') throw new ProbeFailure(typeof detail.message === 'string' ? redact(detail.message) : 'reported down');
+    if (detail?.status === 'down')
+      throw new ProbeFailure(typeof detail.message === 'string' ? redact(detail.message) : 'reported down');
     throw new ProbeFailure(`answered without a result under "${key}"`);
   };
 }
@@ -93,6 +109,9 @@ async function settle(service: HealthCheckService, fns: HealthIndicatorFunction[
 function heapLimit(raw: string | undefined): number | undefined {
   if (raw === undefined || raw.trim() === '') return undefined;
   const mb = Number(raw);
-  if (!Number.isFinite(mb) || mb <= 0) throw new Error(`McpModule health: ${HEALTH_MAX_HEAP_ENV} must be a positive number of MiB (got ${JSON.stringify(raw)})`);
+  if (!Number.isFinite(mb) || mb <= 0)
+    throw new Error(
+      `McpModule health: ${HEALTH_MAX_HEAP_ENV} must be a positive number of MiB (got ${JSON.stringify(raw)})`,
+    );
   return Math.round(mb * 1024 * 1024);
 }

@@ -21,7 +21,9 @@ export const READINESS_CHECK = DiscoveryService.createDecorator<string>();
  * }
  */
 export function McpReadinessCheck(name: string): ClassDecorator {
-  if (!CHECK_NAME_PATTERN.test(name)) throw new Error(`@McpReadinessCheck: "${name}" must be snake_case (${CHECK_NAME_PATTERN})`);
-  if ((PLATFORM_CHECKS as readonly string[]).includes(name)) throw new Error(`@McpReadinessCheck: "${name}" is a platform check name; choose another`);
+  if (!CHECK_NAME_PATTERN.test(name))
+    throw new Error(`@McpReadinessCheck: "${name}" must be snake_case (${CHECK_NAME_PATTERN})`);
+  if ((PLATFORM_CHECKS as readonly string[]).includes(name))
+    throw new Error(`@McpReadinessCheck: "${name}" is a platform check name; choose another`);
   return READINESS_CHECK(name) as ClassDecorator;
 }

@@ -34,9 +34,18 @@ export class PlatformProbesFactory {
   create(): NamedProbe[] {
     const probes: NamedProbe[] = [];
     const { mode, jwks, jwksUri, introspection } = this.auth;
-    if (mode === 'jwt' && jwks && jwksUri) probes.push({ key: 'jwks', probe: (signal) => probeJwks(jwksUri, signal).then(() => 'up') });
-    if (mode === 'jwt' && introspection) probes.push({ key: 'introspection', probe: (signal) => probeIntrospection(introspection.url, signal).then(() => 'up') });
-    probes.push(storeProbe('session_store', this.sessions), storeProbe('event_store', this.events), storeProbe('limit_store', this.limits));
+    if (mode === 'jwt' && jwks && jwksUri)
+      probes.push({ key: 'jwks', probe: (signal) => probeJwks(jwksUri, signal).then(() => 'up') });
+    if (mode === 'jwt' && introspection)
+      probes.push({
+        key: 'introspection',
+        probe: (signal) => probeIntrospection(introspection.url, signal).then(() => 'up'),
+      });
+    probes.push(
+      storeProbe('session_store', this.sessions),
+      storeProbe('event_store', this.events),
+      storeProbe('limit_store', this.limits),
+    );
     return probes;
   }
 }

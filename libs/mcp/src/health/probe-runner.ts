@@ -49,7 +49,10 @@ export class ProbeRunner {
     });
     const run = Promise.resolve()
       .then(() => probe(controller.signal))
-      .then((status): Outcome => ({ status }), (error: unknown): Outcome => ({ status: 'down', reason: describeFailure(error) }));
+      .then(
+        (status): Outcome => ({ status }),
+        (error: unknown): Outcome => ({ status: 'down', reason: describeFailure(error) }),
+      );
     try {
       return await Promise.race([run, timeout]);
     } finally {
@@ -62,6 +65,7 @@ export class ProbeRunner {
     this.last.set(key, status);
     if (status === before) return;
     if (status === 'down') this.logger.warn(`readiness check "${key}" is down: ${reason ?? 'reported down'}`);
-    else if (before !== undefined) this.logger.log(`readiness check "${key}" is ${status === 'up' ? 'ok' : status} again`);
+    else if (before !== undefined)
+      this.logger.log(`readiness check "${key}" is ${status === 'up' ? 'ok' : status} again`);
   }
 }

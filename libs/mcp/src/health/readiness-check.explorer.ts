@@ -30,9 +30,11 @@ export class ReadinessCheckExplorer implements OnModuleInit {
     for (const wrapper of this.discovery.getProviders({ metadataKey: READINESS_CHECK.KEY })) {
       const key = this.discovery.getMetadataByDecorator(READINESS_CHECK, wrapper)!;
       const where = `@McpReadinessCheck('${key}') on ${wrapper.metatype?.name ?? String(wrapper.name)}`;
-      if (!wrapper.isDependencyTreeStatic()) throw new Error(`${where}: readiness checks must be singleton providers (not request-scoped or transient)`);
+      if (!wrapper.isDependencyTreeStatic())
+        throw new Error(`${where}: readiness checks must be singleton providers (not request-scoped or transient)`);
       const indicator = wrapper.instance as McpReadinessIndicator | undefined;
-      if (typeof indicator?.isHealthy !== 'function') throw new Error(`${where}: the class must implement McpReadinessIndicator (an isHealthy(key, signal) method)`);
+      if (typeof indicator?.isHealthy !== 'function')
+        throw new Error(`${where}: the class must implement McpReadinessIndicator (an isHealthy(key, signal) method)`);
       const other = byKey.get(key);
       if (other !== undefined) throw new Error(`${where}: the name is already used by ${other}`);
       byKey.set(key, wrapper.metatype?.name ?? String(wrapper.name));

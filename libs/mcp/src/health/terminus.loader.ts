@@ -22,11 +22,13 @@ export class TerminusLoader {
   constructor(private readonly lazy: LazyModuleLoader) {}
 
   get(): Promise<TerminusServices> {
-    this.loading ??= this.lazy.load(() => TerminusModule.forRoot({ logger: false }), { logger: false }).then((ref) => ({
-      checks: ref.get(HealthCheckService),
-      indicators: ref.get(HealthIndicatorService),
-      memory: ref.get(MemoryHealthIndicator),
-    }));
+    this.loading ??= this.lazy
+      .load(() => TerminusModule.forRoot({ logger: false }), { logger: false })
+      .then((ref) => ({
+        checks: ref.get(HealthCheckService),
+        indicators: ref.get(HealthIndicatorService),
+        memory: ref.get(MemoryHealthIndicator),
+      }));
     this.loading.catch(() => (this.loading = undefined));
     return this.loading;
   }

@@ -1,7 +1,16 @@
 import { JsonRpcId } from '../protocol/json-rpc';
 
 /** Syslog severities of MCP `notifications/message`, lowest first. */
-export const LOGGING_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
+export const LOGGING_LEVELS = [
+  'debug',
+  'info',
+  'notice',
+  'warning',
+  'error',
+  'critical',
+  'alert',
+  'emergency',
+] as const;
 export type LoggingLevel = (typeof LOGGING_LEVELS)[number];
 
 /** Sends `notifications/message` to the client of the current call, filtered by its `logging/setLevel`. */

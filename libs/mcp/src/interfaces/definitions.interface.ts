@@ -113,5 +113,4 @@ export interface McpResourceTemplateOptions {
 
 /** What {@link McpCompletion} completes: a prompt argument or a template variable. */
 export type McpCompletionOptions =
-  | { prompt: string; argument: string }
-  | { resourceTemplate: string; argument: string };
+  { prompt: string; argument: string } | { resourceTemplate: string; argument: string };

@@ -101,7 +101,12 @@ export interface McpModuleAsyncOptions extends Pick<ModuleMetadata, 'imports'> {
 }
 
 /** @internal Options with every default filled in. */
-export type ResolvedMcpOptions = Required<Omit<McpModuleOptions, 'title' | 'description' | 'instructions' | 'auth' | 'limits' | 'health' | 'metrics' | 'logging' | 'corporate'>> &
+export type ResolvedMcpOptions = Required<
+  Omit<
+    McpModuleOptions,
+    'title' | 'description' | 'instructions' | 'auth' | 'limits' | 'health' | 'metrics' | 'logging' | 'corporate'
+  >
+> &
   Pick<McpModuleOptions, 'title' | 'description' | 'instructions' | 'auth' | 'corporate'> & {
     limits: Required<McpLimits>;
     health: Required<McpHealthOptions>;

@@ -28,7 +28,12 @@ export class CallLimiter {
   ) {}
 
   /** Runs `work` within the caller's budgets, or throws {@link RateLimitedError}. */
-  async run<T>(session: McpSession, target: string, own: McpCallLimits | undefined, work: () => Promise<T>): Promise<T> {
+  async run<T>(
+    session: McpSession,
+    target: string,
+    own: McpCallLimits | undefined,
+    work: () => Promise<T>,
+  ): Promise<T> {
     const subject = subjectOf(session);
     const { callsPerMinute, maxConcurrentCalls } = this.options.limits;
     await this.take(`s:${subject}`, callsPerMinute, target);

@@ -18,7 +18,11 @@ describe('limitResultSize', () => {
     const open = limitResultSize(result, 1000, 't', compiler.compile({ type: 'object' }));
     expect(JSON.stringify(open).length).toBeLessThan(1300);
     expect(open.structuredContent).toMatchObject({ id: 'a', truncated: true });
-    const closed = compiler.compile({ type: 'object', properties: { blob: { type: 'string' }, id: { type: 'string' } }, additionalProperties: false });
+    const closed = compiler.compile({
+      type: 'object',
+      properties: { blob: { type: 'string' }, id: { type: 'string' } },
+      additionalProperties: false,
+    });
     const strict = limitResultSize(result, 1000, 't', closed);
     expect(strict.structuredContent).not.toHaveProperty('truncated');
     expect(closed(strict.structuredContent)).toBe(true);

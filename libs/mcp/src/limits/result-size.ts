@@ -20,9 +20,15 @@ function shrinkStructured(value: Record<string, unknown>, budget: number): Recor
   const copy = JSON.parse(JSON.stringify(value)) as Record<string, unknown>;
   const leaves: { holder: Record<string, unknown> | unknown[]; key: string | number; length: number }[] = [];
   const walk = (node: unknown) => {
-    if (Array.isArray(node)) node.forEach((v, i) => (typeof v === 'string' ? leaves.push({ holder: node, key: i, length: v.length }) : walk(v)));
+    if (Array.isArray(node))
+      node.forEach((v, i) =>
+        typeof v === 'string' ? leaves.push({ holder: node, key: i, length: v.length }) : walk(v),
+      );
     else if (node && typeof node === 'object') {
-      for (const [k, v] of Object.entries(node)) typeof v === 'string' ? leaves.push({ holder: node as Record<string, unknown>, key: k, length: v.length }) : walk(v);
+      for (const [k, v] of Object.entries(node))
+        typeof v === 'string'
+          ? leaves.push({ holder: node as Record<string, unknown>, key: k, length: v.length })
+          : walk(v);
     }
   };
   walk(copy);
@@ -72,7 +78,9 @@ export function limitResultSize(
     }
   }
   kept.push({ type: 'text', text: marker });
-  logger.warn(`tool ${tool} result truncated: about ${total + structuredSize} characters over a ${maxBytes}-byte limit`);
+  logger.warn(
+    `tool ${tool} result truncated: about ${total + structuredSize} characters over a ${maxBytes}-byte limit`,
+  );
   const out: Record<string, unknown> = { ...result, content: kept };
   if (structuredSize) {
     const shrunk = shrinkStructured(structured!, Math.floor(maxBytes / 2) - 32);

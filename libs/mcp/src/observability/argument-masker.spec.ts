@@ -7,7 +7,10 @@ describe('argument masking', () => {
       title: { type: 'string' },
       phone: { type: 'string', writeOnly: true },
       pin: { type: 'string', format: 'password' },
-      contacts: { type: 'array', items: { type: 'object', properties: { email: { type: 'string', writeOnly: true }, name: { type: 'string' } } } },
+      contacts: {
+        type: 'array',
+        items: { type: 'object', properties: { email: { type: 'string', writeOnly: true }, name: { type: 'string' } } },
+      },
       nested: { type: 'object', properties: { ssn: { type: 'string', writeOnly: true } } },
     },
   };
@@ -44,7 +47,10 @@ describe('argument masking', () => {
     const deep: Record<string, unknown> = {};
     let cur = deep;
     for (let i = 0; i < 10; i++) cur = (cur.d = {}) as Record<string, unknown>;
-    const masked = maskArguments({ s: 'x'.repeat(5000), a: Array.from({ length: 100 }, (_, i) => i), deep }, new Set()) as Record<string, any>;
+    const masked = maskArguments(
+      { s: 'x'.repeat(5000), a: Array.from({ length: 100 }, (_, i) => i), deep },
+      new Set(),
+    ) as Record<string, any>;
     expect(masked.s.length).toBeLessThan(250);
     expect(masked.a).toHaveLength(21);
     expect(JSON.stringify(masked.deep)).toContain('[…]');
@@ -55,12 +61,28 @@ describe('argument masking: nested DTOs, maps and hostile input', () => {
   it('follows $ref into $defs and walks maps and tuples', () => {
     const schema = {
       type: 'object',
-      properties: { customer: { $ref: '#/$defs/Customer' }, notes: { type: 'object', additionalProperties: { type: 'string', writeOnly: true } }, pair: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'string', format: 'password' }] } },
-      $defs: { Customer: { type: 'object', properties: { name: { type: 'string' }, ssn: { type: 'string', writeOnly: true }, self: { $ref: '#/$defs/Customer' } } } },
+      properties: {
+        customer: { $ref: '#/$defs/Customer' },
+        notes: { type: 'object', additionalProperties: { type: 'string', writeOnly: true } },
+        pair: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'string', format: 'password' }] },
+      },
+      $defs: {
+        Customer: {
+          type: 'object',
+          properties: {
+            name: { type: 'string' },
+            ssn: { type: 'string', writeOnly: true },
+            self: { $ref: '#/$defs/Customer' },
+          },
+        },
+      },
     };
     const paths = sensitivePaths(schema);
     expect([...paths]).toEqual(expect.arrayContaining(['customer.ssn', 'notes.*', 'pair.*']));
-    const masked = maskArguments({ customer: { name: 'Ada', ssn: '756.1234' }, notes: { a: 'x', b: 'y' } }, paths) as Record<string, any>;
+    const masked = maskArguments(
+      { customer: { name: 'Ada', ssn: '756.1234' }, notes: { a: 'x', b: 'y' } },
+      paths,
+    ) as Record<string, any>;
     expect(masked).toEqual({ customer: { name: 'Ada', ssn: MASK }, notes: { a: MASK, b: MASK } });
   });
 

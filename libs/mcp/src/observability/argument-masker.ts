@@ -37,7 +37,12 @@ export function sensitivePaths(schema: unknown): Set<string> {
       for (const [key, sub] of Object.entries(s.properties)) walk(sub, at(key), depth + 1, inner);
     }
     // Maps and tuples: any key or position counts as `*`.
-    for (const sub of [s.additionalProperties, s.items, ...Object.values((s.patternProperties as object) ?? {}), ...((s.prefixItems as unknown[]) ?? [])]) {
+    for (const sub of [
+      s.additionalProperties,
+      s.items,
+      ...Object.values((s.patternProperties as object) ?? {}),
+      ...((s.prefixItems as unknown[]) ?? []),
+    ]) {
       walk(sub, at('*'), depth + 1, inner);
     }
     for (const key of ['allOf', 'anyOf', 'oneOf'] as const) {
@@ -53,9 +58,22 @@ export function sensitivePaths(schema: unknown): Set<string> {
  * and arrays cut, depth bounded. The arguments themselves are never modified.
  * @internal
  */
-export function maskArguments(value: unknown, sensitive: ReadonlySet<string>, path = '', depth = 0, wildcard = ''): unknown {
-  if (path && (sensitive.has(path) || (wildcard && sensitive.has(wildcard)) || SECRET_NAME.test(path.slice(path.lastIndexOf('.') + 1)))) return MASK;
-  if (typeof value === 'string') return value.length > MAX_STRING ? `${value.slice(0, MAX_STRING)}…(${value.length} chars)` : value;
+export function maskArguments(
+  value: unknown,
+  sensitive: ReadonlySet<string>,
+  path = '',
+  depth = 0,
+  wildcard = '',
+): unknown {
+  if (
+    path &&
+    (sensitive.has(path) ||
+      (wildcard && sensitive.has(wildcard)) ||
+      SECRET_NAME.test(path.slice(path.lastIndexOf('.') + 1)))
+  )
+    return MASK;
+  if (typeof value === 'string')
+    return value.length > MAX_STRING ? `${value.slice(0, MAX_STRING)}…(${value.length} chars)` : value;
   if (value === null || typeof value !== 'object') return value;
   if (depth >= MAX_DEPTH) return '[…]';
   const any = path ? `${path}.*` : '*';
@@ -67,7 +85,13 @@ export function maskArguments(value: unknown, sensitive: ReadonlySet<string>, pa
   const keys = Object.keys(value);
   for (const key of keys.slice(0, MAX_KEYS)) {
     const shown = key.length > MAX_KEY_LENGTH ? `${key.slice(0, MAX_KEY_LENGTH)}…` : key;
-    const masked = maskArguments((value as Record<string, unknown>)[key], sensitive, path ? `${path}.${key}` : key, depth + 1, any);
+    const masked = maskArguments(
+      (value as Record<string, unknown>)[key],
+      sensitive,
+      path ? `${path}.${key}` : key,
+      depth + 1,
+      any,
+    );
     // defineProperty: a "__proto__" key stays a plain property of the copy instead of replacing its prototype.
     Object.defineProperty(out, shown, { value: masked, enumerable: true, writable: true, configurable: true });
   }

@@ -58,7 +58,12 @@ export class PinoAuditSink implements McpAuditSink, OnApplicationShutdown {
     const target = process.env.MCP_AUDIT_LOG?.trim();
     const dest = target === 'stdout' ? 1 : target === 'stderr' || !target ? 2 : target;
     return pino(
-      { base: { channel: 'audit' }, messageKey: 'msg', timestamp: pino.stdTimeFunctions.isoTime, formatters: { level: (label) => ({ level: label }) } },
+      {
+        base: { channel: 'audit' },
+        messageKey: 'msg',
+        timestamp: pino.stdTimeFunctions.isoTime,
+        formatters: { level: (label) => ({ level: label }) },
+      },
       pino.destination({ dest, sync: true, mkdir: typeof dest === 'string' }),
     );
   }

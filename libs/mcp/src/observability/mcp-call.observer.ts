@@ -50,27 +50,39 @@ export class McpCallObserver {
     @Optional() @Inject(MCP_AUDIT_SINK) private readonly audit?: McpAuditSink,
   ) {}
 
-  begin(request: JsonRpcRequest, session: McpSession, requestId: string | undefined, principal: McpPrincipal | undefined): ObservedCall {
+  begin(
+    request: JsonRpcRequest,
+    session: McpSession,
+    requestId: string | undefined,
+    principal: McpPrincipal | undefined,
+  ): ObservedCall {
     const { method } = request;
     const params = request.params ?? {};
     const name = typeof params.name === 'string' ? params.name : undefined;
     const tool = method === 'tools/call' && name !== undefined ? this.registry.tools.get(name) : undefined;
     // Span names and metric labels carry only names the registry knows: bounded, never client input.
-    const target = tool?.name ?? (method === 'prompts/get' && name !== undefined && this.registry.prompts.has(name) ? name : undefined);
-    const { span, ctx } = !this.tracing ? { span: undefined, ctx: undefined } : startMcpSpan(method, target, params._meta, () => ({
-      [MCP_ATTR.method]: method,
-      [MCP_ATTR.sessionId]: session.transport === 'http' ? session.id : undefined,
-      [MCP_ATTR.protocolVersion]: session.protocolVersion,
-      [MCP_ATTR.jsonRpcId]: String(request.id),
-      [MCP_ATTR.requestId]: requestId,
-      [MCP_ATTR.networkTransport]: session.transport === 'stdio' ? 'pipe' : 'tcp',
-      [MCP_ATTR.networkProtocol]: session.transport === 'http' ? 'http' : undefined,
-      [MCP_ATTR.operation]: method === 'tools/call' ? 'execute_tool' : undefined,
-      [MCP_ATTR.toolName]: tool?.name,
-      [MCP_ATTR.promptName]: method === 'prompts/get' ? target : undefined,
-      // Fixed resources only: an expanded template URI carries the caller's template variables.
-      [MCP_ATTR.resourceUri]: method === 'resources/read' && typeof params.uri === 'string' && this.registry.resources.has(params.uri) ? params.uri : undefined,
-    }));
+    const target =
+      tool?.name ??
+      (method === 'prompts/get' && name !== undefined && this.registry.prompts.has(name) ? name : undefined);
+    const { span, ctx } = !this.tracing
+      ? { span: undefined, ctx: undefined }
+      : startMcpSpan(method, target, params._meta, () => ({
+          [MCP_ATTR.method]: method,
+          [MCP_ATTR.sessionId]: session.transport === 'http' ? session.id : undefined,
+          [MCP_ATTR.protocolVersion]: session.protocolVersion,
+          [MCP_ATTR.jsonRpcId]: String(request.id),
+          [MCP_ATTR.requestId]: requestId,
+          [MCP_ATTR.networkTransport]: session.transport === 'stdio' ? 'pipe' : 'tcp',
+          [MCP_ATTR.networkProtocol]: session.transport === 'http' ? 'http' : undefined,
+          [MCP_ATTR.operation]: method === 'tools/call' ? 'execute_tool' : undefined,
+          [MCP_ATTR.toolName]: tool?.name,
+          [MCP_ATTR.promptName]: method === 'prompts/get' ? target : undefined,
+          // Fixed resources only: an expanded template URI carries the caller's template variables.
+          [MCP_ATTR.resourceUri]:
+            method === 'resources/read' && typeof params.uri === 'string' && this.registry.resources.has(params.uri)
+              ? params.uri
+              : undefined,
+        }));
     return { ctx, span, method, target, tool, started: performance.now(), request, session, requestId, principal };
   }
 
@@ -80,13 +92,20 @@ export class McpCallObserver {
     if (call.span) endSpan(call.span, status, rpcCode);
     const key = `${call.method}\u0000${call.target ?? ''}\u0000${status}`;
     let duration = this.durations.get(key);
-    if (!duration) this.durations.set(key, (duration = this.metrics.operationDuration.labels(call.method, call.target ?? '', status)));
+    if (!duration)
+      this.durations.set(
+        key,
+        (duration = this.metrics.operationDuration.labels(call.method, call.target ?? '', status)),
+      );
     duration.observe(seconds);
     if (call.method !== 'tools/call') return;
     const tool = call.tool?.name ?? 'unknown';
     this.metrics.toolCalls.inc({ tool, status });
     const durationMs = Math.round(seconds * 10_000) / 10;
-    const args = this.options.logging.arguments && call.tool ? maskArguments(call.request.params?.arguments, call.tool.sensitiveArgs) : undefined;
+    const args =
+      this.options.logging.arguments && call.tool
+        ? maskArguments(call.request.params?.arguments, call.tool.sensitiveArgs)
+        : undefined;
     const entry = {
       msg: 'tool call',
       tool,
@@ -99,7 +118,8 @@ export class McpCallObserver {
       ...(args !== undefined ? { arguments: args } : {}),
     };
     if (status === 'internal_error') this.logger.error(entry);
-    else if (status === 'ok' || status === 'tool_error' || status === 'invalid_arguments' || status === 'cancelled') this.logger.log(entry);
+    else if (status === 'ok' || status === 'tool_error' || status === 'invalid_arguments' || status === 'cancelled')
+      this.logger.log(entry);
     else this.logger.warn(entry);
     if (call.tool?.risk) this.writeAudit(call, call.tool, status, durationMs, args);
   }

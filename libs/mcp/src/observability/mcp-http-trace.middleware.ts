@@ -1,6 +1,12 @@
 import { Injectable, NestMiddleware } from '@nestjs/common';
 import { SpanKind, SpanStatusCode, context, defaultTextMapGetter, trace } from '@opentelemetry/api';
-import { ATTR_HTTP_REQUEST_METHOD, ATTR_HTTP_RESPONSE_STATUS_CODE, ATTR_URL_PATH, ATTR_CLIENT_ADDRESS, ATTR_NETWORK_PROTOCOL_NAME } from '@opentelemetry/semantic-conventions';
+import {
+  ATTR_HTTP_REQUEST_METHOD,
+  ATTR_HTTP_RESPONSE_STATUS_CODE,
+  ATTR_URL_PATH,
+  ATTR_CLIENT_ADDRESS,
+  ATTR_NETWORK_PROTOCOL_NAME,
+} from '@opentelemetry/semantic-conventions';
 import type { NextFunction, Request, Response } from 'express';
 import { MCP_ATTR, incomingTraceContext, mcpTracer, tracingActive } from './mcp-tracer';
 import { requestIdFor } from './request-id';

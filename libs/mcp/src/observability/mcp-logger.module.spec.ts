@@ -20,18 +20,27 @@ describe('log redaction', () => {
     });
     logger.error({ err: error }, 'upstream failed');
     const line = JSON.parse(text());
-    expect(line.err).toMatchObject({ type: 'Error', message: 'Request failed with status code 502', code: 'ERR_BAD_RESPONSE' });
+    expect(line.err).toMatchObject({
+      type: 'Error',
+      message: 'Request failed with status code 502',
+      code: 'ERR_BAD_RESPONSE',
+    });
     expect(text()).not.toMatch(/eyJSECRET|hunter2|cookie=abc/);
   });
 
   it('masks secret-named keys at the top level and a few levels down', () => {
     const { logger, text } = capture();
-    logger.info({ password: 'top-secret-1', options: { db: { password: 'nested-secret-2' } }, headers: { authorization: 'Bearer nested-3', cookie: 'c=4' }, apiKey: 'k-5' });
+    logger.info({
+      password: 'top-secret-1',
+      options: { db: { password: 'nested-secret-2' } },
+      headers: { authorization: 'Bearer nested-3', cookie: 'c=4' },
+      apiKey: 'k-5',
+    });
     expect(text()).not.toMatch(/top-secret-1|nested-secret-2|nested-3|c=4|k-5/);
     expect(text()).toContain('[REDACTED]');
   });
 
-  it('renames an application line\'s top-level channel, so it cannot pass for an audit event', () => {
+  it("renames an application line's top-level channel, so it cannot pass for an audit event", () => {
     const { logger, text } = capture();
     logger.info({ channel: 'audit', event: 'tool_call', outcome: 'ok' });
     const line = JSON.parse(text());

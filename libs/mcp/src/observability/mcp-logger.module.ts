@@ -28,7 +28,9 @@ export const REDACTED_LOG_PATHS = ['req.headers.authorization', 'req.headers.coo
 
 /** Keys whose values never reach a log line, wherever they appear (exact names, case-insensitive). */
 const SECRET_KEYS = new Set(
-  'authorization proxy-authorization cookie set-cookie password passwd passphrase secret clientsecret client_secret apikey api_key api-key x-api-key token accesstoken access_token refreshtoken refresh_token idtoken id_token bearer privatekey private_key credential credentials'.split(' '),
+  'authorization proxy-authorization cookie set-cookie password passwd passphrase secret clientsecret client_secret apikey api_key api-key x-api-key token accesstoken access_token refreshtoken refresh_token idtoken id_token bearer privatekey private_key credential credentials'.split(
+    ' ',
+  ),
 );
 const CENSOR_DEPTH = 4;
 
@@ -83,24 +85,39 @@ export const reserveAuditChannel = (object: Record<string, unknown>): Record<str
 };
 
 /** pino's `formatters.log`: the audit channel reserved, secrets censored. @internal */
-const formatEntry = (object: Record<string, unknown>): Record<string, unknown> => censorSecrets(reserveAuditChannel(object));
+const formatEntry = (object: Record<string, unknown>): Record<string, unknown> =>
+  censorSecrets(reserveAuditChannel(object));
 
 const DEFAULT_QUIET_PATHS: ReadonlySet<string> = new Set(['/mcp']);
 
 /** The pino options of {@link McpLoggerModule}. @internal */
-export function mcpPinoOptions(level: string, accessLog: boolean, quietPaths: ReadonlySet<string> = DEFAULT_QUIET_PATHS) {
+export function mcpPinoOptions(
+  level: string,
+  accessLog: boolean,
+  quietPaths: ReadonlySet<string> = DEFAULT_QUIET_PATHS,
+) {
   return {
     level,
     autoLogging: accessLog,
     // A successful request to the MCP endpoint is at debug: its tool calls have entries of their own.
     customLogLevel: (req: IncomingMessage, res: ServerResponse, error?: Error) =>
-      error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : quietPaths.has(pathOnly(req.url)?.toLowerCase() ?? '') ? 'debug' : 'info',
+      error || res.statusCode >= 500
+        ? 'error'
+        : res.statusCode >= 400
+          ? 'warn'
+          : quietPaths.has(pathOnly(req.url)?.toLowerCase() ?? '')
+            ? 'debug'
+            : 'info',
     genReqId: (req: IncomingMessage, res: ServerResponse) => requestIdFor(req, res),
     redact: { paths: REDACTED_LOG_PATHS, censor: '[REDACTED]' },
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label: string) => ({ level: label }), log: formatEntry },
     serializers: {
-      req: (req: { id?: unknown; method?: string; url?: string }) => ({ id: req.id, method: req.method, path: pathOnly(req.url) }),
+      req: (req: { id?: unknown; method?: string; url?: string }) => ({
+        id: req.id,
+        method: req.method,
+        path: pathOnly(req.url),
+      }),
       res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),
       err: errorSerializer,
     },

@@ -41,7 +41,10 @@ export class McpMetricsServer implements OnApplicationBootstrap, OnApplicationSh
         return;
       }
       this.metrics.scrape().then(
-        (body) => res.writeHead(200, { 'Content-Type': this.metrics.registry.contentType, 'Cache-Control': 'no-store' }).end(body),
+        (body) =>
+          res
+            .writeHead(200, { 'Content-Type': this.metrics.registry.contentType, 'Cache-Control': 'no-store' })
+            .end(body),
         (error: Error) => {
           this.logger.error(`metrics collection failed: ${error.message}`);
           res.writeHead(500, { 'Content-Type': 'text/plain' }).end('metrics unavailable\n');
@@ -51,7 +54,13 @@ export class McpMetricsServer implements OnApplicationBootstrap, OnApplicationSh
     server.headersTimeout = 10_000;
     server.requestTimeout = 10_000;
     await new Promise<void>((resolve, reject) => {
-      server.once('error', (e: Error) => reject(new Error(`McpModule: cannot serve metrics on ${host}:${port} (${e.message}); set MCP_METRICS_PORT (0 = any free port, false = none)`)));
+      server.once('error', (e: Error) =>
+        reject(
+          new Error(
+            `McpModule: cannot serve metrics on ${host}:${port} (${e.message}); set MCP_METRICS_PORT (0 = any free port, false = none)`,
+          ),
+        ),
+      );
       server.listen(port, host, () => resolve());
     });
     this.server = server;

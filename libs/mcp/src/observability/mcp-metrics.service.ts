@@ -23,7 +23,12 @@ export class McpMetrics {
   constructor(@Inject(MCP_MODULE_OPTIONS) options: ResolvedMcpOptions, sessions: McpSessionManager) {
     const registers = [this.registry];
     this.registry.setDefaultLabels({ service: options.name });
-    this.toolCalls = new Counter({ name: 'mcp_tool_calls_total', help: 'tools/call requests by tool and outcome (ok, tool_error or the error class).', labelNames: ['tool', 'status'], registers });
+    this.toolCalls = new Counter({
+      name: 'mcp_tool_calls_total',
+      help: 'tools/call requests by tool and outcome (ok, tool_error or the error class).',
+      labelNames: ['tool', 'status'],
+      registers,
+    });
     this.operationDuration = new Histogram({
       name: 'mcp_server_operation_duration_seconds',
       help: 'Duration of MCP requests by method, target (tool or prompt name) and outcome.',
@@ -31,8 +36,18 @@ export class McpMetrics {
       buckets: DURATION_BUCKETS,
       registers,
     });
-    this.authFailures = new Counter({ name: 'mcp_auth_failures_total', help: 'Refused authentications by reason.', labelNames: ['reason'], registers });
-    this.rateLimited = new Counter({ name: 'mcp_rate_limit_events_total', help: 'Calls refused by a rate or concurrency limit.', labelNames: ['target', 'limit'], registers });
+    this.authFailures = new Counter({
+      name: 'mcp_auth_failures_total',
+      help: 'Refused authentications by reason.',
+      labelNames: ['reason'],
+      registers,
+    });
+    this.rateLimited = new Counter({
+      name: 'mcp_rate_limit_events_total',
+      help: 'Calls refused by a rate or concurrency limit.',
+      labelNames: ['target', 'limit'],
+      registers,
+    });
     new Gauge({
       name: 'mcp_active_sessions',
       help: 'Live MCP sessions on this replica.',

@@ -11,7 +11,11 @@ export interface McpTelemetryOptions {
   /** Span processors instead of the ones `OTEL_TRACES_EXPORTER` would configure (tests, custom pipelines). */
   spanProcessors?: SpanProcessor[];
   /** OpenTelemetry instrumentations (http, pg, ioredis, ...); they must start before those modules load. */
-  instrumentations?: ConstructorParameters<typeof NodeSDK>[0] extends infer O ? (O extends { instrumentations?: infer I } ? I : never) : never;
+  instrumentations?: ConstructorParameters<typeof NodeSDK>[0] extends infer O
+    ? O extends { instrumentations?: infer I }
+      ? I
+      : never
+    : never;
 }
 
 /**

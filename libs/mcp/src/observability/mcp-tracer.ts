@@ -1,4 +1,13 @@
-import { Context, ProxyTracerProvider, ROOT_CONTEXT, Span, SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
+import {
+  Context,
+  ProxyTracerProvider,
+  ROOT_CONTEXT,
+  Span,
+  SpanKind,
+  SpanStatusCode,
+  context,
+  trace,
+} from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 
 /**
@@ -74,7 +83,12 @@ const metaGetter = {
 };
 
 /** Starts an MCP server span (`{method} {target}`, kind SERVER) under {@link parentOf}. @internal */
-export function startMcpSpan(method: string, target: string | undefined, meta: unknown, attributes: () => Record<string, string | number | undefined>): { span: Span; ctx: Context } {
+export function startMcpSpan(
+  method: string,
+  target: string | undefined,
+  meta: unknown,
+  attributes: () => Record<string, string | number | undefined>,
+): { span: Span; ctx: Context } {
   const { parent, links } = parentOf(meta);
   const span = mcpTracer().startSpan(target ? `${method} ${target}` : method, { kind: SpanKind.SERVER, links }, parent);
   if (span.isRecording()) span.setAttributes(defined(attributes()));

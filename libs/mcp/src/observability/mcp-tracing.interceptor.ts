@@ -24,7 +24,11 @@ export class McpTracingInterceptor implements NestInterceptor {
     const handled = context.with(trace.setSpan(context.active(), span), () => next.handle());
     // Without a recording span (no SDK, or not sampled) there is nothing to record: no rxjs stage at all.
     if (!span.isRecording()) return handled;
-    span.setAttributes({ [MCP_ATTR.operation]: 'execute_tool', [MCP_ATTR.toolName]: call.target, [MCP_ATTR.toolCallId]: String(call.requestId) });
+    span.setAttributes({
+      [MCP_ATTR.operation]: 'execute_tool',
+      [MCP_ATTR.toolName]: call.target,
+      [MCP_ATTR.toolCallId]: String(call.requestId),
+    });
     return handled.pipe(
       tap({
         next: (value) => {

@@ -24,4 +24,5 @@ export function requestIdFor(req: IncomingMessage, res?: ServerResponse): string
 }
 
 /** The correlation id of a request, if one was decided. @internal */
-export const existingRequestId = (req: IncomingMessage): string | undefined => (req as IncomingMessage & { [KEY]?: string })[KEY];
+export const existingRequestId = (req: IncomingMessage): string | undefined =>
+  (req as IncomingMessage & { [KEY]?: string })[KEY];

@@ -48,10 +48,14 @@ export function createCallContext(
   const ask = (capability: string, method: string, params: Record<string, unknown>, timeoutMs?: number) => {
     if (!session.clientCapabilities[capability]) {
       return Promise.reject(
-        new McpError(ErrorCode.ServerError, `The client did not declare the "${capability}" capability, so ${method} cannot be used`, {
-          reason: 'client_capability_missing',
-          capability,
-        }),
+        new McpError(
+          ErrorCode.ServerError,
+          `The client did not declare the "${capability}" capability, so ${method} cannot be used`,
+          {
+            reason: 'client_capability_missing',
+            capability,
+          },
+        ),
       );
     }
     if (ended) return Promise.reject(new McpError(ErrorCode.ServerError, 'The call has already ended'));
@@ -78,13 +82,17 @@ export function createCallContext(
     elicit: (params, o) => {
       if (!session.era.elicitation) {
         return Promise.reject(
-          new McpError(ErrorCode.ServerError, `Elicitation does not exist in protocol ${session.protocolVersion}`, { reason: 'client_capability_missing', capability: 'elicitation' }),
+          new McpError(ErrorCode.ServerError, `Elicitation does not exist in protocol ${session.protocolVersion}`, {
+            reason: 'client_capability_missing',
+            capability: 'elicitation',
+          }),
         );
       }
       return ask('elicitation', 'elicitation/create', params, o?.timeoutMs);
     },
     sample: (params, o) => ask('sampling', 'sampling/createMessage', params, o?.timeoutMs),
-    listRoots: (o) => ask('roots', 'roots/list', {}, o?.timeoutMs) as Promise<{ roots: { uri: string; name?: string }[] }>,
+    listRoots: (o) =>
+      ask('roots', 'roots/list', {}, o?.timeoutMs) as Promise<{ roots: { uri: string; name?: string }[] }>,
     end: () => {
       ended = true;
       progress.end();

@@ -3,7 +3,8 @@ import { ProtocolVersion } from './protocol-version';
 type Def = Record<string, unknown>;
 export type ListKind = 'tools' | 'prompts' | 'resources' | 'resourceTemplates';
 
-const keep = (d: Def, keys: string[]): Def => Object.fromEntries(keys.filter((k) => d[k] !== undefined).map((k) => [k, d[k]]));
+const keep = (d: Def, keys: string[]): Def =>
+  Object.fromEntries(keys.filter((k) => d[k] !== undefined).map((k) => [k, d[k]]));
 const drop = (d: Def, keys: string[]): Def => Object.fromEntries(Object.entries(d).filter(([k]) => !keys.includes(k)));
 
 /** Fields each older revision knows; newer fields are left out rather than confusing strict clients. */
@@ -28,7 +29,11 @@ export function projectDefinition(kind: ListKind, def: Def, version: ProtocolVer
     case '2025-03-26':
       return legacy(kind, def, LEGACY_FIELDS[kind]);
     case '2024-11-05':
-      return legacy(kind, def, LEGACY_FIELDS[kind].filter((k) => !(kind === 'tools' && k === 'annotations')));
+      return legacy(
+        kind,
+        def,
+        LEGACY_FIELDS[kind].filter((k) => !(kind === 'tools' && k === 'annotations')),
+      );
   }
 }
 
@@ -49,7 +54,8 @@ export function projectContent(item: unknown, version: ProtocolVersion): unknown
   if (version === '2025-11-25' || version === '2025-06-18' || typeof item !== 'object' || item === null) return item;
   const c = item as Def;
   if (c.type === 'resource_link') return { type: 'text', text: `${String(c.name ?? 'resource')}: ${String(c.uri)}` };
-  if (c.type === 'audio' && version === '2024-11-05') return { type: 'text', text: `[audio content (${String(c.mimeType)}) needs a newer client]` };
+  if (c.type === 'audio' && version === '2024-11-05')
+    return { type: 'text', text: `[audio content (${String(c.mimeType)}) needs a newer client]` };
   return item;
 }
 

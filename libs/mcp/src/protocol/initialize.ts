@@ -17,19 +17,35 @@ export function initializeResult(
   options: ResolvedMcpOptions,
 ): Record<string, unknown> {
   if (typeof params.protocolVersion !== 'string') {
-    throw new InvalidParamsError('Invalid params: protocolVersion is required', { field: 'protocolVersion', reason: 'required' });
+    throw new InvalidParamsError('Invalid params: protocolVersion is required', {
+      field: 'protocolVersion',
+      reason: 'required',
+    });
   }
   const clientCaps = params.capabilities;
-  if (clientCaps !== undefined && (typeof clientCaps !== 'object' || clientCaps === null || Array.isArray(clientCaps))) {
-    throw new InvalidParamsError('Invalid params: capabilities must be an object', { field: 'capabilities', reason: 'type' });
+  if (
+    clientCaps !== undefined &&
+    (typeof clientCaps !== 'object' || clientCaps === null || Array.isArray(clientCaps))
+  ) {
+    throw new InvalidParamsError('Invalid params: capabilities must be an object', {
+      field: 'capabilities',
+      reason: 'type',
+    });
   }
   // Kept for the session's lifetime, so bounded: real clients send well under a kilobyte.
   if (metadataSize(clientCaps) + metadataSize(params.clientInfo) > MAX_CLIENT_METADATA) {
-    throw new InvalidParamsError('Invalid params: capabilities and clientInfo are too large', { field: 'capabilities', reason: 'size' });
+    throw new InvalidParamsError('Invalid params: capabilities and clientInfo are too large', {
+      field: 'capabilities',
+      reason: 'size',
+    });
   }
   const version = negotiateVersion(params.protocolVersion);
   const info = params.clientInfo as McpClientInfo | undefined;
-  session.negotiate(version, info && typeof info === 'object' ? info : undefined, (clientCaps as Record<string, unknown>) ?? {});
+  session.negotiate(
+    version,
+    info && typeof info === 'object' ? info : undefined,
+    (clientCaps as Record<string, unknown>) ?? {},
+  );
   const serverInfo: Record<string, unknown> = { name: options.name, version: options.version };
   if (options.title) serverInfo.title = options.title;
   // Implementation.description exists from 2025-11-25 on (revisions are dates, so they sort as strings).

@@ -32,10 +32,18 @@ describe('classifyMessage', () => {
   });
 
   it('keeps a valid id of an invalid request so the error can echo it', () => {
-    expect(classifyMessage({ jsonrpc: '2.0', id: 9, method: 'x', params: 'no' })).toEqual({ kind: 'invalid', id: 9, reason: 'params must be an object' });
+    expect(classifyMessage({ jsonrpc: '2.0', id: 9, method: 'x', params: 'no' })).toEqual({
+      kind: 'invalid',
+      id: 9,
+      reason: 'params must be an object',
+    });
   });
 
   it('serialises a pre-serialised result without re-parsing it', () => {
-    expect(JSON.parse(serialiseRawResult('a"b', '{"tools":[]}'))).toEqual({ jsonrpc: '2.0', id: 'a"b', result: { tools: [] } });
+    expect(JSON.parse(serialiseRawResult('a"b', '{"tools":[]}'))).toEqual({
+      jsonrpc: '2.0',
+      id: 'a"b',
+      result: { tools: [] },
+    });
   });
 });

@@ -59,8 +59,7 @@ export type ClassifiedMessage =
   | { kind: 'response'; message: JsonRpcResponse }
   | { kind: 'invalid'; id: JsonRpcId | null; reason: string };
 
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const isValidId = (id: unknown): id is JsonRpcId =>
   (typeof id === 'string' && id.length <= 256) || (typeof id === 'number' && Number.isSafeInteger(id));
@@ -78,30 +77,49 @@ export function classifyMessage(value: unknown): ClassifiedMessage {
   const hasId = 'id' in value;
   if (typeof value.method === 'string') {
     if (value.params !== undefined && !isObject(value.params)) {
-      return { kind: 'invalid', id: hasId && isValidId(value.id) ? value.id : null, reason: 'params must be an object' };
+      return {
+        kind: 'invalid',
+        id: hasId && isValidId(value.id) ? value.id : null,
+        reason: 'params must be an object',
+      };
     }
     if (!hasId) return { kind: 'notification', message: value as unknown as JsonRpcNotification };
     if (!isValidId(value.id)) return { kind: 'invalid', id: null, reason: 'id must be a string or an integer' };
     return { kind: 'request', message: value as unknown as JsonRpcRequest };
   }
-  if ('method' in value) return { kind: 'invalid', id: isValidId(value.id) ? value.id : null, reason: 'method must be a string' };
-  if (hasId && ('result' in value) !== ('error' in value)) {
+  if ('method' in value)
+    return { kind: 'invalid', id: isValidId(value.id) ? value.id : null, reason: 'method must be a string' };
+  if (hasId && 'result' in value !== 'error' in value) {
     if ('result' in value && isObject(value.result) && isValidId(value.id)) {
       return { kind: 'response', message: value as unknown as JsonRpcResponse };
     }
     const error = value.error;
-    if (isObject(error) && Number.isInteger(error.code) && typeof error.message === 'string' && (isValidId(value.id) || value.id === null)) {
+    if (
+      isObject(error) &&
+      Number.isInteger(error.code) &&
+      typeof error.message === 'string' &&
+      (isValidId(value.id) || value.id === null)
+    ) {
       return { kind: 'response', message: value as unknown as JsonRpcResponse };
     }
   }
-  return { kind: 'invalid', id: isValidId(value.id) ? value.id : null, reason: 'Not a request, notification or response' };
+  return {
+    kind: 'invalid',
+    id: isValidId(value.id) ? value.id : null,
+    reason: 'Not a request, notification or response',
+  };
 }
 
 /** @internal */
 export const isJsonRpcId = isValidId;
 
 /** @internal */
-export function errorResponse(id: JsonRpcId | null, code: number, message: string, data?: unknown): JsonRpcErrorResponse {
+export function errorResponse(
+  id: JsonRpcId | null,
+  code: number,
+  message: string,
+  data?: unknown,
+): JsonRpcErrorResponse {
   const error: JsonRpcErrorObject = data === undefined ? { code, message } : { code, message, data };
   return { jsonrpc: '2.0', id, error };
 }

@@ -50,7 +50,11 @@ export class McpSession {
     return randomUUID();
   }
 
-  negotiate(version: ProtocolVersion, clientInfo: McpClientInfo | undefined, capabilities: Record<string, unknown>): void {
+  negotiate(
+    version: ProtocolVersion,
+    clientInfo: McpClientInfo | undefined,
+    capabilities: Record<string, unknown>,
+  ): void {
     this.protocolVersion = version;
     this.era = eraFeatures(version);
     this.clientInfo = clientInfo;
@@ -68,7 +72,13 @@ export class McpSession {
   }
 
   /** Sends a server-to-client request on `sink` and waits for the client's response. */
-  request(sink: MessageSink, method: string, params: Record<string, unknown>, timeoutMs: number, signal?: AbortSignal): Promise<Record<string, unknown>> {
+  request(
+    sink: MessageSink,
+    method: string,
+    params: Record<string, unknown>,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<Record<string, unknown>> {
     if (this.closed) return Promise.reject(new McpError(ErrorCode.ServerError, 'Session closed'));
     if (signal?.aborted) return Promise.reject(new McpError(ErrorCode.ServerError, 'Call cancelled'));
     const id = `srv-${++this.nextId}`;
@@ -76,19 +86,33 @@ export class McpSession {
       const timer = setTimeout(() => {
         this.pending.delete(id);
         signal?.removeEventListener('abort', onAbort);
-        sink.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'Timed out' } });
+        sink.send({
+          jsonrpc: '2.0',
+          method: 'notifications/cancelled',
+          params: { requestId: id, reason: 'Timed out' },
+        });
         reject(new McpError(ErrorCode.Timeout, `The client did not answer ${method} in time`));
       }, timeoutMs);
       const onAbort = () => {
         clearTimeout(timer);
         this.pending.delete(id);
-        sink.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'Call cancelled' } });
+        sink.send({
+          jsonrpc: '2.0',
+          method: 'notifications/cancelled',
+          params: { requestId: id, reason: 'Call cancelled' },
+        });
         reject(new McpError(ErrorCode.ServerError, 'Call cancelled'));
       };
       signal?.addEventListener('abort', onAbort, { once: true });
       this.pending.set(id, {
-        resolve: (r) => { signal?.removeEventListener('abort', onAbort); resolve(r); },
-        reject: (e) => { signal?.removeEventListener('abort', onAbort); reject(e); },
+        resolve: (r) => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve(r);
+        },
+        reject: (e) => {
+          signal?.removeEventListener('abort', onAbort);
+          reject(e);
+        },
         timer,
       });
       if (!sink.send({ jsonrpc: '2.0', id, method, params } as JsonRpcMessage)) {
@@ -111,7 +135,11 @@ export class McpSession {
     else {
       // The client's code is reported in data; ours stays a fixed server error.
       const { code, message } = response.error;
-      waiting.reject(new McpError(ErrorCode.ServerError, `Client answered with an error: ${String(message).slice(0, 200)}`, { clientCode: code }));
+      waiting.reject(
+        new McpError(ErrorCode.ServerError, `Client answered with an error: ${String(message).slice(0, 200)}`, {
+          clientCode: code,
+        }),
+      );
     }
     return true;
   }

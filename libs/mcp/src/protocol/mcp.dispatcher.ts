@@ -5,7 +5,16 @@ import { LOGGING_LEVELS, LoggingLevel } from '../interfaces/call-context.interfa
 import { McpError } from '../errors/mcp.error';
 import { toJsonRpcError } from '../errors/error-mapper';
 import { McpRegistry } from '../registry/mcp.registry';
-import { ErrorCode, JsonRpcId, JsonRpcNotification, JsonRpcRequest, classifyMessage, errorResponse, isJsonRpcId, serialiseRawResult } from './json-rpc';
+import {
+  ErrorCode,
+  JsonRpcId,
+  JsonRpcNotification,
+  JsonRpcRequest,
+  classifyMessage,
+  errorResponse,
+  isJsonRpcId,
+  serialiseRawResult,
+} from './json-rpc';
 import { McpSession } from './mcp-session';
 import { MessageSink } from './message-sink';
 import { MethodHandler, MethodResult, RequestScope } from './handlers/handler-context';
@@ -74,7 +83,13 @@ export class McpDispatcher {
    * Handles one parsed JSON value. Requests get an outcome; notifications and responses get
    * undefined (never answered), as do requests cancelled while running.
    */
-  async dispatch(value: unknown, session: McpSession, sink: MessageSink, rid?: string, principal?: unknown): Promise<DispatchOutcome | undefined> {
+  async dispatch(
+    value: unknown,
+    session: McpSession,
+    sink: MessageSink,
+    rid?: string,
+    principal?: unknown,
+  ): Promise<DispatchOutcome | undefined> {
     const msg = classifyMessage(value);
     switch (msg.kind) {
       case 'invalid':
@@ -90,10 +105,17 @@ export class McpDispatcher {
     }
   }
 
-  private async request(request: JsonRpcRequest, session: McpSession, sink: MessageSink, rid?: string, principal?: unknown): Promise<DispatchOutcome | undefined> {
+  private async request(
+    request: JsonRpcRequest,
+    session: McpSession,
+    sink: MessageSink,
+    rid?: string,
+    principal?: unknown,
+  ): Promise<DispatchOutcome | undefined> {
     const { id, method } = request;
     if (method === 'initialize') {
-      if (session.initialized) return fail(id, ErrorCode.InvalidRequest, 'Invalid Request: session already initialized', undefined, rid);
+      if (session.initialized)
+        return fail(id, ErrorCode.InvalidRequest, 'Invalid Request: session already initialized', undefined, rid);
       try {
         const result = initializeResult(request.params ?? {}, session, this.capabilities(), this.options);
         return { body: JSON.stringify({ jsonrpc: '2.0', id, result }) };
@@ -114,11 +136,16 @@ export class McpDispatcher {
       return fail(id, code, message, data, rid);
     };
     if (this.sessions.draining && method !== 'ping') {
-      return refuse(ErrorCode.UpstreamUnavailable, 'Unavailable: the server is shutting down; retry on another instance', { reason: 'shutting_down', retryAfter: 1 });
+      return refuse(
+        ErrorCode.UpstreamUnavailable,
+        'Unavailable: the server is shutting down; retry on another instance',
+        { reason: 'shutting_down', retryAfter: 1 },
+      );
     }
 
     const key = McpSession.inflightKey(id);
-    if (session.inflight.has(key)) return refuse(ErrorCode.InvalidRequest, 'Invalid Request: id already in use by a running request');
+    if (session.inflight.has(key))
+      return refuse(ErrorCode.InvalidRequest, 'Invalid Request: id already in use by a running request');
     const call = { controller: new AbortController(), cancelled: false };
     session.inflight.set(key, call);
     const scope: RequestScope = {
@@ -193,9 +220,21 @@ export class McpDispatcher {
    * A JSON-RPC batch: accepted only from sessions on 2025-03-26, the one revision that had them.
    * Answers with the serialised array of responses, or undefined when nothing needs an answer.
    */
-  async dispatchBatch(items: unknown[], session: McpSession, sink: MessageSink, rid?: string, principal?: unknown): Promise<DispatchOutcome | undefined> {
+  async dispatchBatch(
+    items: unknown[],
+    session: McpSession,
+    sink: MessageSink,
+    rid?: string,
+    principal?: unknown,
+  ): Promise<DispatchOutcome | undefined> {
     if (!session.initialized || !session.era.batches) {
-      return fail(null, ErrorCode.InvalidRequest, `Invalid Request: JSON-RPC batches are not supported${session.initialized ? ` in protocol ${session.protocolVersion}` : ' before initialize'}`, undefined, rid);
+      return fail(
+        null,
+        ErrorCode.InvalidRequest,
+        `Invalid Request: JSON-RPC batches are not supported${session.initialized ? ` in protocol ${session.protocolVersion}` : ' before initialize'}`,
+        undefined,
+        rid,
+      );
     }
     if (items.length === 0) return fail(null, ErrorCode.InvalidRequest, 'Invalid Request: empty batch', undefined, rid);
     const outcomes = await Promise.all(
@@ -219,14 +258,18 @@ function batchedInitialize(item: unknown, rid?: string): DispatchOutcome | undef
 
 function setLevel({ params, session }: RequestScope): MethodResult {
   if (!(LOGGING_LEVELS as readonly string[]).includes(params.level as string)) {
-    throw new McpError(ErrorCode.InvalidParams, 'Invalid params: level must be a syslog level', { field: 'level', reason: 'enum' });
+    throw new McpError(ErrorCode.InvalidParams, 'Invalid params: level must be a syslog level', {
+      field: 'level',
+      reason: 'enum',
+    });
   }
   session.logLevel = params.level as LoggingLevel;
   return {};
 }
 
 function serialise(id: JsonRpcId, result: MethodResult): string {
-  if ('raw' in result && typeof result.raw === 'string' && Object.keys(result).length === 1) return serialiseRawResult(id, result.raw);
+  if ('raw' in result && typeof result.raw === 'string' && Object.keys(result).length === 1)
+    return serialiseRawResult(id, result.raw);
   return JSON.stringify({ jsonrpc: '2.0', id, result });
 }
 

@@ -9,7 +9,8 @@ describe('ProgressReporter', () => {
     const sent: JsonRpcMessage[] = [];
     return { sent, sink: { send: (m: JsonRpcMessage) => (sent.push(m), true) } };
   };
-  const values = (sent: JsonRpcMessage[]) => sent.map((m) => (m as unknown as { params: { progress: number } }).params.progress);
+  const values = (sent: JsonRpcMessage[]) =>
+    sent.map((m) => (m as unknown as { params: { progress: number } }).params.progress);
 
   it('sends only rising values and coalesces a burst to its newest value', () => {
     const { sent, sink } = collect();

@@ -19,7 +19,14 @@ export class ProgressReporter {
   ) {}
 
   report(progress: number, total?: number, message?: string): void {
-    if (this.token === undefined || this.ended || typeof progress !== 'number' || !Number.isFinite(progress) || progress <= this.last) return;
+    if (
+      this.token === undefined ||
+      this.ended ||
+      typeof progress !== 'number' ||
+      !Number.isFinite(progress) ||
+      progress <= this.last
+    )
+      return;
     this.last = progress;
     const params: Record<string, unknown> = { progressToken: this.token, progress };
     if (typeof total === 'number' && Number.isFinite(total)) params.total = total;
@@ -27,10 +34,13 @@ export class ProgressReporter {
     const wait = this.lastSentAt + this.intervalMs - Date.now();
     if (wait <= 0 && !this.timer) return this.flush(params);
     this.queued = params;
-    this.timer ??= setTimeout(() => {
-      this.timer = undefined;
-      if (this.queued) this.flush(this.queued);
-    }, Math.max(wait, 0));
+    this.timer ??= setTimeout(
+      () => {
+        this.timer = undefined;
+        if (this.queued) this.flush(this.queued);
+      },
+      Math.max(wait, 0),
+    );
   }
 
   end(): void {

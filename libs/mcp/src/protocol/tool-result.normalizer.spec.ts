@@ -16,13 +16,18 @@ describe('normaliseToolResult', () => {
   it('keeps content items and full CallToolResults', () => {
     const image = { type: 'image', data: 'AAAA', mimeType: 'image/png' };
     expect(normaliseToolResult(image, tool())).toEqual({ content: [image] });
-    expect(normaliseToolResult([image, { type: 'text', text: 'x' }], tool())).toEqual({ content: [image, { type: 'text', text: 'x' }] });
+    expect(normaliseToolResult([image, { type: 'text', text: 'x' }], tool())).toEqual({
+      content: [image, { type: 'text', text: 'x' }],
+    });
     const full = { content: [{ type: 'text', text: 'no' }], isError: true };
     expect(normaliseToolResult(full, tool())).toEqual(full);
   });
 
   it('turns a plain object into structuredContent mirrored as JSON text', () => {
-    expect(normaliseToolResult({ a: 1 }, tool())).toEqual({ content: [{ type: 'text', text: '{"a":1}' }], structuredContent: { a: 1 } });
+    expect(normaliseToolResult({ a: 1 }, tool())).toEqual({
+      content: [{ type: 'text', text: '{"a":1}' }],
+      structuredContent: { a: 1 },
+    });
   });
 
   it('checks structured output against outputSchema', () => {
@@ -30,6 +35,8 @@ describe('normaliseToolResult', () => {
     expect(normaliseToolResult({ a: 1 }, tool(schema)).structuredContent).toEqual({ a: 1 });
     expect(() => normaliseToolResult({ a: 'x' }, tool(schema))).toThrow(/does not match its outputSchema: a: type/);
     expect(() => normaliseToolResult('text only', tool(schema))).toThrow(/no structuredContent/);
-    expect(normaliseToolResult({ content: [{ type: 'text', text: 'bad' }], isError: true }, tool(schema)).isError).toBe(true);
+    expect(normaliseToolResult({ content: [{ type: 'text', text: 'bad' }], isError: true }, tool(schema)).isError).toBe(
+      true,
+    );
   });
 });

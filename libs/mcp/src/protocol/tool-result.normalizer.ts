@@ -17,10 +17,12 @@ export function normaliseToolResult(value: unknown, tool: ToolEntry): Record<str
   let result: Record<string, unknown>;
   if (value === undefined || value === null) result = { content: [] };
   else if (typeof value === 'string') result = { content: [{ type: 'text', text: value }] };
-  else if (typeof value === 'number' || typeof value === 'boolean') result = { content: [{ type: 'text', text: String(value) }] };
+  else if (typeof value === 'number' || typeof value === 'boolean')
+    result = { content: [{ type: 'text', text: String(value) }] };
   else if (Array.isArray(value) && value.every(isContentItem)) result = { content: value };
   else if (isContentItem(value)) result = { content: [value] };
-  else if (typeof value === 'object' && Array.isArray((value as { content?: unknown }).content)) result = { ...(value as Record<string, unknown>) };
+  else if (typeof value === 'object' && Array.isArray((value as { content?: unknown }).content))
+    result = { ...(value as Record<string, unknown>) };
   else if (typeof value === 'object' && !Array.isArray(value)) {
     const structured = { ...(value as Record<string, unknown>) };
     result = { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
@@ -29,8 +31,13 @@ export function normaliseToolResult(value: unknown, tool: ToolEntry): Record<str
   }
   if (tool.validateOutput && result.isError !== true) {
     if (result.structuredContent === undefined || !tool.validateOutput(result.structuredContent)) {
-      const why = result.structuredContent === undefined ? 'no structuredContent' : describeSchemaErrors(tool.validateOutput.errors).join('; ');
-      throw Object.assign(new Error(`tool ${tool.name} returned output that does not match its outputSchema: ${why}`), { internal: true });
+      const why =
+        result.structuredContent === undefined
+          ? 'no structuredContent'
+          : describeSchemaErrors(tool.validateOutput.errors).join('; ');
+      throw Object.assign(new Error(`tool ${tool.name} returned output that does not match its outputSchema: ${why}`), {
+        internal: true,
+      });
     }
   }
   return result;

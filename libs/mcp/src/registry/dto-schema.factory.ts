@@ -41,7 +41,9 @@ function collectNested(schema: unknown, defs: Record<string, JsonSchema>, option
 }
 
 function findTarget(name: string): DtoClass | undefined {
-  const storage = getMetadataStorage() as unknown as { validationMetadatas: Map<DtoClass, unknown> | { target: DtoClass }[] };
+  const storage = getMetadataStorage() as unknown as {
+    validationMetadatas: Map<DtoClass, unknown> | { target: DtoClass }[];
+  };
   const metas = storage.validationMetadatas;
   const targets = metas instanceof Map ? [...metas.keys()] : metas.map((m) => m.target);
   return targets.find((t) => typeof t === 'function' && t.name === name);

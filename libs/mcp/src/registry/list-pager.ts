@@ -26,7 +26,8 @@ export class ListPager {
     const pages = (this.pages ??= this.build());
     if (cursor === undefined) return pages[0];
     const index = typeof cursor === 'string' ? this.decode(cursor) : -1;
-    if (index < 1 || index >= pages.length) throw new InvalidParamsError('Invalid cursor', { field: 'cursor', reason: 'invalid' });
+    if (index < 1 || index >= pages.length)
+      throw new InvalidParamsError('Invalid cursor', { field: 'cursor', reason: 'invalid' });
     return pages[index];
   }
 

@@ -46,11 +46,19 @@ export class McpRegistry {
    */
   page(kind: ListKind, version: ProtocolVersion, cursor: unknown, principal?: McpPrincipal): string {
     // Callers see what they may use: one set of pages per distinct set of relevant scopes.
-    const visible = principal && !principal.allScopes ? [...this.scopesInUse()].filter((s) => principal.scopes.has(s)).sort() : undefined;
+    const visible =
+      principal && !principal.allScopes
+        ? [...this.scopesInUse()].filter((s) => principal.scopes.has(s)).sort()
+        : undefined;
     const key = `${kind}@${version}${visible ? `#${visible.join(' ')}` : ''}`;
     let pager = this.pagers.get(key);
     if (!pager) {
-      const source = { tools: this.tools, prompts: this.prompts, resources: this.resources, resourceTemplates: this.templates }[kind];
+      const source = {
+        tools: this.tools,
+        prompts: this.prompts,
+        resources: this.resources,
+        resourceTemplates: this.templates,
+      }[kind];
       const allowed = (e: Scoped) => !visible || (e.requiredScopes ?? []).every((s) => visible.includes(s));
       pager = new ListPager(kind, this.options.pageSize, () =>
         [...(source as Map<string, Scoped & { definition: Record<string, unknown> }>).values()]
@@ -66,7 +74,12 @@ export class McpRegistry {
   /** Every scope some entry requires (computed once; entries added at run time carry none). */
   private scopesInUse(): Set<string> {
     if (this.scopeCache) return this.scopeCache;
-    const all = [...this.tools.values(), ...this.prompts.values(), ...this.resources.values(), ...this.templates.values()];
+    const all = [
+      ...this.tools.values(),
+      ...this.prompts.values(),
+      ...this.resources.values(),
+      ...this.templates.values(),
+    ];
     return (this.scopeCache = new Set(all.flatMap((e) => [...(e.requiredScopes ?? [])])));
   }
 
@@ -82,10 +95,20 @@ export class McpRegistry {
    *
    * @example registry.addResource({ uri: 'helpdesk://reports/q3', name: 'q3', mimeType: 'text/csv' }, () => csv);
    */
-  addResource(options: McpResourceOptions, read: (ctx: McpCallContext) => unknown, requiredScopes: string[] = []): void {
+  addResource(
+    options: McpResourceOptions,
+    read: (ctx: McpCallContext) => unknown,
+    requiredScopes: string[] = [],
+  ): void {
     const violations = new RegistryViolations();
     const handler: McpHandler = async (_args, ctx) => read(ctx);
-    const entry = buildResourceEntry(options, { className: 'McpRegistry', methodName: 'addResource' }, handler, this.options.name, violations);
+    const entry = buildResourceEntry(
+      options,
+      { className: 'McpRegistry', methodName: 'addResource' },
+      handler,
+      this.options.name,
+      violations,
+    );
     violations.throwIfAny();
     this.resources.set(entry!.uri, { ...entry!, requiredScopes });
     this.scopeCache = undefined;

@@ -5,10 +5,14 @@ export const CORPORATE_SCHEMES = ['use', 'project', 'doc'] as const;
 
 /** `searchTickets` -> `search_tickets`. @internal */
 export const toSnakeCase = (s: string): string =>
-  s.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/[-\s.]+/g, '_').toLowerCase();
+  s
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/[-\s.]+/g, '_')
+    .toLowerCase();
 
 /** The scheme of a URI or URI template, or undefined. @internal */
-export const uriScheme = (uri: string): string | undefined => /^([a-z][a-z0-9+.-]*):\/\//i.exec(uri)?.[1]?.toLowerCase();
+export const uriScheme = (uri: string): string | undefined =>
+  /^([a-z][a-z0-9+.-]*):\/\//i.exec(uri)?.[1]?.toLowerCase();
 
 /**
  * Collects every boot-time violation, so one failed start names all of them.
@@ -23,7 +27,9 @@ export class RegistryViolations {
 
   throwIfAny(): void {
     if (this.errors.length) {
-      throw new Error(`Invalid MCP registry (${this.errors.length} problem${this.errors.length > 1 ? 's' : ''}):\n  - ${this.errors.join('\n  - ')}`);
+      throw new Error(
+        `Invalid MCP registry (${this.errors.length} problem${this.errors.length > 1 ? 's' : ''}):\n  - ${this.errors.join('\n  - ')}`,
+      );
     }
   }
 }

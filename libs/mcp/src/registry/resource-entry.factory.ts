@@ -10,15 +10,27 @@ type Source = { className: string; methodName: string };
 const pick = <T extends object>(o: T, keys: (keyof T)[]) =>
   Object.fromEntries(keys.filter((k) => o[k] !== undefined).map((k) => [k, o[k]]));
 
-function checkScheme(uri: string, service: string, label: string, where: string, violations: RegistryViolations): boolean {
+function checkScheme(
+  uri: string,
+  service: string,
+  label: string,
+  where: string,
+  violations: RegistryViolations,
+): boolean {
   const scheme = uriScheme(uri);
   if (scheme === service.toLowerCase()) return true;
   if (scheme && (CORPORATE_SCHEMES as readonly string[]).includes(scheme)) {
     if (CORPORATE_URIS.has(uri)) return true;
-    violations.add(where, `${label} "${uri}": the corporate scheme ${scheme}:// allows only ${[...CORPORATE_URIS].join(', ')}`);
+    violations.add(
+      where,
+      `${label} "${uri}": the corporate scheme ${scheme}:// allows only ${[...CORPORATE_URIS].join(', ')}`,
+    );
     return false;
   }
-  violations.add(where, `${label} "${uri}": scheme must be "${service}://" or one of ${CORPORATE_SCHEMES.map((s) => `${s}://`).join(', ')}`);
+  violations.add(
+    where,
+    `${label} "${uri}": scheme must be "${service}://" or one of ${CORPORATE_SCHEMES.map((s) => `${s}://`).join(', ')}`,
+  );
   return false;
 }
 
@@ -34,7 +46,17 @@ export function buildResourceEntry(
   if (!o.name?.trim()) violations.add(where, `resource "${o.uri}" has no name`);
   if (!o.mimeType) violations.add(where, `resource "${o.uri}" has no mimeType`);
   if (!checkScheme(o.uri, service, 'resource', where, violations) || !o.name?.trim() || !o.mimeType) return undefined;
-  const definition = pick(o, ['uri', 'name', 'title', 'description', 'mimeType', 'size', 'icons', 'annotations', '_meta']);
+  const definition = pick(o, [
+    'uri',
+    'name',
+    'title',
+    'description',
+    'mimeType',
+    'size',
+    'icons',
+    'annotations',
+    '_meta',
+  ]);
   return { uri: o.uri, mimeType: o.mimeType, definition, handler, ...source };
 }
 
@@ -53,14 +75,26 @@ export function buildTemplateEntry(
     template = new UriTemplate(o.uriTemplate);
     if (!/\{[^}]+\}/.test(o.uriTemplate)) throw new Error('it has no variable');
   } catch (e) {
-    violations.add(where, `resource template "${o.uriTemplate}" is not a valid RFC 6570 template: ${(e as Error).message}`);
+    violations.add(
+      where,
+      `resource template "${o.uriTemplate}" is not a valid RFC 6570 template: ${(e as Error).message}`,
+    );
     return undefined;
   }
   if (!o.name?.trim() || !o.mimeType) {
     violations.add(where, `resource template "${o.uriTemplate}" needs a name and a mimeType`);
     return undefined;
   }
-  const definition = pick(o, ['uriTemplate', 'name', 'title', 'description', 'mimeType', 'icons', 'annotations', '_meta']);
+  const definition = pick(o, [
+    'uriTemplate',
+    'name',
+    'title',
+    'description',
+    'mimeType',
+    'icons',
+    'annotations',
+    '_meta',
+  ]);
   const match = (uri: string): Record<string, string> | null => {
     const vars = template.match(uri) as Record<string, unknown> | null;
     if (!vars || Object.values(vars).some((v) => typeof v !== 'string' || v.includes('\0'))) return null;

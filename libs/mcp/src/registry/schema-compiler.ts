@@ -32,7 +32,8 @@ export function describeSchemaErrors(errors: ErrorObject[] | null | undefined, m
   for (const e of errors ?? []) {
     if (lines.length >= max) break;
     let field = e.instancePath ? e.instancePath.slice(1).replace(/\//g, '.') : '';
-    if (e.keyword === 'required') field = [field, (e.params as { missingProperty: string }).missingProperty].filter(Boolean).join('.');
+    if (e.keyword === 'required')
+      field = [field, (e.params as { missingProperty: string }).missingProperty].filter(Boolean).join('.');
     if (e.keyword === 'additionalProperties') {
       field = [field, (e.params as { additionalProperty: string }).additionalProperty].filter(Boolean).join('.');
     }

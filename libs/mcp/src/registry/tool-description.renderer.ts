@@ -13,7 +13,11 @@ export function renderToolSafety(
   toolName: string,
   service: string,
   timeoutMs: number,
-): { description: string; annotations: McpToolAnnotations & Record<string, unknown>; safety?: Record<string, unknown> } {
+): {
+  description: string;
+  annotations: McpToolAnnotations & Record<string, unknown>;
+  safety?: Record<string, unknown>;
+} {
   const annotations: McpToolAnnotations & Record<string, unknown> = { ...options.annotations };
   if (annotations.readOnlyHint === true || !options.mutation) {
     return { description: `${options.description.trim()}\n\nRead-only: no side effects.`, annotations };
@@ -23,9 +27,10 @@ export function renderToolSafety(
   annotations.riskLevel = m.risk;
   const lines = [`Risk: ${m.risk}.`, `Side effects: ${m.sideEffects.trim()}`];
   if (m.external !== false) {
-    const idem = m.idempotency && 'key' in m.idempotency
-      ? `Idempotency: repeat calls with the same \`${m.idempotency.key}\` have no further effect.`
-      : `Idempotency: none (${m.idempotency?.none ?? 'not idempotent'}).`;
+    const idem =
+      m.idempotency && 'key' in m.idempotency
+        ? `Idempotency: repeat calls with the same \`${m.idempotency.key}\` have no further effect.`
+        : `Idempotency: none (${m.idempotency?.none ?? 'not idempotent'}).`;
     lines.push(
       idem,
       `Retry: ${m.retry}`,
@@ -34,9 +39,18 @@ export function renderToolSafety(
       `Approval: ${m.approval}`,
     );
   }
-  const safety: Record<string, unknown> = { risk: m.risk, sideEffects: m.sideEffects.trim(), external: m.external !== false };
+  const safety: Record<string, unknown> = {
+    risk: m.risk,
+    sideEffects: m.sideEffects.trim(),
+    external: m.external !== false,
+  };
   if (m.external !== false) {
-    Object.assign(safety, { idempotency: m.idempotency, retry: m.retry, approval: m.approval, audit: m.audit ?? `${service}.tool.${toolName}` });
+    Object.assign(safety, {
+      idempotency: m.idempotency,
+      retry: m.retry,
+      approval: m.approval,
+      audit: m.audit ?? `${service}.tool.${toolName}`,
+    });
   }
   return { description: `${options.description.trim()}\n\n${lines.join('\n')}`, annotations, safety };
 }

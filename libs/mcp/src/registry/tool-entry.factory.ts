@@ -45,11 +45,17 @@ export function buildToolEntry(
   const inputSchema = schemaOf(options.input, EMPTY_INPUT, `tool "${name}" input`, fail);
   const outputSchema = options.output ? schemaOf(options.output, undefined, `tool "${name}" output`, fail) : undefined;
   if (inputSchema && inputSchema.type !== 'object') fail(`tool "${name}" inputSchema must have type "object"`);
-  const validateInput = inputSchema ? compile(ctx.compiler, inputSchema, `tool "${name}" inputSchema`, fail) : undefined;
-  const validateOutput = outputSchema ? compile(ctx.compiler, outputSchema, `tool "${name}" outputSchema`, fail) : undefined;
-  if (options.timeoutMs !== undefined && (!Number.isInteger(options.timeoutMs) || options.timeoutMs < 1)) fail(`tool "${name}" timeoutMs must be a positive integer`);
+  const validateInput = inputSchema
+    ? compile(ctx.compiler, inputSchema, `tool "${name}" inputSchema`, fail)
+    : undefined;
+  const validateOutput = outputSchema
+    ? compile(ctx.compiler, outputSchema, `tool "${name}" outputSchema`, fail)
+    : undefined;
+  if (options.timeoutMs !== undefined && (!Number.isInteger(options.timeoutMs) || options.timeoutMs < 1))
+    fail(`tool "${name}" timeoutMs must be a positive integer`);
   for (const [k, v] of Object.entries(options.rateLimit ?? {})) {
-    if (v !== undefined && (!Number.isInteger(v) || v < 1)) fail(`tool "${name}" rateLimit.${k} must be a positive integer`);
+    if (v !== undefined && (!Number.isInteger(v) || v < 1))
+      fail(`tool "${name}" rateLimit.${k} must be a positive integer`);
   }
   if (!ok || !validateInput || !inputSchema) return undefined;
 
@@ -62,7 +68,8 @@ export function buildToolEntry(
   if (outputSchema) definition.outputSchema = outputSchema;
   if (Object.keys(annotations).length) definition.annotations = annotations;
   if (options.icons) definition.icons = options.icons;
-  if (options._meta || safety) definition._meta = { ...options._meta, ...(safety ? { [TOOL_SAFETY_META_KEY]: safety } : {}) };
+  if (options._meta || safety)
+    definition._meta = { ...options._meta, ...(safety ? { [TOOL_SAFETY_META_KEY]: safety } : {}) };
   return {
     name,
     definition,

@@ -9,19 +9,30 @@ import { AuthView } from './service-page.model';
  * @internal
  */
 export function authView(config: ResolvedAuthConfig, scopes: string[]): AuthView {
-  if (config.mode === 'disabled') return { scheme: 'none', details: [['Note', 'Authentication is disabled (test fixtures only; refused in production).']], scopes };
+  if (config.mode === 'disabled')
+    return {
+      scheme: 'none',
+      details: [['Note', 'Authentication is disabled (test fixtures only; refused in production).']],
+      scopes,
+    };
   const jwt = config.jwks || config.hs256Secret !== undefined;
   const details: [string, string][] = [['Header', 'Authorization: Bearer <token>']];
   if (config.issuer) details.push(['Issuer', config.issuer]);
   if (config.audience) details.push(['Audience', config.audience]);
   if (config.jwks) details.push(['JWKS', redact(config.jwksUri ?? '')], ['Algorithms', config.algorithms.join(', ')]);
   else if (config.hs256Secret !== undefined) details.push(['Algorithms', 'HS256 (shared development secret)']);
-  if (config.introspection) details.push(['Introspection', jwt ? 'opaque tokens are checked by RFC 7662 introspection' : 'every token is checked by RFC 7662 introspection']);
+  if (config.introspection)
+    details.push([
+      'Introspection',
+      jwt ? 'opaque tokens are checked by RFC 7662 introspection' : 'every token is checked by RFC 7662 introspection',
+    ]);
   if (config.anonymousListing) details.push(['Anonymous', 'callers without a token may initialize and list, not call']);
   return {
     scheme: jwt ? 'Bearer JWT' : 'Bearer (opaque, introspected)',
     details,
-    hint: config.dev ? 'Local development issuer: the server printed a token at start; mint others with npm run token -- --scope "..."' : undefined,
+    hint: config.dev
+      ? 'Local development issuer: the server printed a token at start; mint others with npm run token -- --scope "..."'
+      : undefined,
     scopes,
   };
 }

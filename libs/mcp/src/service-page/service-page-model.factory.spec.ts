@@ -4,14 +4,58 @@ import { McpModuleOptions } from '../interfaces/mcp-module-options.interface';
 import { servicePageModel } from './service-page-model.factory';
 
 const JWT: ResolvedAuthConfig = {
-  mode: 'jwt', jwks: true, jwksUri: 'https://id.example/jwks', issuer: 'https://id.example', audience: 'shop', algorithms: ['RS256', 'ES256'],
-  clockSkewSec: 30, jwksCacheTtlMs: 60_000, authorizationServers: ['https://id.example'], anonymousListing: false,
+  mode: 'jwt',
+  jwks: true,
+  jwksUri: 'https://id.example/jwks',
+  issuer: 'https://id.example',
+  audience: 'shop',
+  algorithms: ['RS256', 'ES256'],
+  clockSkewSec: 30,
+  jwksCacheTtlMs: 60_000,
+  authorizationServers: ['https://id.example'],
+  anonymousListing: false,
 };
 const registry = () => ({
-  tools: new Map([['refund', { name: 'refund', definition: { name: 'refund', description: 'Refunds.', annotations: { readOnlyHint: false, riskLevel: 'high' } }, requiredScopes: ['orders:write'] }]]),
-  prompts: new Map([['summarise', { name: 'summarise', definition: { name: 'summarise', arguments: [{ name: 'orderId', required: true }] }, requiredScopes: ['orders:read'] }]]),
-  resources: new Map([['shop://catalog', { uri: 'shop://catalog', definition: { uri: 'shop://catalog', name: 'catalog', mimeType: 'application/json' } }]]),
-  templates: new Map([['shop://orders/{id}', { uriTemplate: 'shop://orders/{id}', definition: { uriTemplate: 'shop://orders/{id}', name: 'order' }, requiredScopes: ['orders:read'] }]]),
+  tools: new Map([
+    [
+      'refund',
+      {
+        name: 'refund',
+        definition: {
+          name: 'refund',
+          description: 'Refunds.',
+          annotations: { readOnlyHint: false, riskLevel: 'high' },
+        },
+        requiredScopes: ['orders:write'],
+      },
+    ],
+  ]),
+  prompts: new Map([
+    [
+      'summarise',
+      {
+        name: 'summarise',
+        definition: { name: 'summarise', arguments: [{ name: 'orderId', required: true }] },
+        requiredScopes: ['orders:read'],
+      },
+    ],
+  ]),
+  resources: new Map([
+    [
+      'shop://catalog',
+      { uri: 'shop://catalog', definition: { uri: 'shop://catalog', name: 'catalog', mimeType: 'application/json' } },
+    ],
+  ]),
+  templates: new Map([
+    [
+      'shop://orders/{id}',
+      {
+        uriTemplate: 'shop://orders/{id}',
+        definition: { uriTemplate: 'shop://orders/{id}', name: 'order' },
+        requiredScopes: ['orders:read'],
+      },
+    ],
+  ]),
 });
 const model = (o: Partial<McpModuleOptions> = {}, auth: ResolvedAuthConfig = JWT) =>
   servicePageModel(resolveMcpOptions({ name: 'shop', version: '1.0.0', ...o }), auth, registry() as never);
@@ -27,8 +71,16 @@ describe('servicePageModel', () => {
   });
 
   it('describes Bearer JWT, the development issuer hint and disabled auth, without secrets', () => {
-    expect(model().auth).toMatchObject({ scheme: 'Bearer JWT', details: expect.arrayContaining([['Issuer', 'https://id.example'], ['Audience', 'shop']]) });
-    expect(model({}, { ...JWT, dev: { mint: async () => '', keyFile: '/k', close: () => undefined } }).auth.hint).toContain('npm run token');
+    expect(model().auth).toMatchObject({
+      scheme: 'Bearer JWT',
+      details: expect.arrayContaining([
+        ['Issuer', 'https://id.example'],
+        ['Audience', 'shop'],
+      ]),
+    });
+    expect(
+      model({}, { ...JWT, dev: { mint: async () => '', keyFile: '/k', close: () => undefined } }).auth.hint,
+    ).toContain('npm run token');
     const hs = model({}, { ...JWT, jwks: false, jwksUri: '', hs256Secret: 's'.repeat(40) }).auth;
     expect(JSON.stringify(hs)).not.toContain('s'.repeat(40));
     expect(model({}, { ...JWT, mode: 'disabled' }).auth.scheme).toBe('none');
@@ -37,10 +89,18 @@ describe('servicePageModel', () => {
   it('lists the endpoints the options switch on', () => {
     const paths = (o: Partial<McpModuleOptions>) => model(o).endpoints.map((e) => `${e.path} ${e.description}`);
     expect(paths({ path: '/rpc', metrics: { port: 9464 } })).toEqual(
-      expect.arrayContaining([expect.stringMatching(/^\/rpc MCP/), expect.stringMatching(/^\/health/), expect.stringMatching(/^\/ready/), expect.stringMatching(/^\/metrics .*port 9464/), expect.stringMatching(/^use:\/\/auth/)]),
+      expect.arrayContaining([
+        expect.stringMatching(/^\/rpc MCP/),
+        expect.stringMatching(/^\/health/),
+        expect.stringMatching(/^\/ready/),
+        expect.stringMatching(/^\/metrics .*port 9464/),
+        expect.stringMatching(/^use:\/\/auth/),
+      ]),
     );
     const off = paths({ metrics: false, health: { enabled: false } });
     expect(off.some((p) => /^\/(metrics|health|ready) /.test(p))).toBe(false);
-    expect(paths({ metrics: { port: false, basicAuth: { username: 'u', password: 'p' } } })).toContain('/metrics Prometheus metrics on this port, Basic auth');
+    expect(paths({ metrics: { port: false, basicAuth: { username: 'u', password: 'p' } } })).toContain(
+      '/metrics Prometheus metrics on this port, Basic auth',
+    );
   });
 });

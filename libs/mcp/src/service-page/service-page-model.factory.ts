@@ -11,9 +11,18 @@ type Catalogue = Pick<McpRegistry, 'tools' | 'prompts' | 'resources' | 'template
 type Definition = Record<string, unknown>;
 
 /** Everything the page shows, read from the registry as it is now. @internal */
-export function servicePageModel(options: ResolvedMcpOptions, auth: ResolvedAuthConfig, registry: Catalogue): ServicePageModel {
+export function servicePageModel(
+  options: ResolvedMcpOptions,
+  auth: ResolvedAuthConfig,
+  registry: Catalogue,
+): ServicePageModel {
   const byName = <T extends { name: string }>(a: T, b: T) => a.name.localeCompare(b.name);
-  const entries = [...registry.tools.values(), ...registry.prompts.values(), ...registry.resources.values(), ...registry.templates.values()];
+  const entries = [
+    ...registry.tools.values(),
+    ...registry.prompts.values(),
+    ...registry.resources.values(),
+    ...registry.templates.values(),
+  ];
   const scopes = [...new Set(entries.flatMap((e) => [...(e.requiredScopes ?? [])]))].sort();
   return {
     name: options.name,
@@ -27,8 +36,12 @@ export function servicePageModel(options: ResolvedMcpOptions, auth: ResolvedAuth
     auth: authView(auth, scopes),
     tools: [...registry.tools.values()].map(toolView).sort(byName),
     prompts: [...registry.prompts.values()].map((e) => promptView(e.definition, e.requiredScopes)).sort(byName),
-    resources: [...registry.resources.values()].map((e) => resourceView(e.definition, 'uri', e.requiredScopes)).sort(byUri),
-    templates: [...registry.templates.values()].map((e) => resourceView(e.definition, 'uriTemplate', e.requiredScopes)).sort(byUri),
+    resources: [...registry.resources.values()]
+      .map((e) => resourceView(e.definition, 'uri', e.requiredScopes))
+      .sort(byUri),
+    templates: [...registry.templates.values()]
+      .map((e) => resourceView(e.definition, 'uriTemplate', e.requiredScopes))
+      .sort(byUri),
   };
 }
 
@@ -38,13 +51,24 @@ function promptView(d: Definition, scopes: readonly string[] = []): PromptView {
     name: String(d.name),
     title: str(d.title),
     description: str(d.description),
-    arguments: args.map((a) => ({ name: String(a.name), required: a.required === true, description: str(a.description) })),
+    arguments: args.map((a) => ({
+      name: String(a.name),
+      required: a.required === true,
+      description: str(a.description),
+    })),
     scopes: [...scopes].sort(),
   };
 }
 
 function resourceView(d: Definition, key: 'uri' | 'uriTemplate', scopes: readonly string[] = []): ResourceView {
-  return { uri: String(d[key]), name: String(d.name), title: str(d.title), description: str(d.description), mimeType: str(d.mimeType), scopes: [...scopes].sort() };
+  return {
+    uri: String(d[key]),
+    name: String(d.name),
+    title: str(d.title),
+    description: str(d.description),
+    mimeType: str(d.mimeType),
+    scopes: [...scopes].sort(),
+  };
 }
 
 const byUri = (a: ResourceView, b: ResourceView) => a.uri.localeCompare(b.uri);

@@ -11,16 +11,34 @@ import { ServicePageController } from './service-page.controller';
 import { SERVICE_PAGE_CSP, SERVICE_PAGE_SCRIPT_PATH, SERVICE_PAGE_STYLE_PATH } from './service-page.constants';
 
 const AUTH: ResolvedAuthConfig = {
-  mode: 'jwt', jwks: true, jwksUri: 'https://id.example/jwks', issuer: 'https://id.example', audience: 'shop', algorithms: ['RS256'],
-  clockSkewSec: 30, jwksCacheTtlMs: 60_000, authorizationServers: ['https://id.example'], anonymousListing: false,
+  mode: 'jwt',
+  jwks: true,
+  jwksUri: 'https://id.example/jwks',
+  issuer: 'https://id.example',
+  audience: 'shop',
+  algorithms: ['RS256'],
+  clockSkewSec: 30,
+  jwksCacheTtlMs: 60_000,
+  authorizationServers: ['https://id.example'],
+  anonymousListing: false,
 };
 
 /** The controller with the three things it reads: options, auth config and registry. */
 async function boot(options: Partial<McpModuleOptions>): Promise<INestApplication> {
-  const resolved = resolveMcpOptions({ name: 'shop', version: '4.5.6', description: 'Orders & <refunds>.', metrics: false, ...options });
+  const resolved = resolveMcpOptions({
+    name: 'shop',
+    version: '4.5.6',
+    description: 'Orders & <refunds>.',
+    metrics: false,
+    ...options,
+  });
   const ref = await Test.createTestingModule({
     controllers: [ServicePageController],
-    providers: [{ provide: MCP_MODULE_OPTIONS, useValue: resolved }, { provide: MCP_AUTH_CONFIG, useValue: AUTH }, McpRegistry],
+    providers: [
+      { provide: MCP_MODULE_OPTIONS, useValue: resolved },
+      { provide: MCP_AUTH_CONFIG, useValue: AUTH },
+      McpRegistry,
+    ],
   }).compile();
   const app = ref.createNestApplication({ bodyParser: false, logger: false });
   await app.init();

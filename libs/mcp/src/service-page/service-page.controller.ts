@@ -5,7 +5,12 @@ import { ResolvedMcpOptions } from '../interfaces/mcp-module-options.interface';
 import { MCP_AUTH_CONFIG } from '../auth/auth.constants';
 import { ResolvedAuthConfig } from '../auth/auth-options.interface';
 import { McpRegistry } from '../registry/mcp.registry';
-import { SERVICE_PAGE_HEADERS, SERVICE_PAGE_PATH, SERVICE_PAGE_SCRIPT_PATH, SERVICE_PAGE_STYLE_PATH } from './service-page.constants';
+import {
+  SERVICE_PAGE_HEADERS,
+  SERVICE_PAGE_PATH,
+  SERVICE_PAGE_SCRIPT_PATH,
+  SERVICE_PAGE_STYLE_PATH,
+} from './service-page.constants';
 import { servicePageModel } from './service-page-model.factory';
 import { renderServicePage } from './service-page.renderer';
 import { SERVICE_PAGE_SCRIPT } from './service-page.script';
@@ -49,6 +54,9 @@ export class ServicePageController {
   private send(req: Request, res: Response, type: string, body: string, cache: string): void {
     // The same answer as a route that does not exist, so a switched-off page reveals nothing.
     if (!this.options.servicePage) throw new NotFoundException(`Cannot GET ${req.path}`);
-    res.set({ ...SERVICE_PAGE_HEADERS, 'Content-Type': type, 'Cache-Control': cache }).status(200).send(body);
+    res
+      .set({ ...SERVICE_PAGE_HEADERS, 'Content-Type': type, 'Cache-Control': cache })
+      .status(200)
+      .send(body);
   }
 }

@@ -16,7 +16,14 @@ function model(over: Partial<ServicePageModel> = {}): ServicePageModel {
     auth: { scheme: 'Bearer JWT', details: [['Issuer', 'https://id.example']], scopes: ['orders:read'] },
     tools: [
       { name: 'find_orders', description: 'Finds orders.', risk: 'read-only', scopes: ['orders:read'], example: '{}' },
-      { name: 'refund', description: 'Refunds.', risk: 'high', sideEffects: 'Moves money.', scopes: ['orders:write'], example: '{\n  "id": ""\n}' },
+      {
+        name: 'refund',
+        description: 'Refunds.',
+        risk: 'high',
+        sideEffects: 'Moves money.',
+        scopes: ['orders:write'],
+        example: '{\n  "id": ""\n}',
+      },
     ],
     prompts: [{ name: 'summarise', arguments: [{ name: 'orderId', required: true }], scopes: [] }],
     resources: [{ uri: 'shop://catalog', name: 'catalog', mimeType: 'application/json', scopes: [] }],
@@ -28,12 +35,27 @@ function model(over: Partial<ServicePageModel> = {}): ServicePageModel {
 describe('renderServicePage', () => {
   it('shows name, version, description, endpoints, auth, tools with risk levels, prompts, resources and templates', () => {
     const page = renderServicePage(model());
-    for (const text of ['Shop', 'v1.2.3', 'Orders and refunds.', '/health', 'Bearer JWT', 'https://id.example', 'find_orders', 'refund', 'summarise', 'shop://catalog', 'shop://orders/{id}', 'Moves money.']) {
+    for (const text of [
+      'Shop',
+      'v1.2.3',
+      'Orders and refunds.',
+      '/health',
+      'Bearer JWT',
+      'https://id.example',
+      'find_orders',
+      'refund',
+      'summarise',
+      'shop://catalog',
+      'shop://orders/{id}',
+      'Moves money.',
+    ]) {
       expect(page).toContain(text);
     }
     expect(page).toContain('<span class="risk risk-read-only" title="risk level">read-only</span>');
     expect(page).toContain('<span class="risk risk-high" title="risk level">high</span>');
-    expect(page).toContain('<option value="refund" data-example="{\n  &quot;id&quot;: &quot;&quot;\n}">refund (high)</option>');
+    expect(page).toContain(
+      '<option value="refund" data-example="{\n  &quot;id&quot;: &quot;&quot;\n}">refund (high)</option>',
+    );
   });
 
   it('escapes every value that comes from options or the catalogue', () => {
@@ -43,8 +65,21 @@ describe('renderServicePage', () => {
         description: EVIL,
         instructions: EVIL,
         auth: { scheme: 'Bearer JWT', details: [['Issuer', EVIL]], hint: EVIL, scopes: [EVIL] },
-        tools: [{ name: 'x', title: EVIL, description: EVIL, risk: 'low', sideEffects: EVIL, approval: EVIL, scopes: [EVIL], example: `{"a":"${EVIL}"}` }],
-        prompts: [{ name: 'p', description: EVIL, arguments: [{ name: EVIL, required: false, description: EVIL }], scopes: [] }],
+        tools: [
+          {
+            name: 'x',
+            title: EVIL,
+            description: EVIL,
+            risk: 'low',
+            sideEffects: EVIL,
+            approval: EVIL,
+            scopes: [EVIL],
+            example: `{"a":"${EVIL}"}`,
+          },
+        ],
+        prompts: [
+          { name: 'p', description: EVIL, arguments: [{ name: EVIL, required: false, description: EVIL }], scopes: [] },
+        ],
         resources: [{ uri: `shop://"${EVIL}`, name: EVIL, description: EVIL, mimeType: EVIL, scopes: [] }],
       }),
     );

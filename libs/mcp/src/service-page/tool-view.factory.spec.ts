@@ -6,7 +6,13 @@ import { riskLevel, toolView } from './tool-view.factory';
 /** A definition as the registry builds it (tool-entry.factory.ts), from decorator options. */
 function definitionOf(options: McpToolOptions, inputSchema: unknown = { type: 'object', properties: {} }) {
   const { description, annotations, safety } = renderToolSafety(options, 'a_tool', 'shop', 30_000);
-  return { name: 'a_tool', description, inputSchema, annotations, ...(safety ? { _meta: { 'corporate/tool-safety': safety } } : {}) };
+  return {
+    name: 'a_tool',
+    description,
+    inputSchema,
+    annotations,
+    ...(safety ? { _meta: { 'corporate/tool-safety': safety } } : {}),
+  };
 }
 const mutation = (risk: 'low' | 'medium' | 'high') => ({ risk, sideEffects: 'Sends an email.', external: false });
 
@@ -20,9 +26,21 @@ describe('toolView', () => {
   });
 
   it('shows the team description without the appended safety text, plus side effects and sorted scopes', () => {
-    const view = toolView({ name: 'a_tool', definition: definitionOf({ description: 'Sends a receipt.', mutation: mutation('medium') }), requiredScopes: ['z:write', 'a:read'] });
-    expect(view).toMatchObject({ description: 'Sends a receipt.', risk: 'medium', sideEffects: 'Sends an email.', scopes: ['a:read', 'z:write'] });
-    expect(toolView({ name: 'r', definition: definitionOf({ description: 'Reads.', annotations: { readOnlyHint: true } }) }).description).toBe('Reads.');
+    const view = toolView({
+      name: 'a_tool',
+      definition: definitionOf({ description: 'Sends a receipt.', mutation: mutation('medium') }),
+      requiredScopes: ['z:write', 'a:read'],
+    });
+    expect(view).toMatchObject({
+      description: 'Sends a receipt.',
+      risk: 'medium',
+      sideEffects: 'Sends an email.',
+      scopes: ['a:read', 'z:write'],
+    });
+    expect(
+      toolView({ name: 'r', definition: definitionOf({ description: 'Reads.', annotations: { readOnlyHint: true } }) })
+        .description,
+    ).toBe('Reads.');
   });
 
   it('prefills the arguments with the required properties of the input schema', () => {
@@ -40,7 +58,20 @@ describe('toolView', () => {
         optional: { type: 'string' },
       },
     };
-    expect(exampleArguments(schema)).toEqual({ id: 'HD-1', count: 1, mode: 'fast', note: '', flag: false, tags: [], address: { city: 'Lyon' } });
-    expect(JSON.parse(toolView({ name: 'e', definition: definitionOf({ description: 'E.' }, { type: 'object', properties: {} }) }).example)).toEqual({});
+    expect(exampleArguments(schema)).toEqual({
+      id: 'HD-1',
+      count: 1,
+      mode: 'fast',
+      note: '',
+      flag: false,
+      tags: [],
+      address: { city: 'Lyon' },
+    });
+    expect(
+      JSON.parse(
+        toolView({ name: 'e', definition: definitionOf({ description: 'E.' }, { type: 'object', properties: {} }) })
+          .example,
+      ),
+    ).toEqual({});
   });
 });

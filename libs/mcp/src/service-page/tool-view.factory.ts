@@ -18,7 +18,10 @@ interface ToolSource {
 /** The page's view of one registered tool: risk level, scopes and a prefill for the console. @internal */
 export function toolView(entry: ToolSource): ToolView {
   const d = entry.definition;
-  const safety = ((d._meta as Record<string, unknown> | undefined)?.[TOOL_SAFETY_META_KEY] ?? {}) as Record<string, unknown>;
+  const safety = ((d._meta as Record<string, unknown> | undefined)?.[TOOL_SAFETY_META_KEY] ?? {}) as Record<
+    string,
+    unknown
+  >;
   return {
     name: entry.name,
     title: str(d.title),
@@ -38,7 +41,10 @@ export function toolView(entry: ToolSource): ToolView {
  */
 export function riskLevel(definition: Record<string, unknown>): RiskLevel {
   const annotations = (definition.annotations ?? {}) as Record<string, unknown>;
-  const safety = ((definition._meta as Record<string, unknown> | undefined)?.[TOOL_SAFETY_META_KEY] ?? {}) as Record<string, unknown>;
+  const safety = ((definition._meta as Record<string, unknown> | undefined)?.[TOOL_SAFETY_META_KEY] ?? {}) as Record<
+    string,
+    unknown
+  >;
   const risk = annotations.riskLevel ?? safety.risk;
   if (typeof risk === 'string' && RISKS.includes(risk)) return risk as RiskLevel;
   return annotations.readOnlyHint === true ? 'read-only' : 'unspecified';

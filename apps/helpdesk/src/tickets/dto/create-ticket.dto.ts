@@ -25,7 +25,10 @@ export class CreateTicketDto {
   @IsEmail()
   requester!: string;
 
-  @McpField({ description: 'Client-chosen key (8-64 of A-Z a-z 0-9 _ -); repeating a call with the same key returns the first ticket.' })
+  @McpField({
+    description:
+      'Client-chosen key (8-64 of A-Z a-z 0-9 _ -); repeating a call with the same key returns the first ticket.',
+  })
   @IsString()
   @Matches(/^[A-Za-z0-9_-]{8,64}$/)
   idempotencyKey!: string;

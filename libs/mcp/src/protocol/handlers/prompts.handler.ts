@@ -5,12 +5,15 @@ import { projectContent } from '../era-projection';
 import { MethodResult, RequestScope } from './handler-context';
 
 /** `prompts/list`. @internal */
-export const listPrompts = ({ registry, params, session, principal }: RequestScope): MethodResult => ({ raw: registry.page('prompts', session.protocolVersion, params.cursor, principal) });
+export const listPrompts = ({ registry, params, session, principal }: RequestScope): MethodResult => ({
+  raw: registry.page('prompts', session.protocolVersion, params.cursor, principal),
+});
 
 /** `prompts/get`: name and string arguments checked, required ones present. @internal */
 export async function getPrompt(scope: RequestScope): Promise<MethodResult> {
   const { params, registry } = scope;
-  if (typeof params.name !== 'string') throw new InvalidParamsError('Invalid params: name must be a string', { field: 'name', reason: 'required' });
+  if (typeof params.name !== 'string')
+    throw new InvalidParamsError('Invalid params: name must be a string', { field: 'name', reason: 'required' });
   const prompt = registry.prompts.get(params.name);
   if (!prompt) throw new InvalidParamsError('Unknown prompt', { field: 'name', reason: 'unknown_prompt' });
   const args = params.arguments === undefined ? {} : params.arguments;
@@ -18,17 +21,35 @@ export async function getPrompt(scope: RequestScope): Promise<MethodResult> {
     throw new InvalidParamsError('Invalid params: arguments must be an object', { field: 'arguments', reason: 'type' });
   }
   for (const [key, value] of Object.entries(args)) {
-    if (typeof value !== 'string') throw new InvalidParamsError(`Invalid params: argument ${key.slice(0, 64)} must be a string`, { field: key.slice(0, 64), reason: 'type' });
+    if (typeof value !== 'string')
+      throw new InvalidParamsError(`Invalid params: argument ${key.slice(0, 64)} must be a string`, {
+        field: key.slice(0, 64),
+        reason: 'type',
+      });
   }
   for (const name of prompt.required) {
-    if (!(name in args)) throw new InvalidParamsError(`Missing required argument: ${name}`, { field: name, reason: 'required' });
+    if (!(name in args))
+      throw new InvalidParamsError(`Missing required argument: ${name}`, { field: name, reason: 'required' });
   }
-  const ctx = createCallContext(scope.session, scope.principal, scope.request, prompt.name, scope.sink, scope.signal, scope.options);
+  const ctx = createCallContext(
+    scope.session,
+    scope.principal,
+    scope.request,
+    prompt.name,
+    scope.sink,
+    scope.signal,
+    scope.options,
+  );
   try {
-    const value = await scope.limiter.run(scope.session, prompt.name, undefined, () => prompt.handler(args as Record<string, string>, ctx));
+    const value = await scope.limiter.run(scope.session, prompt.name, undefined, () =>
+      prompt.handler(args as Record<string, string>, ctx),
+    );
     const result = normalisePrompt(value, prompt.definition.description as string);
     const version = scope.session.protocolVersion;
-    const messages = (result.messages as { content?: unknown }[]).map((m) => ({ ...m, content: projectContent(m.content, version) }));
+    const messages = (result.messages as { content?: unknown }[]).map((m) => ({
+      ...m,
+      content: projectContent(m.content, version),
+    }));
     return { ...result, messages };
   } catch (error) {
     if (error instanceof McpError) throw error;

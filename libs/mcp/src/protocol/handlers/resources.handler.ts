@@ -6,7 +6,9 @@ import { assertScopes } from '../../auth/scopes';
 import { MethodResult, RequestScope } from './handler-context';
 
 /** `resources/list`. @internal */
-export const listResources = ({ registry, params, session, principal }: RequestScope): MethodResult => ({ raw: registry.page('resources', session.protocolVersion, params.cursor, principal) });
+export const listResources = ({ registry, params, session, principal }: RequestScope): MethodResult => ({
+  raw: registry.page('resources', session.protocolVersion, params.cursor, principal),
+});
 /** `resources/templates/list`. @internal */
 export const listTemplates = ({ registry, params, session, principal }: RequestScope): MethodResult => ({
   raw: registry.page('resourceTemplates', session.protocolVersion, params.cursor, principal),
@@ -14,7 +16,10 @@ export const listTemplates = ({ registry, params, session, principal }: RequestS
 
 const uriOf = (params: Record<string, unknown>): string => {
   if (typeof params.uri !== 'string' || params.uri.length === 0 || params.uri.length > 2048) {
-    throw new InvalidParamsError('Invalid params: uri must be a non-empty string', { field: 'uri', reason: 'required' });
+    throw new InvalidParamsError('Invalid params: uri must be a non-empty string', {
+      field: 'uri',
+      reason: 'required',
+    });
   }
   return params.uri;
 };
@@ -44,10 +49,22 @@ export async function readResource(scope: RequestScope): Promise<MethodResult> {
     }
   }
   if (!handler) throw new ResourceNotFoundError();
-  const ctx = createCallContext(scope.session, scope.principal, scope.request, uri, scope.sink, scope.signal, scope.options);
+  const ctx = createCallContext(
+    scope.session,
+    scope.principal,
+    scope.request,
+    uri,
+    scope.sink,
+    scope.signal,
+    scope.options,
+  );
   try {
     const run = handler;
-    return normaliseContents(await scope.limiter.run(scope.session, uri, undefined, () => run(args, ctx)), uri, mimeType);
+    return normaliseContents(
+      await scope.limiter.run(scope.session, uri, undefined, () => run(args, ctx)),
+      uri,
+      mimeType,
+    );
   } catch (error) {
     if (error instanceof McpError) throw error;
     if (error instanceof ToolExecutionError) throw new InvalidParamsError(error.message.slice(0, 1000));
@@ -61,7 +78,8 @@ export async function readResource(scope: RequestScope): Promise<MethodResult> {
 function normaliseContents(value: unknown, uri: string, mimeType: string): Record<string, unknown> {
   if (value === undefined || value === null) throw new ResourceNotFoundError();
   if (typeof value === 'string') return { contents: [{ uri, mimeType, text: value }] };
-  if (value instanceof Uint8Array) return { contents: [{ uri, mimeType, blob: Buffer.from(value).toString('base64') }] };
+  if (value instanceof Uint8Array)
+    return { contents: [{ uri, mimeType, blob: Buffer.from(value).toString('base64') }] };
   if (typeof value === 'object' && Array.isArray((value as { contents?: unknown }).contents)) {
     const contents = (value as { contents: Record<string, unknown>[] }).contents.map((c) => ({ uri, mimeType, ...c }));
     return { ...(value as Record<string, unknown>), contents };
@@ -80,7 +98,10 @@ export function subscribe(scope: RequestScope): MethodResult {
   if (!entry) throw new ResourceNotFoundError();
   assertScopes(scope.principal, entry.requiredScopes);
   if (!session.subscriptions.has(uri) && session.subscriptions.size >= MAX_SUBSCRIPTIONS) {
-    throw new InvalidParamsError(`Too many subscriptions: at most ${MAX_SUBSCRIPTIONS} per session`, { field: 'uri', reason: 'limit' });
+    throw new InvalidParamsError(`Too many subscriptions: at most ${MAX_SUBSCRIPTIONS} per session`, {
+      field: 'uri',
+      reason: 'limit',
+    });
   }
   session.subscriptions.add(uri);
   return {};

@@ -16,7 +16,9 @@ import { INVALID_ARGUMENTS } from '../../observability/call-outcome';
 const errorResult = (text: string): Record<string, unknown> => ({ content: [{ type: 'text', text }], isError: true });
 
 /** `tools/list`: a page serialised at boot. @internal */
-export const listTools = ({ registry, params, session, principal }: RequestScope): MethodResult => ({ raw: registry.page('tools', session.protocolVersion, params.cursor, principal) });
+export const listTools = ({ registry, params, session, principal }: RequestScope): MethodResult => ({
+  raw: registry.page('tools', session.protocolVersion, params.cursor, principal),
+});
 
 /**
  * `tools/call`: shape checks (-32602), lookup, argument validation (isError naming fields and
@@ -25,7 +27,8 @@ export const listTools = ({ registry, params, session, principal }: RequestScope
  */
 export async function callTool(scope: RequestScope): Promise<MethodResult> {
   const { params, registry } = scope;
-  if (typeof params.name !== 'string') throw new InvalidParamsError('Invalid params: name must be a string', { field: 'name', reason: 'required' });
+  if (typeof params.name !== 'string')
+    throw new InvalidParamsError('Invalid params: name must be a string', { field: 'name', reason: 'required' });
   const args = params.arguments === undefined ? {} : params.arguments;
   if (typeof args !== 'object' || args === null || Array.isArray(args)) {
     throw new InvalidParamsError('Invalid params: arguments must be an object', { field: 'arguments', reason: 'type' });
@@ -35,15 +38,30 @@ export async function callTool(scope: RequestScope): Promise<MethodResult> {
 
   const prepared = await prepareArguments(tool, args as Record<string, unknown>);
   if ('violations' in prepared) {
-    return Object.assign(errorResult(`Invalid arguments for tool ${tool.name}: ${prepared.violations.join('; ')}`), { [INVALID_ARGUMENTS]: true });
+    return Object.assign(errorResult(`Invalid arguments for tool ${tool.name}: ${prepared.violations.join('; ')}`), {
+      [INVALID_ARGUMENTS]: true,
+    });
   }
 
-  const ctx = createCallContext(scope.session, scope.principal, scope.request, tool.name, scope.sink, scope.signal, scope.options);
+  const ctx = createCallContext(
+    scope.session,
+    scope.principal,
+    scope.request,
+    tool.name,
+    scope.sink,
+    scope.signal,
+    scope.options,
+  );
   try {
     const value = await scope.limiter.run(scope.session, tool.name, tool.rateLimit, () =>
       withTimeout(tool.handler(prepared.value, ctx), tool.timeoutMs, scope),
     );
-    const result = limitResultSize(normaliseToolResult(value, tool), scope.options.limits.maxResultBytes, tool.name, tool.validateOutput);
+    const result = limitResultSize(
+      normaliseToolResult(value, tool),
+      scope.options.limits.maxResultBytes,
+      tool.name,
+      tool.validateOutput,
+    );
     return projectToolResult(result, scope.session.protocolVersion);
   } catch (error) {
     if (error instanceof TimeoutError || error instanceof RateLimitedError) throw error;

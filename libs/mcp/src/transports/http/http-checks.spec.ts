@@ -74,9 +74,11 @@ describe('HTTP checks', () => {
     expect(bad.json().error.code).toBe(-32700);
   });
 
-  it('takes a body Nest\'s global parser already read as parsed', async () => {
+  it("takes a body Nest's global parser already read as parsed", async () => {
     const req = Object.assign(requestOf([]), { _body: true, body: { jsonrpc: '2.0', id: 1, method: 'ping' } });
-    await expect(readJsonBody(req, responseRecorder().res, 10)).resolves.toEqual({ value: { jsonrpc: '2.0', id: 1, method: 'ping' } });
+    await expect(readJsonBody(req, responseRecorder().res, 10)).resolves.toEqual({
+      value: { jsonrpc: '2.0', id: 1, method: 'ping' },
+    });
   });
 
   it('answers a disallowed Origin or Host with 403', () => {

@@ -4,7 +4,12 @@ import { ErrorCode, errorResponse } from '../../protocol/json-rpc';
 /** Default `Host` names: loopback only (DNS-rebinding protection for local servers). @internal */
 export const DEFAULT_ALLOWED_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
 /** Default origins: loopback pages on any port. @internal */
-export const DEFAULT_ALLOWED_ORIGINS = ['http://localhost:*', 'http://127.0.0.1:*', 'http://[::1]:*', 'https://localhost:*'];
+export const DEFAULT_ALLOWED_ORIGINS = [
+  'http://localhost:*',
+  'http://127.0.0.1:*',
+  'http://[::1]:*',
+  'https://localhost:*',
+];
 
 /** Compiles an allow-list where `:*` matches any port. @internal */
 export function originMatcher(allowed: string[]): (origin: string) => boolean {
@@ -29,11 +34,19 @@ export function hostMatcher(allowed: string[]): (host: string) => boolean {
 }
 
 /** Writes a JSON-RPC error with no id as the whole HTTP answer. @internal */
-export function sendHttpError(res: Response, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
+export function sendHttpError(
+  res: Response,
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
   if (res.headersSent) return;
   const requestId = typeof res.getHeader === 'function' ? res.getHeader('X-Request-Id') : undefined;
   res.writeHead(status, { ...headers, 'Content-Type': 'application/json' });
-  res.end(JSON.stringify(errorResponse(null, code, message, typeof requestId === 'string' ? { requestId } : undefined)));
+  res.end(
+    JSON.stringify(errorResponse(null, code, message, typeof requestId === 'string' ? { requestId } : undefined)),
+  );
 }
 
 /**
@@ -70,10 +83,15 @@ export function mediaType(req: Request): string {
  * itself; undefined when it did. A body Nest's global parser already read is taken as parsed.
  * @internal
  */
-export async function readJsonBody(req: Request, res: Response, limit: number): Promise<{ value: unknown } | undefined> {
+export async function readJsonBody(
+  req: Request,
+  res: Response,
+  limit: number,
+): Promise<{ value: unknown } | undefined> {
   if ((req as { _body?: boolean })._body === true) return { value: req.body };
   const raw = await readBody(req, limit).catch(() => undefined);
-  if (raw === undefined) return void sendHttpError(res, 400, ErrorCode.ParseError, 'Parse error: the body could not be read');
+  if (raw === undefined)
+    return void sendHttpError(res, 400, ErrorCode.ParseError, 'Parse error: the body could not be read');
   if (raw === 'too-large') {
     res.setHeader('Connection', 'close');
     return void sendHttpError(res, 413, ErrorCode.PayloadTooLarge, `Payload too large: the limit is ${limit} bytes`);

@@ -9,12 +9,24 @@ describe('HttpServerTuning', () => {
     new HttpServerTuning(host, resolveMcpOptions({ name: 'svc', version: '1.0.0' })).onApplicationBootstrap();
     expect(server).toEqual({ keepAliveTimeout: 65_000, headersTimeout: 66_000, requestTimeout: 66_000 });
     const tight = { keepAliveTimeout: 0, headersTimeout: 0, requestTimeout: 0 };
-    const options = resolveMcpOptions({ name: 'svc', version: '1.0.0', limits: { keepAliveTimeoutMs: 5_000, headersTimeoutMs: 10_000, requestTimeoutMs: 30_000 } });
-    new HttpServerTuning({ httpAdapter: { getHttpServer: () => tight } } as unknown as HttpAdapterHost, options).onApplicationBootstrap();
+    const options = resolveMcpOptions({
+      name: 'svc',
+      version: '1.0.0',
+      limits: { keepAliveTimeoutMs: 5_000, headersTimeoutMs: 10_000, requestTimeoutMs: 30_000 },
+    });
+    new HttpServerTuning(
+      { httpAdapter: { getHttpServer: () => tight } } as unknown as HttpAdapterHost,
+      options,
+    ).onApplicationBootstrap();
     expect(tight).toEqual({ keepAliveTimeout: 5_000, headersTimeout: 10_000, requestTimeout: 30_000 });
   });
 
   it('does nothing without an HTTP server (stdio)', () => {
-    expect(() => new HttpServerTuning({} as HttpAdapterHost, resolveMcpOptions({ name: 'svc', version: '1.0.0' })).onApplicationBootstrap()).not.toThrow();
+    expect(() =>
+      new HttpServerTuning(
+        {} as HttpAdapterHost,
+        resolveMcpOptions({ name: 'svc', version: '1.0.0' }),
+      ).onApplicationBootstrap(),
+    ).not.toThrow();
   });
 });

@@ -4,7 +4,8 @@ import { MCP_MODULE_OPTIONS } from '../../mcp.constants';
 import { ResolvedMcpOptions } from '../../interfaces/mcp-module-options.interface';
 import { checkOriginAndHost, hostMatcher, originMatcher } from './http-checks';
 
-const ALLOW_HEADERS = 'Authorization, Content-Type, Accept, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID, X-Request-Id, traceparent, tracestate';
+const ALLOW_HEADERS =
+  'Authorization, Content-Type, Accept, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID, X-Request-Id, traceparent, tracestate';
 const EXPOSE_HEADERS = 'Mcp-Session-Id, MCP-Protocol-Version, WWW-Authenticate, X-Request-Id, Retry-After';
 
 /**

@@ -5,7 +5,11 @@ import { ResolvedMcpOptions } from '../../interfaces/mcp-module-options.interfac
 import { PROTECTED_RESOURCE_PATH } from '../../auth/resource-url';
 import { requestIdFor } from '../../observability/request-id';
 import { McpHttpTraceMiddleware } from '../../observability/mcp-http-trace.middleware';
-import { SERVICE_PAGE_PATH, SERVICE_PAGE_SCRIPT_PATH, SERVICE_PAGE_STYLE_PATH } from '../../service-page/service-page.constants';
+import {
+  SERVICE_PAGE_PATH,
+  SERVICE_PAGE_SCRIPT_PATH,
+  SERVICE_PAGE_STYLE_PATH,
+} from '../../service-page/service-page.constants';
 import { McpCorsMiddleware } from './mcp-cors.middleware';
 
 /**
@@ -27,15 +31,23 @@ export class McpHttpEntryMiddleware implements NestMiddleware {
     private readonly cors: McpCorsMiddleware,
   ) {
     const lower = (paths: string[]) => new Set(paths.map((p) => p.toLowerCase()));
-    this.mcpPaths = lower(options.http || options.legacySse ? [...(options.http ? [options.path] : []), ...(options.legacySse ? ['/sse', '/messages'] : [])] : []);
-    this.checkedPaths = lower([PROTECTED_RESOURCE_PATH, ...(options.servicePage ? [SERVICE_PAGE_PATH, SERVICE_PAGE_SCRIPT_PATH, SERVICE_PAGE_STYLE_PATH] : [])]);
+    this.mcpPaths = lower(
+      options.http || options.legacySse
+        ? [...(options.http ? [options.path] : []), ...(options.legacySse ? ['/sse', '/messages'] : [])]
+        : [],
+    );
+    this.checkedPaths = lower([
+      PROTECTED_RESOURCE_PATH,
+      ...(options.servicePage ? [SERVICE_PAGE_PATH, SERVICE_PAGE_SCRIPT_PATH, SERVICE_PAGE_STYLE_PATH] : []),
+    ]);
   }
 
   use(req: Request, res: Response, next: NextFunction): void {
     requestIdFor(req, res);
     const path = normalise(req.originalUrl ?? req.url);
     if (this.mcpPaths.has(path)) return this.trace.use(req, res, () => this.cors.use(req, res, next));
-    if (this.checkedPaths.has(path) || path.startsWith(`${PROTECTED_RESOURCE_PATH}/`)) return this.cors.use(req, res, next);
+    if (this.checkedPaths.has(path) || path.startsWith(`${PROTECTED_RESOURCE_PATH}/`))
+      return this.cors.use(req, res, next);
     next();
   }
 }

@@ -42,6 +42,8 @@ const logger = new Logger('McpHttp');
 /** Last line of defence: a JSON-RPC `-32603` instead of Nest's generic 500 body; auth errors go on to their filter. */
 function internalError(error: unknown, res: Response): void {
   if (error instanceof McpAuthError) throw error;
-  logger.error(`unexpected failure in the MCP transport: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+  logger.error(
+    `unexpected failure in the MCP transport: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+  );
   sendHttpError(res, 500, ErrorCode.InternalError, 'Internal error');
 }

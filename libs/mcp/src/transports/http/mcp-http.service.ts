@@ -46,10 +46,20 @@ export class McpHttpService {
 
   async post(req: Request, res: Response): Promise<void> {
     if (mediaType(req) !== 'application/json') {
-      return sendHttpError(res, 415, ErrorCode.InvalidRequest, 'Unsupported Media Type: Content-Type must be application/json');
+      return sendHttpError(
+        res,
+        415,
+        ErrorCode.InvalidRequest,
+        'Unsupported Media Type: Content-Type must be application/json',
+      );
     }
     if (!accepts(req.headers.accept, 'application/json') || !accepts(req.headers.accept, 'text/event-stream')) {
-      return sendHttpError(res, 406, ErrorCode.InvalidRequest, 'Not Acceptable: Accept must list application/json and text/event-stream');
+      return sendHttpError(
+        res,
+        406,
+        ErrorCode.InvalidRequest,
+        'Not Acceptable: Accept must list application/json and text/event-stream',
+      );
     }
     // With Nest's global body parser on (see README), Express has already read and parsed the body.
     const parsed = await readJsonBody(req, res, this.options.maxRequestBytes);
@@ -62,14 +72,26 @@ export class McpHttpService {
     }
     const sessionId = req.headers[SESSION_HEADER] as string | undefined;
     if (!Array.isArray(body) && (body as { method?: unknown })?.method === 'initialize' && 'id' in (body as object)) {
-      if (sessionId !== undefined) return sendHttpError(res, 400, ErrorCode.InvalidRequest, 'Bad Request: initialize must not carry an Mcp-Session-Id');
+      if (sessionId !== undefined)
+        return sendHttpError(
+          res,
+          400,
+          ErrorCode.InvalidRequest,
+          'Bad Request: initialize must not carry an Mcp-Session-Id',
+        );
       return this.initialize(body, req, res);
     }
     const session = this.sessionFor(sessionId, req, res);
     if (!session) return;
     const headers = { 'Mcp-Session-Id': session.id };
     if (Array.isArray(body)) {
-      const outcome = await this.dispatcher.dispatchBatch(body, session, session.standalone ?? nullSink, requestIdOf(req), userOf(req));
+      const outcome = await this.dispatcher.dispatchBatch(
+        body,
+        session,
+        session.standalone ?? nullSink,
+        requestIdOf(req),
+        userOf(req),
+      );
       if (!outcome) return void res.writeHead(202, headers).end();
       // A batch refused as a whole (empty, or not allowed in this revision) is one error, like any body that is not a message.
       res.writeHead(outcome.errorCode !== undefined ? 400 : 200, { ...headers, 'Content-Type': 'application/json' });
@@ -77,7 +99,13 @@ export class McpHttpService {
     }
     const isRequest = typeof (body as { method?: unknown })?.method === 'string' && 'id' in (body as object);
     if (!isRequest) {
-      const outcome = await this.dispatcher.dispatch(body, session, session.standalone ?? nullSink, requestIdOf(req), userOf(req));
+      const outcome = await this.dispatcher.dispatch(
+        body,
+        session,
+        session.standalone ?? nullSink,
+        requestIdOf(req),
+        userOf(req),
+      );
       if (outcome) return void res.writeHead(400, { ...headers, 'Content-Type': 'application/json' }).end(outcome.body);
       return void res.writeHead(202, headers).end();
     }
@@ -109,11 +137,13 @@ export class McpHttpService {
     if (!session) return;
     const headers = { 'Mcp-Session-Id': session.id };
     const lastEventId = req.headers['last-event-id'];
-    if (typeof lastEventId === 'string' && lastEventId.length > 0) return this.resume(lastEventId, session, res, headers);
+    if (typeof lastEventId === 'string' && lastEventId.length > 0)
+      return this.resume(lastEventId, session, res, headers);
     // The GET stream outlives its connection (messages are stored for a Last-Event-ID resume);
     // only a connected one blocks a new GET. A fresh GET (no Last-Event-ID) replaces a disconnected one.
     const current = session.standalone instanceof SseStream ? session.standalone : undefined;
-    if (current?.connected) return sendHttpError(res, 409, ErrorCode.InvalidRequest, 'Conflict: this session already has an open GET stream');
+    if (current?.connected)
+      return sendHttpError(res, 409, ErrorCode.InvalidRequest, 'Conflict: this session already has an open GET stream');
     if (current) (current.end(), this.streams.delete(current.id));
     const stream = new SseStream(this.events, session.id);
     this.streams.set(stream.id, stream);
@@ -172,7 +202,6 @@ export class McpHttpService {
     bindPrincipal(session, req);
     return session;
   }
-
 }
 
 const nullSink = { send: () => false };
@@ -180,5 +209,7 @@ const userOf = (req: Request): unknown => (req as { user?: unknown }).user;
 
 function insufficientScope(outcome: { errorCode?: number; errorData?: unknown }): string | undefined {
   const data = outcome.errorData as { reason?: string; requiredScopes?: string[] } | undefined;
-  return outcome.errorCode === ErrorCode.Forbidden && data?.reason === 'insufficient_scope' ? (data.requiredScopes ?? []).join(' ') : undefined;
+  return outcome.errorCode === ErrorCode.Forbidden && data?.reason === 'insufficient_scope'
+    ? (data.requiredScopes ?? []).join(' ')
+    : undefined;
 }

@@ -46,7 +46,9 @@ describe('SseStream', () => {
     res.emit('close');
     stream.send({ jsonrpc: '2.0', method: 'b' });
     const replayed: string[] = [];
-    const found = store.replayAfter(`${stream.id}_1`, 's1', (_id, m) => replayed.push((m as { method: string }).method));
+    const found = store.replayAfter(`${stream.id}_1`, 's1', (_id, m) =>
+      replayed.push((m as { method: string }).method),
+    );
     expect(found).toEqual({ streamId: stream.id, complete: false });
     expect(replayed).toEqual(['b']);
     expect(store.replayAfter(`${stream.id}_1`, 'other-session', () => undefined)).toBeUndefined();

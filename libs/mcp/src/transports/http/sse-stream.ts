@@ -108,4 +108,5 @@ export class SseStream implements MessageSink {
 
 const writable = (res: Response) => !res.writableEnded && !res.destroyed;
 /** One SSE event carrying one JSON-RPC message. @internal */
-export const frame = (eventId: string, message: JsonRpcMessage) => `id: ${eventId}\nevent: message\ndata: ${JSON.stringify(message)}\n\n`;
+export const frame = (eventId: string, message: JsonRpcMessage) =>
+  `id: ${eventId}\nevent: message\ndata: ${JSON.stringify(message)}\n\n`;

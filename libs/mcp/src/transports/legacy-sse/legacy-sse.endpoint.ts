@@ -13,6 +13,11 @@ export function messagesEndpoint(requestUrl: string, sessionId: string): string 
   const path = requestUrl.split(/[?#]/)[0].replace(/\/+$/, '');
   const match = new RegExp(`/${LEGACY_SSE_PATH}$`, 'i').exec(path);
   // Never a protocol-relative URI (`//host/…`), whatever the request path looked like.
-  const prefix = match ? path.slice(0, match.index).replace(/\/{2,}/g, '/').replace(/\/+$/, '') : '';
+  const prefix = match
+    ? path
+        .slice(0, match.index)
+        .replace(/\/{2,}/g, '/')
+        .replace(/\/+$/, '')
+    : '';
   return `${prefix}/${LEGACY_MESSAGES_PATH}?sessionId=${encodeURIComponent(sessionId)}`;
 }

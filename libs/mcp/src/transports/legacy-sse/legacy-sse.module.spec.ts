@@ -16,13 +16,17 @@ describe('legacy HTTP+SSE registration', () => {
   it('is off by default', () => {
     delete process.env.MCP_LEGACY_SSE;
     expect(controllersOf(McpModule.forRoot({ name: 'svc' }))).not.toContain(McpLegacySseController);
-    expect(controllersOf(McpModule.forRootAsync({ useFactory: () => ({ name: 'svc' }) }))).not.toContain(McpLegacySseController);
+    expect(controllersOf(McpModule.forRootAsync({ useFactory: () => ({ name: 'svc' }) }))).not.toContain(
+      McpLegacySseController,
+    );
   });
 
   it('is on with the option or with MCP_LEGACY_SSE=true, and the option wins', () => {
     delete process.env.MCP_LEGACY_SSE;
     expect(controllersOf(McpModule.forRoot({ name: 'svc', legacySse: true }))).toContain(McpLegacySseController);
-    expect(controllersOf(McpModule.forRoot({ name: 'svc', legacySse: true, http: false }))).toEqual([McpLegacySseController]);
+    expect(controllersOf(McpModule.forRoot({ name: 'svc', legacySse: true, http: false }))).toEqual([
+      McpLegacySseController,
+    ]);
     process.env.MCP_LEGACY_SSE = 'true';
     expect(controllersOf(McpModule.forRoot({ name: 'svc' }))).toContain(McpLegacySseController);
     expect(controllersOf(McpModule.forRoot({ name: 'svc', legacySse: false }))).not.toContain(McpLegacySseController);
@@ -32,7 +36,11 @@ describe('legacy HTTP+SSE registration', () => {
 
   it('forRootAsync decides at import time and the resolved options say so', async () => {
     delete process.env.MCP_LEGACY_SSE;
-    const dynamic = McpModule.forRootAsync({ useFactory: () => ({ name: 'svc', legacySse: false }), legacySse: true, http: false });
+    const dynamic = McpModule.forRootAsync({
+      useFactory: () => ({ name: 'svc', legacySse: false }),
+      legacySse: true,
+      http: false,
+    });
     expect(controllersOf(dynamic)).toEqual([McpLegacySseController]);
     const moduleRef = await Test.createTestingModule({ imports: [dynamic] }).compile();
     expect(moduleRef.get<ResolvedMcpOptions>(MCP_MODULE_OPTIONS).legacySse).toBe(true);

@@ -63,7 +63,12 @@ export class LegacySseService {
   /** `POST /messages?sessionId=`: 202 for a message taken; its answer, if any, goes on the stream. */
   async message(req: Request, res: Response): Promise<void> {
     if (mediaType(req) !== 'application/json') {
-      return sendHttpError(res, 415, ErrorCode.InvalidRequest, 'Unsupported Media Type: Content-Type must be application/json');
+      return sendHttpError(
+        res,
+        415,
+        ErrorCode.InvalidRequest,
+        'Unsupported Media Type: Content-Type must be application/json',
+      );
     }
     const target = this.sessionFor(req, res);
     if (!target) return;
@@ -97,7 +102,12 @@ export class LegacySseService {
     const stream = id.length <= 128 ? this.streams.get(id) : undefined;
     const session = stream ? this.sessions.find(id) : undefined;
     if (!stream || !session) {
-      sendHttpError(res, 404, ErrorCode.InvalidRequest, 'Not Found: session unknown or closed; open a new one with GET /sse');
+      sendHttpError(
+        res,
+        404,
+        ErrorCode.InvalidRequest,
+        'Not Found: session unknown or closed; open a new one with GET /sse',
+      );
       return undefined;
     }
     bindPrincipal(session, req);

@@ -77,4 +77,5 @@ export class LegacySseStream implements MessageSink {
 const writable = (res: Response) => !res.writableEnded && !res.destroyed;
 
 /** One SSE event; a line break in `data` (never in compact JSON, but safe) becomes another data line. @internal */
-export const sseEvent = (event: string, data: string) => `event: ${event}\ndata: ${data.replace(/\r\n|\r|\n/g, '\ndata: ')}\n\n`;
+export const sseEvent = (event: string, data: string) =>
+  `event: ${event}\ndata: ${data.replace(/\r\n|\r|\n/g, '\ndata: ')}\n\n`;

@@ -42,13 +42,26 @@ export class McpStdioTransport {
     this.sessions.attachLocal(session);
     const running = new Set<Promise<void>>();
     const limit = this.options.maxRequestBytes;
-    const splitter = new LineSplitter(limit, (line) => {
-      const work = this.handleLine(line, session, sink, write).catch((e) => this.logger.error(`stdio message failed: ${(e as Error).message}`));
-      running.add(work);
-      void work.finally(() => running.delete(work));
-    }, () => write(JSON.stringify(errorResponse(null, ErrorCode.PayloadTooLarge, `Payload too large: the limit is ${limit} bytes`))));
+    const splitter = new LineSplitter(
+      limit,
+      (line) => {
+        const work = this.handleLine(line, session, sink, write).catch((e) =>
+          this.logger.error(`stdio message failed: ${(e as Error).message}`),
+        );
+        running.add(work);
+        void work.finally(() => running.delete(work));
+      },
+      () =>
+        write(
+          JSON.stringify(
+            errorResponse(null, ErrorCode.PayloadTooLarge, `Payload too large: the limit is ${limit} bytes`),
+          ),
+        ),
+    );
     await new Promise<void>((resolve) => {
-      input.on('data', (chunk: Buffer | string) => splitter.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk));
+      input.on('data', (chunk: Buffer | string) =>
+        splitter.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk),
+      );
       input.once('end', resolve);
       input.once('close', resolve);
       input.once('error', resolve);
@@ -59,7 +72,12 @@ export class McpStdioTransport {
     this.sessions.close(session);
   }
 
-  private async handleLine(line: string, session: McpSession, sink: { send(m: JsonRpcMessage): boolean }, write: (l: string) => unknown): Promise<void> {
+  private async handleLine(
+    line: string,
+    session: McpSession,
+    sink: { send(m: JsonRpcMessage): boolean },
+    write: (l: string) => unknown,
+  ): Promise<void> {
     if (line.trim() === '') return;
     let value: unknown;
     try {
