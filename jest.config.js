@@ -2,7 +2,10 @@
 const common = {
   moduleFileExtensions: ['js', 'json', 'ts'],
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.jest.json' }] },
-  moduleNameMapper: { '^@app/mcp(|/.*)$': '<rootDir>/libs/mcp/src$1' },
+  moduleNameMapper: {
+    '^@app/mcp(|/.*)$': '<rootDir>/libs/mcp/src$1',
+    '^@app/mcp-testing(|/.*)$': '<rootDir>/libs/mcp-testing/src$1',
+  },
   testEnvironment: 'node',
 };
 
@@ -18,7 +21,7 @@ module.exports = {
       ...common,
       displayName: 'e2e',
       rootDir: __dirname,
-      testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      testMatch: ['<rootDir>/test/**/*.e2e-spec.ts', '<rootDir>/apps/*/test/**/*.e2e-spec.ts'],
       setupFiles: ['<rootDir>/test/support/jest-env.js'],
     },
   ],

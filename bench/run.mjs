@@ -1,7 +1,7 @@
 // `npm run bench`: throughput of our MCP server against a bare Nest "ceiling", plus idle-session memory.
 // A report, not a test: it always exits 0 unless the bench itself breaks; FAIL lines say what missed.
 //
-// The npm script builds first (nest build helpdesk, tsc -p bench/tsconfig.json). Servers run pinned to
+// The npm script builds first (tsc -p bench/tsconfig.json). Servers run pinned to
 // core 0, the load generator (autocannon, its own process) to core 1.
 //
 // Then the limiter scenario (bench/lib/limiter.mjs): a fifth server, `mcp-limiter`, with the module's real

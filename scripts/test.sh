@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The whole test suite: build the example (stdio and compose tests run the built server), then jest.
+# The whole test suite: build the fixture apps (stdio and process tests run the built servers), then jest.
 # Runs on the project's own Node 24 (npm puts node_modules/.bin first on PATH).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -22,7 +22,7 @@ fi
 count_file="$(mktemp)"
 export TEST_COUNT_FILE="$count_file"
 
-if ! { nest build helpdesk && nest build conformance; } >/tmp/nest-build.log 2>&1; then
+if ! { nest build desk && nest build conformance; } >/tmp/nest-build.log 2>&1; then
   cat /tmp/nest-build.log
   echo "0 passed, 1 failed"
   exit 1

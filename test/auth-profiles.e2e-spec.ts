@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { HELPDESK_MAIN, RunningServer, startHttpServer } from './support/server-process';
+import { DESK_MAIN, RunningServer, startHttpServer } from './support/server-process';
 import { TestIssuer } from './support/test-issuer';
 import { TestIntrospection } from './support/test-introspection';
 import { mcpPost } from './support/mcp-post';
@@ -49,7 +49,7 @@ describe('auth profiles', () => {
         aud: 'mcp:other',
         exp: Math.floor(Date.now() / 1000) + 600,
       });
-      server = await startHttpServer(HELPDESK_MAIN, { ...issuer.env(), ...idp.env() });
+      server = await startHttpServer(DESK_MAIN, { ...issuer.env(), ...idp.env() });
     });
     afterAll(async () => {
       await server.stop();
@@ -91,7 +91,7 @@ describe('auth profiles', () => {
     const env = {
       MCP_JWT_HS256_SECRET: secret,
       MCP_JWT_ISSUER: 'urn:local',
-      MCP_JWT_AUDIENCE: 'mcp:helpdesk',
+      MCP_JWT_AUDIENCE: 'mcp:desk',
       MCP_JWKS_URI: '',
     };
     const hs256 = (claims: Record<string, unknown>, key = secret) => {
@@ -100,14 +100,14 @@ describe('auth profiles', () => {
     };
     const claims = () => ({
       iss: 'urn:local',
-      aud: 'mcp:helpdesk',
+      aud: 'mcp:desk',
       sub: 'dev',
       scope: 'tickets:read',
       exp: Math.floor(Date.now() / 1000) + 60,
     });
 
     it('accepts HS256 with the configured secret outside production, and nothing signed otherwise', async () => {
-      const server = await startHttpServer(HELPDESK_MAIN, { ...env, NODE_ENV: 'development' });
+      const server = await startHttpServer(DESK_MAIN, { ...env, NODE_ENV: 'development' });
       try {
         expect((await rpc(server.url, init, hs256(claims()))).status).toBe(200);
         expect((await rpc(server.url, init, hs256(claims(), 'another-secret-another-secret-xx'))).status).toBe(401);
@@ -117,7 +117,7 @@ describe('auth profiles', () => {
     });
 
     it('refuses to boot with an HS256 secret in production', async () => {
-      const outcome = await startHttpServer(HELPDESK_MAIN, { ...env, NODE_ENV: 'production' }).then(
+      const outcome = await startHttpServer(DESK_MAIN, { ...env, NODE_ENV: 'production' }).then(
         async (s) => (await s.stop(), 'started'),
         (e: Error) => e.message,
       );
@@ -130,7 +130,7 @@ describe('auth profiles', () => {
     let issuer: TestIssuer;
     beforeAll(async () => {
       issuer = await TestIssuer.start();
-      server = await startHttpServer(HELPDESK_MAIN, { ...issuer.env(), MCP_ANONYMOUS_LISTING: 'true' });
+      server = await startHttpServer(DESK_MAIN, { ...issuer.env(), MCP_ANONYMOUS_LISTING: 'true' });
     });
     afterAll(async () => {
       await server.stop();
@@ -147,14 +147,14 @@ describe('auth profiles', () => {
       expect(resources.json.result.resources.map((r: { uri: string }) => r.uri)).toEqual([
         'use://auth',
         'use://http-headers',
-        'helpdesk://agent/brief',
-        'helpdesk://agent/prompt',
+        'desk://agent/brief',
+        'desk://agent/prompt',
         'project://version',
         'doc://readme',
       ]);
       const call = await rpc(server.url, search, undefined, session);
       expect(call.status).toBe(401);
-      expect(call.headers.get('www-authenticate')).toMatch(/^Bearer realm="helpdesk"/);
+      expect(call.headers.get('www-authenticate')).toMatch(/^Bearer realm="desk"/);
       const read = await rpc(
         server.url,
         { jsonrpc: '2.0', id: 4, method: 'resources/read', params: { uri: 'use://auth' } },
@@ -172,7 +172,7 @@ describe('auth profiles', () => {
     });
 
     it('is off by default: the same list without a token is 401', async () => {
-      const plain = await startHttpServer(HELPDESK_MAIN, issuer.env());
+      const plain = await startHttpServer(DESK_MAIN, issuer.env());
       try {
         expect((await rpc(plain.url, init)).status).toBe(401);
       } finally {

@@ -1,5 +1,5 @@
 import { createHmac, createPublicKey } from 'node:crypto';
-import { RunningServer, startHelpdeskHttp } from './support/server-process';
+import { RunningServer, startDeskHttp } from './support/server-process';
 import { TestIssuer } from './support/test-issuer';
 import { mcpPost } from './support/mcp-post';
 
@@ -73,7 +73,7 @@ describe('JWT authentication (passport-jwt + JWKS)', () => {
     expect(res.status).toBe(status);
     const challenge = res.headers.get('www-authenticate') ?? '';
     expect(challenge).toMatch(
-      /^Bearer realm="helpdesk", resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource"/,
+      /^Bearer realm="desk", resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource"/,
     );
     if (error) expect(challenge).toContain(`error="${error}"`);
     else expect(challenge).not.toContain('error=');
@@ -82,7 +82,7 @@ describe('JWT authentication (passport-jwt + JWKS)', () => {
   };
 
   beforeAll(async () => {
-    server = await startHelpdeskHttp();
+    server = await startDeskHttp();
     issuer = server.issuer!;
     session = await initialize(server.token!);
   });
@@ -229,8 +229,8 @@ describe('JWT authentication (passport-jwt + JWKS)', () => {
       expect((await list(nobody, 'resources/list', 'resources')).map((r) => r.uri)).toEqual([
         'use://auth',
         'use://http-headers',
-        'helpdesk://agent/brief',
-        'helpdesk://agent/prompt',
+        'desk://agent/brief',
+        'desk://agent/prompt',
         'project://version',
         'doc://readme',
       ]);
@@ -252,7 +252,7 @@ describe('JWT authentication (passport-jwt + JWKS)', () => {
       expect(completion.status).toBe(403);
       expect(completion.headers.get('www-authenticate')).toContain('scope="tickets:read"');
       const subscribe = await post(
-        { jsonrpc: '2.0', id: 8, method: 'resources/subscribe', params: { uri: 'helpdesk://tickets/HD-3' } },
+        { jsonrpc: '2.0', id: 8, method: 'resources/subscribe', params: { uri: 'desk://tickets/HD-3' } },
         nobody,
         { 'mcp-session-id': sid },
       );
@@ -265,7 +265,7 @@ describe('JWT authentication (passport-jwt + JWKS)', () => {
       const { res, title } = await attemptCreate(reader);
       expect(res.status).toBe(403);
       expect(res.headers.get('www-authenticate')).toMatch(
-        /^Bearer realm="helpdesk", resource_metadata="[^"]+", error="insufficient_scope", error_description="[^"]+", scope="tickets:read tickets:write"$/,
+        /^Bearer realm="desk", resource_metadata="[^"]+", error="insufficient_scope", error_description="[^"]+", scope="tickets:read tickets:write"$/,
       );
       expect(await res.json()).toMatchObject({
         id: 1,
@@ -300,8 +300,8 @@ describe('JWT authentication (passport-jwt + JWKS)', () => {
       expect.arrayContaining([
         'tool:search_tickets',
         'prompt:triage_ticket',
-        'resource:helpdesk://catalog/categories',
-        'resourceTemplate:helpdesk://tickets/{id}',
+        'resource:desk://catalog/categories',
+        'resourceTemplate:desk://tickets/{id}',
       ]),
     );
     const headers = await read('use://http-headers');
@@ -343,7 +343,7 @@ describe('JWT authentication (passport-jwt + JWKS)', () => {
       resource: server.url,
       authorization_servers: [issuer.issuer],
       bearer_methods_supported: ['header'],
-      resource_name: 'Helpdesk',
+      resource_name: 'Desk',
     });
   });
 

@@ -5,12 +5,12 @@ import { Client as Client1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as Http1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { StdioClientTransport as Stdio1 } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { Client as Client2, StreamableHTTPClientTransport as Http2 } from '@modelcontextprotocol/client';
-import { RunningServer, bearer, startHelpdeskHttp } from './support/server-process';
+import { RunningServer, bearer, startDeskHttp } from './support/server-process';
 import { SDK1_STDIO, SDK2_STDIO, STDIO_SERVER, StdioSession, serverEnv } from './support/stdio-clients';
 import { authorize, call, headerFor, openSession } from './support/raw-mcp-http';
 
-const HELPDESK = resolve(__dirname, '../apps/helpdesk');
-const source = (path: string) => readFileSync(resolve(HELPDESK, path), 'utf8');
+const DESK = resolve(__dirname, 'fixtures/desk');
+const source = (path: string) => readFileSync(resolve(DESK, path), 'utf8');
 const VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
 
 /** What both SDK generations' clients offer for these checks. */
@@ -38,7 +38,7 @@ async function checkBuiltins(client: CatalogueClient): Promise<string> {
   expect(prompts.find((p) => p.name === 'agent_brief')!.arguments ?? []).toEqual([]);
   const { resources } = await client.listResources();
   expect(resources.map((r) => r.uri)).toEqual(
-    expect.arrayContaining(['helpdesk://agent/brief', 'helpdesk://agent/prompt', 'project://version', 'doc://readme']),
+    expect.arrayContaining(['desk://agent/brief', 'desk://agent/prompt', 'project://version', 'doc://readme']),
   );
   // Under the reserved schemes: exactly the standard's four URIs, nothing invented.
   expect(
@@ -51,24 +51,24 @@ async function checkBuiltins(client: CatalogueClient): Promise<string> {
   const brief = await promptText(client, 'agent_brief');
   expect(brief).toBe(source('agent/brief.md'));
   expect(Buffer.byteLength(brief)).toBeLessThanOrEqual(2048);
-  expect(await resourceText(client, 'helpdesk://agent/brief', 'text/markdown')).toBe(brief);
+  expect(await resourceText(client, 'desk://agent/brief', 'text/markdown')).toBe(brief);
   const prompt = await promptText(client, 'agent_prompt');
   expect(prompt).toBe(source('agent/prompt.md'));
-  expect(await resourceText(client, 'helpdesk://agent/prompt', 'text/markdown')).toBe(prompt);
+  expect(await resourceText(client, 'desk://agent/prompt', 'text/markdown')).toBe(prompt);
   expect(await resourceText(client, 'doc://readme', 'text/markdown')).toBe(source('README.md'));
 
   const project = JSON.parse(await resourceText(client, 'project://version', 'application/json'));
   const serverInfo = client.getServerVersion()!;
-  expect(project).toMatchObject({ name: 'helpdesk', title: 'Helpdesk', version: serverInfo.version });
+  expect(project).toMatchObject({ name: 'desk', title: 'Desk', version: serverInfo.version });
   expect(serverInfo.version).toMatch(/^\d+\.\d+\.\d+/);
   return serverInfo.version;
 }
 
-describe('corporate built-ins of the built helpdesk', () => {
+describe('corporate built-ins of the built desk', () => {
   describe('over Streamable HTTP', () => {
     let server: RunningServer;
     beforeAll(async () => {
-      server = await startHelpdeskHttp();
+      server = await startDeskHttp();
       authorize(server);
     });
     afterAll(async () => {
@@ -118,8 +118,8 @@ describe('corporate built-ins of the built helpdesk', () => {
       );
       expect(resources.json.result.resources.map((r: { uri: string }) => r.uri)).toEqual(
         expect.arrayContaining([
-          'helpdesk://agent/brief',
-          'helpdesk://agent/prompt',
+          'desk://agent/brief',
+          'desk://agent/prompt',
           'project://version',
           'doc://readme',
         ]),

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { HELPDESK_MAIN, RunningServer, startHttpServer } from './support/server-process';
+import { DESK_MAIN, RunningServer, startHttpServer } from './support/server-process';
 
 const run = promisify(execFile);
 const TOKEN_SCRIPT = resolve(__dirname, '../scripts/token.mjs');
@@ -50,7 +50,7 @@ describe('first run: the local development issuer', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'mcp-first-run-'));
-    server = await startHttpServer(HELPDESK_MAIN, env, dir);
+    server = await startHttpServer(DESK_MAIN, env, dir);
   });
   afterAll(async () => {
     await server.stop();
@@ -89,7 +89,7 @@ describe('first run: the local development issuer', () => {
   });
 
   it('does not start the development issuer in production: the boot stops, naming what is missing', async () => {
-    const failed = await startHttpServer(HELPDESK_MAIN, { ...env, NODE_ENV: 'production' }, dir).then(
+    const failed = await startHttpServer(DESK_MAIN, { ...env, NODE_ENV: 'production' }, dir).then(
       () => 'started',
       (e: Error) => e.message,
     );

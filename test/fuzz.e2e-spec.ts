@@ -1,5 +1,5 @@
 import * as fc from 'fast-check';
-import { RunningServer, startHelpdeskHttp } from './support/server-process';
+import { RunningServer, startDeskHttp } from './support/server-process';
 import { StdioFuzzTarget } from './support/fuzz-stdio';
 import { ACCEPT_BOTH, authHeader, authorize, openSession } from './support/raw-mcp-http';
 import {
@@ -104,7 +104,7 @@ describe('fuzz: malformed JSON-RPC never crashes, hangs, leaks or gets an undocu
     let sessions: Session[];
 
     beforeAll(async () => {
-      server = await startHelpdeskHttp(ENV);
+      server = await startDeskHttp(ENV);
       url = server.url;
       authorize(server);
       // One session on the current revision, one on 2025-03-26 (the revision with JSON-RPC batches).

@@ -1,5 +1,5 @@
 import { createServer, Server } from 'node:http';
-import { RunningServer, startHelpdeskHttp } from './support/server-process';
+import { RunningServer, startDeskHttp } from './support/server-process';
 import { authorize, initialize, openSession, post } from './support/raw-mcp-http';
 
 /** GET on the server's origin with no Authorization header at all. */
@@ -24,11 +24,11 @@ async function startUpstream(): Promise<{ url: string; server: Server; paths: st
 }
 const closeServer = (server: Server) => new Promise<void>((ok) => server.close(() => ok()));
 
-describe('/health and /ready on the built helpdesk (default configuration)', () => {
+describe('/health and /ready on the built desk (default configuration)', () => {
   let server: RunningServer;
   beforeAll(async () => {
     // No probe cache, so a dependency going down shows on the next request.
-    server = await startHelpdeskHttp({ MCP_READY_CACHE_MS: '0' });
+    server = await startDeskHttp({ MCP_READY_CACHE_MS: '0' });
     authorize(server);
   });
   afterAll(() => server?.stop());
@@ -52,7 +52,7 @@ describe('/health and /ready on the built helpdesk (default configuration)', () 
     expect(anonymous.status).toBe(401);
   });
 
-  it('GET /ready: 200 "ready" with jwks, the stores and shutdown; no directory check without HELPDESK_DIRECTORY_URL', async () => {
+  it('GET /ready: 200 "ready" with jwks, the stores and shutdown; no directory check without DESK_DIRECTORY_URL', async () => {
     const ready = await probe(server, '/ready');
     expect(ready.status).toBe(200);
     expect(ready.body).toEqual({ status: 'ready', checks: PLATFORM_OK });
@@ -71,15 +71,15 @@ describe('/health and /ready on the built helpdesk (default configuration)', () 
   });
 });
 
-describe('/ready with the example upstream check (HELPDESK_DIRECTORY_URL)', () => {
+describe('/ready with the example upstream check (DESK_DIRECTORY_URL)', () => {
   let server: RunningServer;
   let upstream: Awaited<ReturnType<typeof startUpstream>>;
   beforeAll(async () => {
     upstream = await startUpstream();
-    server = await startHelpdeskHttp({
+    server = await startDeskHttp({
       MCP_READY_CACHE_MS: '0',
       MCP_READY_PROBE_TIMEOUT_MS: '1000',
-      HELPDESK_DIRECTORY_URL: upstream.url,
+      DESK_DIRECTORY_URL: upstream.url,
     });
   });
   afterAll(async () => {
@@ -106,7 +106,7 @@ describe('/ready with the example upstream check (HELPDESK_DIRECTORY_URL)', () =
 
 describe('/ready during graceful shutdown', () => {
   it('turns 503 "draining" on SIGTERM while a call is still in flight; /health stays 200; the call still finishes', async () => {
-    const server = await startHelpdeskHttp({ MCP_SHUTDOWN_GRACE_MS: '5000' });
+    const server = await startDeskHttp({ MCP_SHUTDOWN_GRACE_MS: '5000' });
     try {
       authorize(server);
       const sessionId = await openSession(server.url, '2025-11-25');

@@ -1,4 +1,4 @@
-import { RunningServer, bearer, startHelpdeskHttp } from './support/server-process';
+import { RunningServer, bearer, startDeskHttp } from './support/server-process';
 import {
   SseReader,
   authorize,
@@ -12,7 +12,7 @@ import {
   post,
   sleep,
 } from './support/raw-mcp-http';
-import { HELPDESK_CAPABILITIES, rpcError, rpcResult } from './support/rpc-matchers';
+import { DESK_CAPABILITIES, rpcError, rpcResult } from './support/rpc-matchers';
 
 const VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
 
@@ -22,7 +22,7 @@ describe('protocol revisions over Streamable HTTP, by hand', () => {
   let url: string;
 
   beforeAll(async () => {
-    server = await startHelpdeskHttp();
+    server = await startDeskHttp();
     url = server.url;
     authorize(server);
   });
@@ -40,15 +40,15 @@ describe('protocol revisions over Streamable HTTP, by hand', () => {
         expect(body).toEqual(
           rpcResult(1, {
             protocolVersion: version,
-            capabilities: HELPDESK_CAPABILITIES,
+            capabilities: DESK_CAPABILITIES,
             // Implementation.description exists from 2025-11-25 on; older revisions do not get it.
             serverInfo: {
-              name: 'helpdesk',
+              name: 'desk',
               version: '0.1.0',
-              title: 'Helpdesk',
-              ...(version >= '2025-11-25' ? { description: expect.stringContaining('helpdesk') } : {}),
+              title: 'Desk',
+              ...(version >= '2025-11-25' ? { description: expect.stringContaining('desk') } : {}),
             },
-            instructions: expect.stringContaining('Helpdesk tickets'),
+            instructions: expect.stringContaining('Desk tickets'),
           }),
         );
       },
@@ -212,21 +212,21 @@ describe('protocol revisions over Streamable HTTP, by hand', () => {
     });
     expect(prompt.json).toMatchObject({ jsonrpc: '2.0', id: 4, result: { messages: expect.any(Array) } });
     expect(prompt.json.result.messages[0]).toMatchObject({ role: 'user', content: { type: 'text' } });
-    expect(prompt.json.result.messages[0].content.text).toContain('Triage helpdesk ticket HD-2');
+    expect(prompt.json.result.messages[0].content.text).toContain('Triage desk ticket HD-2');
     expect(prompt.json.result.messages[0].content.text).toContain('friendly tone');
     // resource_link (2025-06-18) reaches a 2024-11-05 client as text.
-    expect(prompt.json.result.messages[1].content).toEqual({ type: 'text', text: 'HD-2: helpdesk://tickets/HD-2' });
+    expect(prompt.json.result.messages[1].content).toEqual({ type: 'text', text: 'HD-2: desk://tickets/HD-2' });
 
     const categories = await call(url, sid, {
       jsonrpc: '2.0',
       id: 5,
       method: 'resources/read',
-      params: { uri: 'helpdesk://catalog/categories' },
+      params: { uri: 'desk://catalog/categories' },
     });
     expect(categories.json).toMatchObject({
       jsonrpc: '2.0',
       id: 5,
-      result: { contents: [{ uri: 'helpdesk://catalog/categories', mimeType: 'application/json' }] },
+      result: { contents: [{ uri: 'desk://catalog/categories', mimeType: 'application/json' }] },
     });
     expect(JSON.parse(categories.json.result.contents[0].text).categories).toEqual([
       'access',
@@ -324,7 +324,7 @@ describe('protocol revisions over Streamable HTTP, by hand', () => {
       const header = headerFor(version);
       const stream = new SseReader(await get(url, sid, header ? { 'mcp-protocol-version': header } : {}));
       if (primed) expect(await stream.next()).toMatchObject({ data: '', retry: 1000 });
-      const uri = `helpdesk://tickets/${ticket}`;
+      const uri = `desk://tickets/${ticket}`;
       expect(
         (await call(url, sid, { jsonrpc: '2.0', id: 1, method: 'resources/subscribe', params: { uri } }, header)).json,
       ).toEqual(rpcResult(1, {}));
@@ -353,7 +353,7 @@ describe('protocol revisions over Streamable HTTP, by hand', () => {
 describe('Streamable HTTP session idle expiry', () => {
   let server: RunningServer;
   beforeAll(async () => {
-    server = await startHelpdeskHttp({ MCP_SESSION_IDLE_TIMEOUT_MS: '1500' });
+    server = await startDeskHttp({ MCP_SESSION_IDLE_TIMEOUT_MS: '1500' });
     authorize(server);
   });
   afterAll(async () => {

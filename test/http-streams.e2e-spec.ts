@@ -1,4 +1,4 @@
-import { RunningServer, startHelpdeskHttp } from './support/server-process';
+import { RunningServer, startDeskHttp } from './support/server-process';
 import { SseReader, authorize, call, get, messageOf, openSession, post, sleep } from './support/raw-mcp-http';
 import { rpcError, rpcResult } from './support/rpc-matchers';
 
@@ -10,7 +10,7 @@ describe('Streamable HTTP streams, by hand', () => {
   let sid: string;
 
   beforeAll(async () => {
-    server = await startHelpdeskHttp();
+    server = await startDeskHttp();
     url = server.url;
     authorize(server);
     sid = await openSession(url, V);
@@ -45,7 +45,7 @@ describe('Streamable HTTP streams, by hand', () => {
     it('keeps a GET stream while its connection is down: a resume replays what was missed and stays live', async () => {
       const session = await openSession(url, V);
       const closeTicket = async (id: string) => {
-        const uri = `helpdesk://tickets/${id}`;
+        const uri = `desk://tickets/${id}`;
         await call(url, session, { jsonrpc: '2.0', id: `s-${id}`, method: 'resources/subscribe', params: { uri } }, V);
         const closed = await call(
           url,

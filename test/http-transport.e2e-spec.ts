@@ -1,4 +1,4 @@
-import { RunningServer, bearer, startHelpdeskHttp } from './support/server-process';
+import { RunningServer, bearer, startDeskHttp } from './support/server-process';
 import {
   ACCEPT_BOTH,
   SseReader,
@@ -20,7 +20,7 @@ describe('Streamable HTTP transport, by hand', () => {
   let sid: string;
 
   beforeAll(async () => {
-    server = await startHelpdeskHttp();
+    server = await startDeskHttp();
     url = server.url;
     authorize(server);
     sid = await openSession(url, V);
@@ -204,7 +204,7 @@ describe('Streamable HTTP transport, by hand', () => {
       for (const [what, init] of noToken) {
         const res = await fetch(url, init);
         expect({ what, status: res.status }).toEqual({ what, status: 401 });
-        expect(res.headers.get('www-authenticate')).toMatch(/^Bearer realm="helpdesk"/);
+        expect(res.headers.get('www-authenticate')).toMatch(/^Bearer realm="desk"/);
         expect(res.headers.get('mcp-session-id')).toBeNull();
         expect(await res.json()).toEqual(rpcError(null, -32001, /Unauthorized/));
       }
@@ -264,6 +264,6 @@ describe('Streamable HTTP transport, by hand', () => {
     expect(res.status).toBe(200);
     const close = res.json.result.tools.find((t: { name: string }) => t.name === 'close_ticket');
     expect(close.annotations).toMatchObject({ riskLevel: 'high', destructiveHint: true, readOnlyHint: false });
-    expect(close._meta['corporate/tool-safety']).toMatchObject({ risk: 'high', audit: 'helpdesk.tool.close_ticket' });
+    expect(close._meta['corporate/tool-safety']).toMatchObject({ risk: 'high', audit: 'desk.tool.close_ticket' });
   });
 });

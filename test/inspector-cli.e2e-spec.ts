@@ -1,5 +1,5 @@
 import { InspectorRun, inspectorHome, runInspector } from './support/inspector-cli';
-import { HELPDESK_MAIN, RunningServer, startHelpdeskHttp } from './support/server-process';
+import { DESK_MAIN, RunningServer, startDeskHttp } from './support/server-process';
 
 const ALL_TOOLS = ['search_tickets', 'get_ticket', 'create_ticket', 'close_ticket', 'export_tickets', 'draft_reply'];
 
@@ -10,8 +10,8 @@ function ok(run: InspectorRun): any {
   return run.json.result;
 }
 
-/** The MCP Inspector CLI (`mcp-inspector --cli`, a child process per call) against the built helpdesk. */
-describe('helpdesk driven by the MCP Inspector CLI', () => {
+/** The MCP Inspector CLI (`mcp-inspector --cli`, a child process per call) against the built desk. */
+describe('desk driven by the MCP Inspector CLI', () => {
   let home: ReturnType<typeof inspectorHome>;
   beforeAll(() => {
     home = inspectorHome();
@@ -24,7 +24,7 @@ describe('helpdesk driven by the MCP Inspector CLI', () => {
     let server: RunningServer;
     // Small pages, so every list the CLI prints has been stitched together from several cursors.
     beforeAll(async () => {
-      server = await startHelpdeskHttp({ MCP_PAGE_SIZE: '2' });
+      server = await startDeskHttp({ MCP_PAGE_SIZE: '2' });
     });
     afterAll(async () => {
       await server.stop();
@@ -49,10 +49,10 @@ describe('helpdesk driven by the MCP Inspector CLI', () => {
     it.each(['legacy', 'auto'])('initializes on 2025-11-25 with protocol era %s', async (era) => {
       const result = ok(await inspect('--protocol-era', era, '--method', 'initialize'));
       expect(result).toMatchObject({
-        serverInfo: { name: 'helpdesk', title: 'Helpdesk', version: '0.1.0' },
+        serverInfo: { name: 'desk', title: 'Desk', version: '0.1.0' },
         protocolVersion: '2025-11-25',
         capabilities: { tools: {}, prompts: {}, resources: { subscribe: true }, completions: {}, logging: {} },
-        instructions: expect.stringContaining('Helpdesk tickets'),
+        instructions: expect.stringContaining('Desk tickets'),
       });
     });
 
@@ -109,9 +109,9 @@ describe('helpdesk driven by the MCP Inspector CLI', () => {
     });
 
     it('reads a ticket through the resource template', async () => {
-      const result = ok(await inspect('--method', 'resources/read', '--uri', 'helpdesk://tickets/HD-3'));
+      const result = ok(await inspect('--method', 'resources/read', '--uri', 'desk://tickets/HD-3'));
       expect(result.contents).toHaveLength(1);
-      expect(result.contents[0]).toMatchObject({ uri: 'helpdesk://tickets/HD-3', mimeType: 'application/json' });
+      expect(result.contents[0]).toMatchObject({ uri: 'desk://tickets/HD-3', mimeType: 'application/json' });
       expect(JSON.parse(result.contents[0].text)).toMatchObject({
         id: 'HD-3',
         status: 'open',
@@ -134,29 +134,29 @@ describe('helpdesk driven by the MCP Inspector CLI', () => {
       expect(result.description).toMatch(/triag/i);
       expect(result.messages[0]).toMatchObject({
         role: 'user',
-        content: { type: 'text', text: expect.stringContaining('Triage helpdesk ticket HD-2') },
+        content: { type: 'text', text: expect.stringContaining('Triage desk ticket HD-2') },
       });
       expect(result.messages[0].content.text).toContain('formal tone');
       expect(result.messages).toContainEqual({
         role: 'user',
-        content: expect.objectContaining({ type: 'resource_link', uri: 'helpdesk://tickets/HD-2' }),
+        content: expect.objectContaining({ type: 'resource_link', uri: 'desk://tickets/HD-2' }),
       });
     });
 
     it('lists resources, resource templates and prompts', async () => {
       const resources = ok(await inspect('--method', 'resources/list'));
       expect(resources.resources).toEqual([
-        expect.objectContaining({ uri: 'helpdesk://catalog/categories', mimeType: 'application/json' }),
+        expect.objectContaining({ uri: 'desk://catalog/categories', mimeType: 'application/json' }),
         expect.objectContaining({ uri: 'use://auth', mimeType: 'application/json' }),
         expect.objectContaining({ uri: 'use://http-headers', mimeType: 'application/json' }),
-        expect.objectContaining({ uri: 'helpdesk://agent/brief', mimeType: 'text/markdown' }),
-        expect.objectContaining({ uri: 'helpdesk://agent/prompt', mimeType: 'text/markdown' }),
+        expect.objectContaining({ uri: 'desk://agent/brief', mimeType: 'text/markdown' }),
+        expect.objectContaining({ uri: 'desk://agent/prompt', mimeType: 'text/markdown' }),
         expect.objectContaining({ uri: 'project://version', mimeType: 'application/json' }),
         expect.objectContaining({ uri: 'doc://readme', mimeType: 'text/markdown' }),
       ]);
       const templates = ok(await inspect('--method', 'resources/templates/list'));
       expect(templates.resourceTemplates).toEqual([
-        expect.objectContaining({ name: 'ticket', uriTemplate: 'helpdesk://tickets/{id}' }),
+        expect.objectContaining({ name: 'ticket', uriTemplate: 'desk://tickets/{id}' }),
       ]);
       const prompts = ok(await inspect('--method', 'prompts/list'));
       expect(prompts.prompts).toEqual([
@@ -177,7 +177,7 @@ describe('helpdesk driven by the MCP Inspector CLI', () => {
     // Everything after `--` is the server command; -e passes variables to it (the CLI gives the server only a minimal env).
     const inspect = (...args: string[]) =>
       runInspector(
-        [...args, '-e', 'MCP_PAGE_SIZE=2', '--format', 'json', '-q', '--', process.execPath, HELPDESK_MAIN, '--stdio'],
+        [...args, '-e', 'MCP_PAGE_SIZE=2', '--format', 'json', '-q', '--', process.execPath, DESK_MAIN, '--stdio'],
         home.home,
       );
 
@@ -199,8 +199,8 @@ describe('helpdesk driven by the MCP Inspector CLI', () => {
     });
 
     it('reads a resource and gets a prompt', async () => {
-      const read = ok(await inspect('--method', 'resources/read', '--uri', 'helpdesk://catalog/categories'));
-      expect(read.contents[0]).toMatchObject({ uri: 'helpdesk://catalog/categories', mimeType: 'application/json' });
+      const read = ok(await inspect('--method', 'resources/read', '--uri', 'desk://catalog/categories'));
+      expect(read.contents[0]).toMatchObject({ uri: 'desk://catalog/categories', mimeType: 'application/json' });
       expect(JSON.parse(read.contents[0].text)).toMatchObject({
         categories: expect.arrayContaining(['access', 'hardware']),
         priorities: ['low', 'normal', 'urgent'],

@@ -1,4 +1,4 @@
-import { RunningServer, startHelpdeskHttp } from './support/server-process';
+import { RunningServer, startDeskHttp } from './support/server-process';
 
 /** The legacy HTTP+SSE transport is off unless switched on. */
 describe('legacy HTTP+SSE transport, default configuration', () => {
@@ -8,7 +8,7 @@ describe('legacy HTTP+SSE transport, default configuration', () => {
     const env: Record<string, string> = {};
     // The default must hold even when the test runner's own environment switches it on.
     if (process.env.MCP_LEGACY_SSE !== undefined) env.MCP_LEGACY_SSE = '';
-    server = await startHelpdeskHttp(env);
+    server = await startDeskHttp(env);
   });
   afterAll(async () => {
     await server.stop();

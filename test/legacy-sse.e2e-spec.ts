@@ -1,9 +1,9 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { CreateMessageRequestSchema, LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
-import { RunningServer, bearer, startHelpdeskHttp } from './support/server-process';
+import { RunningServer, bearer, startDeskHttp } from './support/server-process';
 import { SseReader, authorize, messageOf, rawRequest } from './support/raw-mcp-http';
-import { HELPDESK_CAPABILITIES, rpcError, rpcResult } from './support/rpc-matchers';
+import { DESK_CAPABILITIES, rpcError, rpcResult } from './support/rpc-matchers';
 
 /** The legacy HTTP+SSE transport of 2024-11-05: off by default, on with MCP_LEGACY_SSE=true. */
 describe('legacy HTTP+SSE transport (2024-11-05)', () => {
@@ -11,7 +11,7 @@ describe('legacy HTTP+SSE transport (2024-11-05)', () => {
   let base: string;
 
   beforeAll(async () => {
-    server = await startHelpdeskHttp({ MCP_LEGACY_SSE: 'true' });
+    server = await startDeskHttp({ MCP_LEGACY_SSE: 'true' });
     base = new URL(server.url).origin;
     authorize(server);
   });
@@ -34,7 +34,7 @@ describe('legacy HTTP+SSE transport (2024-11-05)', () => {
     });
 
     it('initializes: the server answers with its info and capabilities on the stream', () => {
-      expect(client.getServerVersion()).toMatchObject({ name: 'helpdesk', version: '0.1.0' });
+      expect(client.getServerVersion()).toMatchObject({ name: 'desk', version: '0.1.0' });
       expect(client.getServerCapabilities()).toMatchObject({
         tools: {},
         prompts: {},
@@ -42,7 +42,7 @@ describe('legacy HTTP+SSE transport (2024-11-05)', () => {
         completions: {},
         logging: {},
       });
-      expect(client.getInstructions()).toContain('Helpdesk tickets');
+      expect(client.getInstructions()).toContain('Desk tickets');
     });
 
     it('lists tools', async () => {
@@ -80,7 +80,7 @@ describe('legacy HTTP+SSE transport (2024-11-05)', () => {
     });
 
     it('reads a templated resource', async () => {
-      const ticket = await client.readResource({ uri: 'helpdesk://tickets/HD-3' });
+      const ticket = await client.readResource({ uri: 'desk://tickets/HD-3' });
       expect(JSON.parse((ticket.contents[0] as { text: string }).text)).toMatchObject({ id: 'HD-3' });
     });
 
@@ -161,7 +161,7 @@ describe('legacy HTTP+SSE transport (2024-11-05)', () => {
       try {
         const answer = await handshake(endpoint, reader, '2024-11-05');
         expect(answer).toEqual(
-          rpcResult(1, expect.objectContaining({ protocolVersion: '2024-11-05', capabilities: HELPDESK_CAPABILITIES })),
+          rpcResult(1, expect.objectContaining({ protocolVersion: '2024-11-05', capabilities: DESK_CAPABILITIES })),
         );
         const res = await send(endpoint, {
           jsonrpc: '2.0',
@@ -296,7 +296,7 @@ describe('legacy HTTP+SSE transport (2024-11-05)', () => {
         { Authorization: `Bearer ${mallory}` },
       );
       expect(res.status).toBe(403);
-      expect(res.headers.get('www-authenticate')).toMatch(/^Bearer realm="helpdesk"/);
+      expect(res.headers.get('www-authenticate')).toMatch(/^Bearer realm="desk"/);
       abort.abort();
     });
 

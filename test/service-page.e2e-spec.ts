@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { get as httpGet } from 'node:http';
 import { Browser, Page, chromium } from 'playwright-core';
-import { RunningServer, startHelpdeskHttp } from './support/server-process';
+import { RunningServer, startDeskHttp } from './support/server-process';
 
 /** Debian's Chromium; scripts/test.sh installs it (apt-get install -y chromium) when it is missing. */
 const CHROMIUM = '/usr/bin/chromium';
@@ -19,7 +19,7 @@ const RISKS: Record<string, string> = {
 };
 
 /**
- * The service page on `GET /` of the built helpdesk, in headless Chromium: it renders the catalogue
+ * The service page on `GET /` of the built desk, in headless Chromium: it renders the catalogue
  * under its strict CSP without a console error, and its console calls a tool over MCP with a pasted
  * token (and shows the 401 without one). Leaves a full-page screenshot in test-output/.
  */
@@ -37,7 +37,7 @@ describe('service page in headless Chromium', () => {
       throw new Error(
         `Chromium not found at ${CHROMIUM}: install Debian's chromium (apt-get install -y chromium), as scripts/test.sh does`,
       );
-    server = await startHelpdeskHttp();
+    server = await startDeskHttp();
     origin = new URL(server.url).origin;
     browser = await chromium.launch({
       executablePath: CHROMIUM,
@@ -74,8 +74,8 @@ describe('service page in headless Chromium', () => {
     expect(headers['x-content-type-options']).toBe('nosniff');
     expect(headers['cache-control']).toBe('no-store');
 
-    expect(await page.textContent('#service-title')).toBe('Helpdesk');
-    expect(await page.textContent('#service-name')).toBe('helpdesk');
+    expect(await page.textContent('#service-title')).toBe('Desk');
+    expect(await page.textContent('#service-name')).toBe('desk');
     expect(await page.textContent('#service-version')).toBe(`v${VERSION}`);
     const endpoints = await page.textContent('#endpoints');
     for (const path of [
@@ -99,7 +99,7 @@ describe('service page in headless Chromium', () => {
     expect(await page.textContent('#tool-create_ticket')).toContain('tickets:write');
     expect(await page.textContent('#prompts')).toContain('triage_ticket');
     const resources = await page.textContent('#resources');
-    for (const uri of ['helpdesk://catalog/categories', 'helpdesk://tickets/{id}', 'use://auth', 'use://http-headers'])
+    for (const uri of ['desk://catalog/categories', 'desk://tickets/{id}', 'use://auth', 'use://http-headers'])
       expect(resources).toContain(uri);
   });
 
@@ -167,7 +167,7 @@ describe('service page in headless Chromium', () => {
   });
 
   it('answers 404 on GET / when MCP_SERVICE_PAGE=false', async () => {
-    const off = await startHelpdeskHttp({ MCP_SERVICE_PAGE: 'false' });
+    const off = await startDeskHttp({ MCP_SERVICE_PAGE: 'false' });
     try {
       const base = new URL(off.url).origin;
       expect((await fetch(`${base}/`)).status).toBe(404);

@@ -1,4 +1,4 @@
-import { RunningServer, startHelpdeskHttp } from './support/server-process';
+import { RunningServer, startDeskHttp } from './support/server-process';
 import { mcpPost } from './support/mcp-post';
 
 const exportCall = (id: number) => ({
@@ -33,7 +33,7 @@ const exited = (server: RunningServer) =>
 /** SIGTERM: new calls refused, calls in flight finish within the grace period, then a clean exit 0. */
 describe('graceful shutdown', () => {
   it('lets a call in flight finish, refuses new calls with 503 / -32006, and exits 0', async () => {
-    const server = await startHelpdeskHttp({ MCP_SHUTDOWN_GRACE_MS: '5000' });
+    const server = await startDeskHttp({ MCP_SHUTDOWN_GRACE_MS: '5000' });
     const session = await openSession(server);
     const exit = exited(server);
     const running = mcpPost(server.url, exportCall(1), server.token, { 'mcp-session-id': session }).then((r) =>
@@ -54,7 +54,7 @@ describe('graceful shutdown', () => {
   });
 
   it('aborts what is still running when the grace period ends, and still exits 0 promptly', async () => {
-    const server = await startHelpdeskHttp({ MCP_SHUTDOWN_GRACE_MS: '200' });
+    const server = await startDeskHttp({ MCP_SHUTDOWN_GRACE_MS: '200' });
     const session = await openSession(server);
     const exit = exited(server);
     const running = mcpPost(server.url, exportCall(1), server.token, { 'mcp-session-id': session }).then(

@@ -1,5 +1,5 @@
 import { mcpPost, openMcpSession } from '../support/mcp-post';
-import { RunningServer, startHelpdeskHttp } from '../support/server-process';
+import { RunningServer, startDeskHttp } from '../support/server-process';
 import { jsonLines, waitForLine } from '../support/log-lines';
 
 const PLANTED = {
@@ -18,7 +18,7 @@ const createArgs = (key: string) => ({
   idempotencyKey: key,
 });
 
-/** Structured JSON logs of the built helpdesk: per-call entries, audit channel, auth failures, and what is never logged. */
+/** Structured JSON logs of the built desk: per-call entries, audit channel, auth failures, and what is never logged. */
 describe('structured logs', () => {
   describe('default configuration (arguments not logged)', () => {
     let server: RunningServer;
@@ -26,7 +26,7 @@ describe('structured logs', () => {
     const all = () => `${server.stdout!()}\n${server.stderr()}`;
 
     beforeAll(async () => {
-      server = await startHelpdeskHttp();
+      server = await startDeskHttp();
       sessionId = await openMcpSession(server.url, server.token);
       const call = await mcpPost(
         server.url,
@@ -179,7 +179,7 @@ describe('structured logs', () => {
     let server: RunningServer;
 
     beforeAll(async () => {
-      server = await startHelpdeskHttp({ MCP_LOG_ARGUMENTS: 'true' });
+      server = await startDeskHttp({ MCP_LOG_ARGUMENTS: 'true' });
       const sessionId = await openMcpSession(server.url, server.token);
       await mcpPost(
         server.url,

@@ -1,5 +1,5 @@
 import { mcpPost, openMcpSession } from '../support/mcp-post';
-import { RunningServer, startHelpdeskHttp } from '../support/server-process';
+import { RunningServer, startDeskHttp } from '../support/server-process';
 
 const metricsUrlOf = (server: RunningServer): string => {
   const m = /metrics on (http:\/\/\S+)/.exec(server.stderr());
@@ -17,14 +17,14 @@ function sample(text: string, name: string, labels: Record<string, string>): num
   return undefined;
 }
 
-/** Prometheus `/metrics` of the built helpdesk: a separate port by default, Basic auth on the main port when configured. */
+/** Prometheus `/metrics` of the built desk: a separate port by default, Basic auth on the main port when configured. */
 describe('metrics', () => {
   describe('default configuration: a separate metrics listener', () => {
     let server: RunningServer;
     let scrape: string;
 
     beforeAll(async () => {
-      server = await startHelpdeskHttp({ MCP_RATE_LIMIT_PER_MINUTE: '6' });
+      server = await startDeskHttp({ MCP_RATE_LIMIT_PER_MINUTE: '6' });
       const session = await openMcpSession(server.url, server.token);
       const call = (id: number, name: string, args: Record<string, unknown>) =>
         mcpPost(
@@ -82,10 +82,10 @@ describe('metrics', () => {
     });
 
     it('reports active sessions and the runtime default metrics, labelled with the service', () => {
-      expect(sample(scrape, 'mcp_active_sessions', { service: 'helpdesk' })).toBe(1);
-      expect(scrape).toMatch(/^process_cpu_user_seconds_total\{service="helpdesk"\} /m);
-      expect(scrape).toMatch(/^nodejs_eventloop_lag_seconds\{service="helpdesk"\} /m);
-      expect(scrape).toMatch(/^nodejs_heap_size_used_bytes\{service="helpdesk"\} /m);
+      expect(sample(scrape, 'mcp_active_sessions', { service: 'desk' })).toBe(1);
+      expect(scrape).toMatch(/^process_cpu_user_seconds_total\{service="desk"\} /m);
+      expect(scrape).toMatch(/^nodejs_eventloop_lag_seconds\{service="desk"\} /m);
+      expect(scrape).toMatch(/^nodejs_heap_size_used_bytes\{service="desk"\} /m);
     });
 
     it('is not served on the MCP port without Basic credentials configured', async () => {
@@ -107,7 +107,7 @@ describe('metrics', () => {
     });
 
     beforeAll(async () => {
-      server = await startHelpdeskHttp({
+      server = await startDeskHttp({
         MCP_METRICS_PORT: 'false',
         MCP_METRICS_USER: 'prometheus',
         MCP_METRICS_PASSWORD: 's3cret-scrape',

@@ -1,5 +1,5 @@
 import { mcpPost, openMcpSession } from '../support/mcp-post';
-import { RunningServer, startHelpdeskHttp } from '../support/server-process';
+import { RunningServer, startDeskHttp } from '../support/server-process';
 import { waitFor } from '../support/wait';
 
 /** The built server's tracing is configured by the standard OTEL_* variables (here: the console exporter). */
@@ -7,10 +7,10 @@ describe('OpenTelemetry configured from OTEL_* in the built server', () => {
   let server: RunningServer;
 
   beforeAll(async () => {
-    server = await startHelpdeskHttp({
+    server = await startDeskHttp({
       OTEL_TRACES_EXPORTER: 'console',
       OTEL_BSP_SCHEDULE_DELAY: '50',
-      OTEL_SERVICE_NAME: 'helpdesk-otel-e2e',
+      OTEL_SERVICE_NAME: 'desk-otel-e2e',
     });
     const session = await openMcpSession(server.url, server.token);
     await mcpPost(
@@ -39,7 +39,7 @@ describe('OpenTelemetry configured from OTEL_* in the built server', () => {
     const out = server.stdout!();
     expect(out).toMatch(/name: 'tools\/call search_tickets'/);
     expect(out).toMatch(/name: 'POST \/mcp'/);
-    expect(out).toContain("'service.name': 'helpdesk-otel-e2e'");
+    expect(out).toContain("'service.name': 'desk-otel-e2e'");
     expect(out).toContain("'service.version': '0.1.0'");
     expect(out).toContain("traceId: '4bf92f3577b34da6a3ce929d0e0e4736'");
     expect(out).not.toContain('printer');

@@ -15,7 +15,7 @@ const META_SPAN = 'b7ad6b7169203331';
 const SECRET_QUERY = 'planted-argument-value-9931';
 
 /**
- * Real spans from the helpdesk, booted in this process with the OpenTelemetry Node SDK and an
+ * Real spans from the desk, booted in this process with the OpenTelemetry Node SDK and an
  * in-memory exporter, driven over real HTTP by the official SDK client.
  */
 describe('OpenTelemetry tracing', () => {
@@ -27,7 +27,7 @@ describe('OpenTelemetry tracing', () => {
 
   beforeAll(async () => {
     sdk = startMcpTelemetry({
-      serviceName: 'helpdesk-test',
+      serviceName: 'desk-test',
       serviceVersion: '0.1.0',
       spanProcessors: [new SimpleSpanProcessor({ exporter })],
     });
@@ -35,7 +35,7 @@ describe('OpenTelemetry tracing', () => {
     // Restored in afterAll: jest runs other suites in this worker process after this one.
     Object.assign(process.env, issuer.env(), { LOG_LEVEL: 'silent', MCP_METRICS_PORT: 'false' });
     // Loaded only now: McpModule.forRoot reads the auth settings from the environment at import time.
-    const { AppModule } = require('../../apps/helpdesk/src/app.module') as { AppModule: Type<unknown> };
+    const { AppModule } = require('../fixtures/desk/src/app.module') as { AppModule: Type<unknown> };
     app = await NestFactory.create(AppModule, { bodyParser: false, logger: false });
     await app.listen(0, '127.0.0.1');
     const { port } = app.getHttpServer().address() as { port: number };

@@ -123,17 +123,17 @@ const obj = (fields: Record<string, fc.Arbitrary<unknown>>, freq = 4) =>
     .map((e) => new Obj(e.filter((x) => x !== null) as [string, unknown][]));
 
 const URIS = [
-  'helpdesk://catalog/categories',
-  'helpdesk://tickets/HD-1',
-  'helpdesk://tickets/',
-  'helpdesk://tickets/{id}',
-  'helpdesk://tickets/HD-1/../../etc/passwd',
-  'helpdesk://tickets/%00',
-  'helpdesk://tickets/%E0%A4%A',
-  'helpdesk://tickets/HD-1?x=1#y',
-  'HELPDESK://TICKETS/HD-1',
-  'helpdesk://',
-  'helpdesk:',
+  'desk://catalog/categories',
+  'desk://tickets/HD-1',
+  'desk://tickets/',
+  'desk://tickets/{id}',
+  'desk://tickets/HD-1/../../etc/passwd',
+  'desk://tickets/%00',
+  'desk://tickets/%E0%A4%A',
+  'desk://tickets/HD-1?x=1#y',
+  'DESK://TICKETS/HD-1',
+  'desk://',
+  'desk:',
   'file:///etc/passwd',
   'http://127.0.0.1:1/',
   'javascript:alert(1)',
@@ -142,15 +142,15 @@ const URIS = [
   '',
   '  ',
   '\u0000',
-  `helpdesk://tickets/${'%'.repeat(300)}`,
-  'helpdesk://tickets/__proto__',
+  `desk://tickets/${'%'.repeat(300)}`,
+  'desk://tickets/__proto__',
 ];
 const uri = fc.oneof(
   { weight: 3, arbitrary: fc.constantFrom(...URIS) },
   text,
   fc.webUrl(),
   value,
-  fc.string({ maxLength: 10 }).map((s) => `helpdesk://tickets/${s}`),
+  fc.string({ maxLength: 10 }).map((s) => `desk://tickets/${s}`),
 );
 const TOOLS = ['search_tickets', 'get_ticket', 'create_ticket', 'close_ticket', 'draft_reply'];
 const TOOL_FIELDS = [
@@ -205,12 +205,12 @@ const PARAMS: Record<string, fc.Arbitrary<unknown>> = {
       fc.constant(
         new Obj([
           ['type', 'ref/resource'],
-          ['uri', 'helpdesk://tickets/{id}'],
+          ['uri', 'desk://tickets/{id}'],
         ]),
       ),
       objOrGarbage(
         ['type', 'name', 'uri'],
-        fc.oneof(fc.constantFrom('ref/prompt', 'ref/resource', 'triage_ticket', 'helpdesk://tickets/{id}'), plausible),
+        fc.oneof(fc.constantFrom('ref/prompt', 'ref/resource', 'triage_ticket', 'desk://tickets/{id}'), plausible),
       ),
     ),
     argument: objOrGarbage(
@@ -373,7 +373,7 @@ const badUtf8 = fc.oneof(
       fc.constantFrom(
         '{"jsonrpc":"2.0","id":"#","method":"ping"}',
         '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"search_tickets","arguments":{"query":"#"}}}',
-        '{"jsonrpc":"2.0","id":8,"method":"resources/read","params":{"uri":"helpdesk://tickets/#"}}',
+        '{"jsonrpc":"2.0","id":8,"method":"resources/read","params":{"uri":"desk://tickets/#"}}',
         '{"jsonrpc":"2.0","method":"#"}',
       ),
     )

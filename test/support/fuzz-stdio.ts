@@ -3,7 +3,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { RawStdioServer } from './raw-stdio';
 
 /**
- * A built helpdesk over stdio for fuzzing: initialized on `version`, its stdout decoded as one stream
+ * A built desk over stdio for fuzzing: initialized on `version`, its stdout decoded as one stream
  * (a multi-byte character may span two chunks), waits driven by stdout events rather than polling.
  */
 export class StdioFuzzTarget {

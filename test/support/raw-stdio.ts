@@ -3,7 +3,7 @@ import { STDIO_SERVER, WireMessage, serverEnv } from './stdio-clients';
 import { waitFor } from './wait';
 
 /**
- * The built helpdesk over stdio, driven by hand: newline-delimited JSON in, stdout and stderr
+ * The built desk over stdio, driven by hand: newline-delimited JSON in, stdout and stderr
  * captured verbatim so tests can check the framing itself.
  */
 export class RawStdioServer {

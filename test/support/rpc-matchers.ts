@@ -11,8 +11,8 @@ export const rpcError = (id: string | number | null, code: number, message: stri
   }),
 });
 
-/** The exact capabilities the helpdesk declares (it has tools, prompts, resources and completions). */
-export const HELPDESK_CAPABILITIES = {
+/** The exact capabilities the desk declares (it has tools, prompts, resources and completions). */
+export const DESK_CAPABILITIES = {
   logging: {},
   tools: { listChanged: true },
   prompts: { listChanged: true },

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { TestIssuer } from './test-issuer';
 
 /** The built example server (the test command builds it first). */
-export const HELPDESK_MAIN = resolve(__dirname, '../../dist/apps/helpdesk/apps/helpdesk/src/main.js');
+export const DESK_MAIN = resolve(__dirname, '../../dist/fixtures/desk/test/fixtures/desk/src/main.js');
 
 export interface RunningServer {
   url: string;
@@ -17,14 +17,14 @@ export interface RunningServer {
 }
 
 /**
- * Starts the built helpdesk over HTTP on an ephemeral loopback port and waits until it listens. It
+ * Starts the built desk over HTTP on an ephemeral loopback port and waits until it listens. It
  * trusts a fresh {@link TestIssuer} (a real JWKS on loopback) unless `env` configures auth itself;
- * `token` is then a valid token with the helpdesk's scopes.
+ * `token` is then a valid token with the desk's scopes.
  */
-export async function startHelpdeskHttp(env: Record<string, string> = {}): Promise<RunningServer> {
-  if (env.MCP_JWKS_URI || env.MCP_AUTH_DISABLED) return startHttpServer(HELPDESK_MAIN, env);
+export async function startDeskHttp(env: Record<string, string> = {}): Promise<RunningServer> {
+  if (env.MCP_JWKS_URI || env.MCP_AUTH_DISABLED) return startHttpServer(DESK_MAIN, env);
   const issuer = await TestIssuer.start();
-  const server = await startHttpServer(HELPDESK_MAIN, { ...issuer.env(), ...env }).catch(async (e) => {
+  const server = await startHttpServer(DESK_MAIN, { ...issuer.env(), ...env }).catch(async (e) => {
     await issuer.close();
     throw e;
   });

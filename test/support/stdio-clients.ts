@@ -8,7 +8,7 @@ import {
 import { Client as Client2 } from '@modelcontextprotocol/client';
 import { StdioClientTransport as Stdio2 } from '@modelcontextprotocol/client/stdio';
 import type { Readable } from 'node:stream';
-import { HELPDESK_MAIN } from './server-process';
+import { DESK_MAIN } from './server-process';
 
 /** The environment for a spawned stdio server: ours, without jest's NODE_OPTIONS. */
 export function serverEnv(extra: Record<string, string> = {}): Record<string, string> {
@@ -17,7 +17,7 @@ export function serverEnv(extra: Record<string, string> = {}): Record<string, st
   return { ...env, NODE_OPTIONS: '', ...extra };
 }
 
-export const STDIO_SERVER = { command: process.execPath, args: [HELPDESK_MAIN, '--stdio'] };
+export const STDIO_SERVER = { command: process.execPath, args: [DESK_MAIN, '--stdio'] };
 
 export interface ToolResultLike {
   content?: unknown;

@@ -5,7 +5,7 @@ import { createServer, Server } from 'node:http';
  * credentials checked with Basic auth, a call counter, and a switch to make it fail.
  */
 export class TestIntrospection {
-  readonly clientId = 'helpdesk-rs';
+  readonly clientId = 'desk-rs';
   readonly clientSecret = 'introspection-secret-for-tests';
   calls = 0;
   failing = false;

@@ -30,7 +30,7 @@ export interface MintOptions {
  */
 export class TestIssuer {
   readonly issuer = 'https://issuer.test.example';
-  readonly audience = 'mcp:helpdesk';
+  readonly audience = 'mcp:desk';
   jwksFetches = 0;
   private keys: Key[] = [];
   private server!: Server;

@@ -7,16 +7,16 @@ import {
   ResourceUpdatedNotificationSchema,
   McpError as SdkMcpError,
 } from '@modelcontextprotocol/sdk/types.js';
-import { RunningServer, bearer, startHelpdeskHttp } from './support/server-process';
+import { RunningServer, bearer, startDeskHttp } from './support/server-process';
 
 /** The example server driven over Streamable HTTP by the official 1.x client SDK. */
-describe('helpdesk over HTTP with @modelcontextprotocol/sdk 1.x', () => {
+describe('desk over HTTP with @modelcontextprotocol/sdk 1.x', () => {
   let server: RunningServer;
   let client: Client;
   let transport: StreamableHTTPClientTransport;
 
   beforeAll(async () => {
-    server = await startHelpdeskHttp({ MCP_PAGE_SIZE: '2' });
+    server = await startDeskHttp({ MCP_PAGE_SIZE: '2' });
   });
   afterAll(async () => {
     await server.stop();
@@ -34,9 +34,9 @@ describe('helpdesk over HTTP with @modelcontextprotocol/sdk 1.x', () => {
   it('negotiates 2025-11-25 and reports server info and capabilities', () => {
     expect(transport.protocolVersion).toBe('2025-11-25');
     expect(client.getServerVersion()).toMatchObject({
-      name: 'helpdesk',
+      name: 'desk',
       version: '0.1.0',
-      description: expect.stringContaining('helpdesk'),
+      description: expect.stringContaining('desk'),
     });
     expect(client.getServerCapabilities()).toMatchObject({
       tools: {},
@@ -86,11 +86,11 @@ describe('helpdesk over HTTP with @modelcontextprotocol/sdk 1.x', () => {
     expect(close.description).toContain('Risk: high.');
     expect(close.description).toContain('Side effects:');
     expect(close.description).toContain('Idempotency:');
-    expect(close.description).toContain('Audit event: helpdesk.tool.close_ticket.');
+    expect(close.description).toContain('Audit event: desk.tool.close_ticket.');
     expect(close.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
     expect(close._meta?.['corporate/tool-safety']).toMatchObject({
       risk: 'high',
-      audit: 'helpdesk.tool.close_ticket',
+      audit: 'desk.tool.close_ticket',
       idempotency: { key: 'id' },
     });
     const create = tools.find((t) => t.name === 'create_ticket')!;
@@ -189,30 +189,30 @@ describe('helpdesk over HTTP with @modelcontextprotocol/sdk 1.x', () => {
     } while (cursor);
     expect(pages).toBe(4);
     expect(uris).toEqual([
-      'helpdesk://catalog/categories',
+      'desk://catalog/categories',
       'use://auth',
       'use://http-headers',
-      'helpdesk://agent/brief',
-      'helpdesk://agent/prompt',
+      'desk://agent/brief',
+      'desk://agent/prompt',
       'project://version',
       'doc://readme',
     ]);
-    const categories = await client.readResource({ uri: 'helpdesk://catalog/categories' });
+    const categories = await client.readResource({ uri: 'desk://catalog/categories' });
     expect(categories.contents[0]).toMatchObject({
-      uri: 'helpdesk://catalog/categories',
+      uri: 'desk://catalog/categories',
       mimeType: 'application/json',
     });
     const { resourceTemplates } = await client.listResourceTemplates();
-    expect(resourceTemplates[0].uriTemplate).toBe('helpdesk://tickets/{id}');
-    const ticket = await client.readResource({ uri: 'helpdesk://tickets/HD-3' });
+    expect(resourceTemplates[0].uriTemplate).toBe('desk://tickets/{id}');
+    const ticket = await client.readResource({ uri: 'desk://tickets/HD-3' });
     expect(JSON.parse((ticket.contents[0] as { text: string }).text)).toMatchObject({ id: 'HD-3' });
-    expect(await rpcError(client.readResource({ uri: 'helpdesk://tickets/HD-424242' }))).toMatchObject({
+    expect(await rpcError(client.readResource({ uri: 'desk://tickets/HD-424242' }))).toMatchObject({
       code: -32002,
     });
     expect(await rpcError(client.readResource({ uri: 'other://x' }))).toMatchObject({ code: -32002 });
     expect(await rpcError(client.subscribeResource({ uri: 'other://x' }))).toMatchObject({ code: -32002 });
     const completion = await client.complete({
-      ref: { type: 'ref/resource', uri: 'helpdesk://tickets/{id}' },
+      ref: { type: 'ref/resource', uri: 'desk://tickets/{id}' },
       argument: { name: 'id', value: 'hd-1' },
     });
     expect(completion.completion.values).toContain('HD-1');
@@ -267,7 +267,7 @@ describe('helpdesk over HTTP with @modelcontextprotocol/sdk 1.x', () => {
     client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
       updated.push(n.params.uri);
     });
-    await client.subscribeResource({ uri: 'helpdesk://tickets/HD-5' });
+    await client.subscribeResource({ uri: 'desk://tickets/HD-5' });
     // A GET stream carries notifications that belong to no request.
     await new Promise((r) => setTimeout(r, 100));
     client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'decline' }));
@@ -282,7 +282,7 @@ describe('helpdesk over HTTP with @modelcontextprotocol/sdk 1.x', () => {
       arguments: { id: 'HD-5', resolution: 'Replaced cable' },
     });
     expect(closed.structuredContent).toMatchObject({ id: 'HD-5', status: 'closed' });
-    await waitFor(() => updated.includes('helpdesk://tickets/HD-5'));
+    await waitFor(() => updated.includes('desk://tickets/HD-5'));
   });
 
   it('ends the session on DELETE; the old session id then gets 404', async () => {

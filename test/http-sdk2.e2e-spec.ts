@@ -1,6 +1,6 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { rpcError } from './support/rpc-error';
-import { RunningServer, bearer, startHelpdeskHttp } from './support/server-process';
+import { RunningServer, bearer, startDeskHttp } from './support/server-process';
 import { EXPORT_DURATION_MS, firstText, sleep, waitFor } from './support/wait';
 
 const ALL_TOOLS = ['search_tickets', 'get_ticket', 'create_ticket', 'close_ticket', 'export_tickets', 'draft_reply'];
@@ -13,7 +13,7 @@ interface Sent {
 }
 
 /** The example server driven over Streamable HTTP by the official 2.x client package. */
-describe('helpdesk over HTTP with @modelcontextprotocol/client 2.x', () => {
+describe('desk over HTTP with @modelcontextprotocol/client 2.x', () => {
   let server: RunningServer;
   let client: Client;
   let transport: StreamableHTTPClientTransport;
@@ -21,7 +21,7 @@ describe('helpdesk over HTTP with @modelcontextprotocol/client 2.x', () => {
   let clientErrors: string[];
 
   beforeAll(async () => {
-    server = await startHelpdeskHttp({ MCP_PAGE_SIZE: '2' });
+    server = await startDeskHttp({ MCP_PAGE_SIZE: '2' });
   });
   afterAll(async () => {
     await server?.stop();
@@ -56,8 +56,8 @@ describe('helpdesk over HTTP with @modelcontextprotocol/client 2.x', () => {
     expect(transport.protocolVersion).toBe('2025-11-25');
     expect(client.getProtocolEra()).toBe('legacy');
     expect(transport.sessionId).toMatch(/\S{16,}/);
-    expect(client.getServerVersion()).toMatchObject({ name: 'helpdesk', version: '0.1.0' });
-    expect(client.getInstructions()).toContain('Helpdesk tickets');
+    expect(client.getServerVersion()).toMatchObject({ name: 'desk', version: '0.1.0' });
+    expect(client.getInstructions()).toContain('Desk tickets');
     expect(client.getServerCapabilities()).toMatchObject({
       tools: {},
       prompts: {},
@@ -146,7 +146,7 @@ describe('helpdesk over HTTP with @modelcontextprotocol/client 2.x', () => {
     const text = (prompt.messages[0].content as { text: string }).text;
     expect(text).toContain('HD-6');
     expect(text).toContain('brief');
-    expect(prompt.messages[1].content).toMatchObject({ type: 'resource_link', uri: 'helpdesk://tickets/HD-6' });
+    expect(prompt.messages[1].content).toMatchObject({ type: 'resource_link', uri: 'desk://tickets/HD-6' });
     expect(await rpcError(client.getPrompt({ name: 'triage_ticket', arguments: {} }))).toMatchObject({ code: -32602 });
     const tones = await client.complete({
       ref: { type: 'ref/prompt', name: 'triage_ticket' },
@@ -163,17 +163,17 @@ describe('helpdesk over HTTP with @modelcontextprotocol/client 2.x', () => {
   it('reads fixed and templated resources, lists templates, completes template variables', async () => {
     const { resources } = await client.listResources();
     expect(resources.map((r) => r.uri)).toEqual([
-      'helpdesk://catalog/categories',
+      'desk://catalog/categories',
       'use://auth',
       'use://http-headers',
-      'helpdesk://agent/brief',
-      'helpdesk://agent/prompt',
+      'desk://agent/brief',
+      'desk://agent/prompt',
       'project://version',
       'doc://readme',
     ]);
-    const categories = await client.readResource({ uri: 'helpdesk://catalog/categories' });
+    const categories = await client.readResource({ uri: 'desk://catalog/categories' });
     expect(categories.contents[0]).toMatchObject({
-      uri: 'helpdesk://catalog/categories',
+      uri: 'desk://catalog/categories',
       mimeType: 'application/json',
     });
     expect(JSON.parse((categories.contents[0] as { text: string }).text)).toMatchObject({
@@ -181,15 +181,15 @@ describe('helpdesk over HTTP with @modelcontextprotocol/client 2.x', () => {
       priorities: expect.any(Array),
     });
     const { resourceTemplates } = await client.listResourceTemplates();
-    expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(['helpdesk://tickets/{id}']);
-    const ticket = await client.readResource({ uri: 'helpdesk://tickets/HD-7' });
-    expect(ticket.contents[0].uri).toBe('helpdesk://tickets/HD-7');
+    expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(['desk://tickets/{id}']);
+    const ticket = await client.readResource({ uri: 'desk://tickets/HD-7' });
+    expect(ticket.contents[0].uri).toBe('desk://tickets/HD-7');
     expect(JSON.parse((ticket.contents[0] as { text: string }).text)).toMatchObject({ id: 'HD-7' });
-    expect(await rpcError(client.readResource({ uri: 'helpdesk://tickets/HD-424242' }))).toMatchObject({
+    expect(await rpcError(client.readResource({ uri: 'desk://tickets/HD-424242' }))).toMatchObject({
       code: -32002,
     });
     const completion = await client.complete({
-      ref: { type: 'ref/resource', uri: 'helpdesk://tickets/{id}' },
+      ref: { type: 'ref/resource', uri: 'desk://tickets/{id}' },
       argument: { name: 'id', value: 'hd-1' },
     });
     expect(completion.completion.values).toEqual([
@@ -269,7 +269,7 @@ describe('helpdesk over HTTP with @modelcontextprotocol/client 2.x', () => {
   });
 
   it('round-trips elicitation and notifies a subscriber when the ticket closes', async () => {
-    const uri = 'helpdesk://tickets/HD-8';
+    const uri = 'desk://tickets/HD-8';
     const updated: string[] = [];
     client.setNotificationHandler('notifications/resources/updated', (n) => {
       updated.push(n.params.uri);

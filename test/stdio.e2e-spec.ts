@@ -5,7 +5,7 @@ import { EXPORT_DURATION_MS, firstText, sleep, waitFor } from './support/wait';
 const ALL_TOOLS = ['search_tickets', 'get_ticket', 'create_ticket', 'close_ticket', 'export_tickets', 'draft_reply'];
 
 /** The example server over stdio (`main.js --stdio`), driven by both official client generations. */
-describe.each<StdioFlavour>([SDK1_STDIO, SDK2_STDIO])('helpdesk over stdio with $label', (flavour) => {
+describe.each<StdioFlavour>([SDK1_STDIO, SDK2_STDIO])('desk over stdio with $label', (flavour) => {
   let session: StdioSession;
 
   beforeAll(async () => {
@@ -19,9 +19,9 @@ describe.each<StdioFlavour>([SDK1_STDIO, SDK2_STDIO])('helpdesk over stdio with 
     const init = session.received.find((m) => m.id === session.sent.find((s) => s.method === 'initialize')!.id)!;
     expect(init.result).toMatchObject({
       protocolVersion: '2025-11-25',
-      serverInfo: { name: 'helpdesk', version: '0.1.0' },
+      serverInfo: { name: 'desk', version: '0.1.0' },
     });
-    expect(session.client.getServerVersion()).toMatchObject({ name: 'helpdesk' });
+    expect(session.client.getServerVersion()).toMatchObject({ name: 'desk' });
     expect(session.client.getServerCapabilities()).toMatchObject({
       tools: {},
       prompts: {},
@@ -35,16 +35,16 @@ describe.each<StdioFlavour>([SDK1_STDIO, SDK2_STDIO])('helpdesk over stdio with 
     expect(prompts.map((p) => p.name)).toEqual(['triage_ticket', 'agent_brief', 'agent_prompt']);
     const { resources } = await session.client.listResources();
     expect(resources.map((r) => r.uri)).toEqual([
-      'helpdesk://catalog/categories',
+      'desk://catalog/categories',
       'use://auth',
       'use://http-headers',
-      'helpdesk://agent/brief',
-      'helpdesk://agent/prompt',
+      'desk://agent/brief',
+      'desk://agent/prompt',
       'project://version',
       'doc://readme',
     ]);
     const { resourceTemplates } = await session.client.listResourceTemplates();
-    expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(['helpdesk://tickets/{id}']);
+    expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(['desk://tickets/{id}']);
   });
 
   it('calls a tool with structured output, and reports invalid arguments as isError', async () => {
@@ -72,8 +72,8 @@ describe.each<StdioFlavour>([SDK1_STDIO, SDK2_STDIO])('helpdesk over stdio with 
       arguments: { ticketId: 'HD-11', tone: 'formal' },
     });
     expect((prompt.messages[0].content as { text: string }).text).toMatch(/ticket HD-11 .*formal tone/s);
-    const read = await session.client.readResource({ uri: 'helpdesk://tickets/HD-11' });
-    expect(read.contents[0]).toMatchObject({ uri: 'helpdesk://tickets/HD-11', mimeType: 'application/json' });
+    const read = await session.client.readResource({ uri: 'desk://tickets/HD-11' });
+    expect(read.contents[0]).toMatchObject({ uri: 'desk://tickets/HD-11', mimeType: 'application/json' });
     expect(JSON.parse(read.contents[0].text as string)).toMatchObject({ id: 'HD-11', requester: 'user11@example.com' });
   });
 
@@ -150,7 +150,7 @@ describe.each<StdioFlavour>([SDK1_STDIO, SDK2_STDIO])('helpdesk over stdio with 
   });
 });
 
-describe('helpdesk stdio framing, by hand', () => {
+describe('desk stdio framing, by hand', () => {
   let server: RawStdioServer;
 
   beforeEach(() => {
@@ -164,7 +164,7 @@ describe('helpdesk stdio framing, by hand', () => {
     const init = await server.initialize(1);
     expect(init.result).toMatchObject({
       protocolVersion: '2025-11-25',
-      serverInfo: { name: 'helpdesk' },
+      serverInfo: { name: 'desk' },
       capabilities: { tools: {} },
     });
     server.send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
@@ -210,15 +210,15 @@ describe('helpdesk stdio framing, by hand', () => {
     expect(server.child.exitCode).toBeNull();
     server.send({ jsonrpc: '2.0', id: 3, method: 'ping' });
     expect(await server.response(3)).toEqual({ jsonrpc: '2.0', id: 3, result: {} });
-    server.send({ jsonrpc: '2.0', id: 4, method: 'resources/read', params: { uri: 'helpdesk://tickets/HD-2' } });
+    server.send({ jsonrpc: '2.0', id: 4, method: 'resources/read', params: { uri: 'desk://tickets/HD-2' } });
     const read = await server.response(4);
-    expect((read.result!.contents as { uri: string }[])[0].uri).toBe('helpdesk://tickets/HD-2');
+    expect((read.result!.contents as { uri: string }[])[0].uri).toBe('desk://tickets/HD-2');
     server.endInput();
     expect(await server.exited).toEqual({ code: 0, signal: null });
   });
 });
 
-describe('helpdesk over stdio: limits and shutdown', () => {
+describe('desk over stdio: limits and shutdown', () => {
   let server: RawStdioServer;
   beforeEach(() => {
     server = new RawStdioServer();
