@@ -21,10 +21,10 @@ class OptionsFactory implements McpOptionsFactory {
 describe('McpModule', () => {
   it('forRoot fills defaults and takes the version from package.json', async () => {
     const moduleRef = await Test.createTestingModule({
-      imports: [McpModule.forRoot({ name: 'helpdesk', http: false })],
+      imports: [McpModule.forRoot({ name: 'orders', http: false })],
     }).compile();
     const options = moduleRef.get<ResolvedMcpOptions>(MCP_MODULE_OPTIONS);
-    expect(options).toMatchObject({ name: 'helpdesk', path: '/mcp', pageSize: 100, maxRequestBytes: 1_048_576 });
+    expect(options).toMatchObject({ name: 'orders', path: '/mcp', pageSize: 100, maxRequestBytes: 1_048_576 });
     expect(options.version).toMatch(/^\d+\.\d+\.\d+/);
   });
 

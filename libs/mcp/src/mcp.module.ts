@@ -96,7 +96,7 @@ const EXPORTS = [McpRegistry, McpNotifier, McpStdioTransport, McpSessionManager,
  * over the legacy HTTP+SSE transport (`/sse`, `/messages`) when `legacySse` is on.
  *
  * @example
- * @Module({ imports: [McpModule.forRoot({ name: 'helpdesk' })], providers: [TicketsTools] })
+ * @Module({ imports: [McpModule.forRoot({ name: 'orders' })], providers: [OrdersTools] })
  * export class AppModule {}
  */
 @Module({})

@@ -6,7 +6,7 @@ import { McpSessionManager } from './protocol/mcp-session.manager';
  * Tells connected clients that something changed: a resource they subscribed to
  * (`notifications/resources/updated`) or a whole list (`notifications/<kind>/list_changed`).
  *
- * @example this.notifier.resourceUpdated(`helpdesk://tickets/${id}`);
+ * @example this.notifier.resourceUpdated(`orders://orders/${id}`);
  */
 @Injectable()
 export class McpNotifier {

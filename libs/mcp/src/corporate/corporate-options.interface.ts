@@ -13,7 +13,7 @@ export type McpTextSource = string | { file: string };
  *
  * @example
  * McpModule.forRoot({
- *   name: 'helpdesk',
+ *   name: 'orders',
  *   corporate: {
  *     agentBrief: { file: join(__dirname, '../agent/brief.md') },
  *     agentPrompt: { file: join(__dirname, '../agent/prompt.md') },

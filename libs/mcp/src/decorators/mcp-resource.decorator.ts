@@ -6,7 +6,7 @@ import { McpResourceOptions, McpResourceTemplateOptions } from '../interfaces/de
  * Publishes a provider method as a fixed-URI resource. The method returns a string (text with the
  * declared `mimeType`), a `Buffer`/`Uint8Array` (sent as `blob`), or `{ contents: [...] }`.
  *
- * @example @McpResource({ uri: 'helpdesk://catalog/categories', name: 'categories', mimeType: 'application/json' })
+ * @example @McpResource({ uri: 'orders://catalog/products', name: 'products', mimeType: 'application/json' })
  */
 export const McpResource = (options: McpResourceOptions): MethodDecorator =>
   SetMetadata(MCP_RESOURCE_METADATA, options);
@@ -15,7 +15,7 @@ export const McpResource = (options: McpResourceOptions): MethodDecorator =>
  * Publishes a provider method as an RFC 6570 resource template. The variables matched from the
  * requested URI are the method's `@McpArgs()`.
  *
- * @example @McpResourceTemplate({ uriTemplate: 'helpdesk://tickets/{id}', name: 'ticket', mimeType: 'application/json' })
+ * @example @McpResourceTemplate({ uriTemplate: 'orders://orders/{id}', name: 'order', mimeType: 'application/json' })
  */
 export const McpResourceTemplate = (options: McpResourceTemplateOptions): MethodDecorator =>
   SetMetadata(MCP_RESOURCE_TEMPLATE_METADATA, options);

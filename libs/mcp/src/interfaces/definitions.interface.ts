@@ -100,7 +100,7 @@ export interface McpResourceOptions {
 
 /** Options of {@link McpResourceTemplate}. */
 export interface McpResourceTemplateOptions {
-  /** RFC 6570 URI template, e.g. `helpdesk://tickets/{id}`. */
+  /** RFC 6570 URI template, e.g. `orders://orders/{id}`. */
   uriTemplate: string;
   name: string;
   title?: string;

@@ -133,7 +133,7 @@ export function mcpPinoOptions(
  *
  * @example
  * // app.module.ts
- * imports: [McpLoggerModule.forRoot(), McpModule.forRoot({ name: 'helpdesk' })]
+ * imports: [McpLoggerModule.forRoot(), McpModule.forRoot({ name: 'orders' })]
  * // main.ts
  * const app = await NestFactory.create(AppModule, { bufferLogs: true });
  * app.useLogger(app.get(Logger)); // Logger from nestjs-pino

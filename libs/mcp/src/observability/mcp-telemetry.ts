@@ -28,7 +28,7 @@ export interface McpTelemetryOptions {
  *
  * @example
  * // instrumentation.ts, imported first by main.ts
- * export const telemetry = startMcpTelemetry({ serviceName: 'helpdesk', serviceVersion: '1.4.0' });
+ * export const telemetry = startMcpTelemetry({ serviceName: 'orders', serviceVersion: '1.4.0' });
  */
 export function startMcpTelemetry(options: McpTelemetryOptions): NodeSDK | undefined {
   if (/^true$/i.test(process.env.OTEL_SDK_DISABLED?.trim() ?? '')) return undefined;

@@ -93,7 +93,7 @@ export class McpRegistry {
    * that the resource list changed. The same URI rules as for `@McpResource` apply; the `read`
    * function is called directly, without Nest's pipeline.
    *
-   * @example registry.addResource({ uri: 'helpdesk://reports/q3', name: 'q3', mimeType: 'text/csv' }, () => csv);
+   * @example registry.addResource({ uri: 'orders://reports/q3', name: 'q3', mimeType: 'text/csv' }, () => csv);
    */
   addResource(
     options: McpResourceOptions,
