@@ -1,8 +1,8 @@
 # syntax=docker/dockerfile:1
-# Container image for the example MCP server (apps/helpdesk), Streamable HTTP on port 3000.
+# Container image for one MCP server app of this monorepo (apps/<APP>), Streamable HTTP on port 3000.
 #
-#   docker build -t helpdesk .
-#   docker run --rm -p 127.0.0.1:3000:3000 -e MCP_ALLOWED_HOSTS=localhost,127.0.0.1 helpdesk
+#   docker build --build-arg APP=<app> -t <app> .
+#   docker run --rm -p 127.0.0.1:3000:3000 -e MCP_ALLOWED_HOSTS=localhost,127.0.0.1 <app>
 #
 # The project pins Node 24 through the `node` devDependency for local work and tests; the image
 # uses the official Node 24 base instead, and that package is a devDependency, so it never reaches
@@ -12,11 +12,13 @@ ARG NODE_IMAGE=node:24-bookworm-slim
 
 # ---- build: all dependencies, compile the Nest monorepo app to dist/ ----
 FROM ${NODE_IMAGE} AS build
+ARG APP
+RUN test -n "$APP" || { echo 'build argument APP is required: docker build --build-arg APP=<app> .' >&2; exit 1; }
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY . .
-RUN npm run build
+RUN npm run build -- "$APP" && ln -s "apps/$APP/apps/$APP/src/main.js" dist/main.js
 
 # ---- runtime: production dependencies and the compiled output only ----
 FROM ${NODE_IMAGE} AS runtime
@@ -35,4 +37,4 @@ EXPOSE 3000 9464
 # Liveness from /health (no auth, no dependency probes); orchestrators should use /ready for traffic.
 HEALTHCHECK --interval=30s --timeout=3s --start-period=10s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
-CMD ["node", "dist/apps/helpdesk/apps/helpdesk/src/main.js"]
+CMD ["node", "dist/main.js"]

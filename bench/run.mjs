@@ -28,6 +28,7 @@
 //   BENCH_CPU_PROF=1 run both MCP servers with --cpu-prof; profiles land in .bench/prof/<server>/
 //                    (summarise with bench/profile-summary.mjs)
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { startIssuer } from './lib/issuer.mjs';
@@ -125,7 +126,7 @@ async function main() {
       BENCH_CEILING_CALL_FILE: callFile,
       BENCH_CEILING_LIST_FILE: listFile,
     });
-    const fake = Array.from({ length: sessions.length }, () => crypto.randomUUID());
+    const fake = Array.from({ length: sessions.length }, () => randomUUID());
 
     // The same fixture with authentication on, as in production: JWTs verified against our JWKS.
     mcpAuth = await startServer('mcp-auth', 'mcp', {

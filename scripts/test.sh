@@ -22,20 +22,40 @@ fi
 count_file="$(mktemp)"
 export TEST_COUNT_FILE="$count_file"
 
-if ! { nest build desk && nest build conformance; } >/tmp/nest-build.log 2>&1; then
+if ! { nest build desk && nest build conformance && tsc -p libs/schematics/tsconfig.json; } >/tmp/nest-build.log 2>&1; then
   cat /tmp/nest-build.log
   echo "0 passed, 1 failed"
   exit 1
 fi
 
+# Static checks count as tests: each one that fails adds a failure to the totals line.
+checks_passed=0
+checks_failed=0
+check() {
+  local label="$1"
+  shift
+  if "$@" >/tmp/check-output.log 2>&1; then
+    checks_passed=$((checks_passed + 1))
+  else
+    checks_failed=$((checks_failed + 1))
+    echo "FAILED: $label" >&2
+    tail -60 /tmp/check-output.log >&2
+  fi
+}
+check "lint (eslint .)" eslint .
+check "format (prettier --check .)" prettier --check .
+check "typecheck (tsc --noEmit)" tsc -p tsconfig.json --noEmit
+
 jest --ci "$@"
 status=$?
 if [ -s "$count_file" ]; then
-  line=$(cat "$count_file")
+  read -r passed _ failed _ <"$count_file"
 else
-  line="0 passed, 1 failed"
+  passed=0
+  failed=1
   status=1
 fi
 rm -f "$count_file"
-echo "$line"
+[ "$checks_failed" -gt 0 ] && status=1
+echo "$((passed + checks_passed)) passed, $((failed + checks_failed)) failed"
 exit $status

@@ -25,7 +25,10 @@ const search = {
   params: { name: 'search_tickets', arguments: { query: 'vpn', limit: 1 } },
 };
 
-/** The other token profiles of the standard: opaque tokens by introspection, HS256 for local development, anonymous listing. */
+/**
+ * The other token profiles of the standard: opaque tokens by introspection, HS256 for local development, anonymous
+ * listing.
+ */
 describe('auth profiles', () => {
   describe('opaque tokens through RFC 7662 introspection', () => {
     let server: RunningServer;

@@ -15,6 +15,7 @@ const cli = (args: string[]) =>
       code: e.code ?? 1,
       out: `${e.stdout ?? ''}\n${e.stderr ?? ''}`,
     }));
+// eslint-disable-next-line no-control-regex -- ANSI colour codes are control characters by definition
 const strip = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '');
 
 /**

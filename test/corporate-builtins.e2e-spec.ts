@@ -117,12 +117,7 @@ describe('corporate built-ins of the built desk', () => {
         headerFor(version),
       );
       expect(resources.json.result.resources.map((r: { uri: string }) => r.uri)).toEqual(
-        expect.arrayContaining([
-          'desk://agent/brief',
-          'desk://agent/prompt',
-          'project://version',
-          'doc://readme',
-        ]),
+        expect.arrayContaining(['desk://agent/brief', 'desk://agent/prompt', 'project://version', 'doc://readme']),
       );
       const brief = await call(
         server.url,

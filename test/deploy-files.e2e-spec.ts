@@ -1,72 +1,17 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 /**
- * The deployment files (Dockerfile, docker-compose.yml) checked without a container engine:
- * docker-compose validates and normalises the compose file, and the Dockerfile is read as text.
- * CI (.ci/run) installs Debian's docker-compose; without it these tests fail rather than skip.
+ * The Dockerfile, read as text (no container engine here): one image for any app of the monorepo, chosen by
+ * the build argument APP. The example's docker-compose.yml has its own suite beside the example app.
  */
 const ROOT = resolve(__dirname, '..');
 
-function hasDockerCompose(): boolean {
-  return spawnSync('docker-compose', ['version'], { encoding: 'utf8' }).status === 0;
-}
-
-const MISSING_COMPOSE =
-  'docker-compose is not on PATH: install it (Debian: `apt-get install -y docker-compose`; .ci/run does this) to validate docker-compose.yml';
-
-describe('docker-compose.yml', () => {
-  let config: { services?: Record<string, ComposeService> };
-
-  beforeAll(() => {
-    if (!hasDockerCompose()) throw new Error(MISSING_COMPOSE);
-    const run = spawnSync('docker-compose', ['-f', 'docker-compose.yml', 'config'], {
-      cwd: ROOT,
-      encoding: 'utf8',
-      timeout: 20_000,
-    });
-    if (run.error) throw new Error(`docker-compose config could not run: ${run.error.message}`);
-    if (run.status !== 0) {
-      throw new Error(`docker-compose config exited with ${run.status}:\n${run.stderr}\n${run.stdout}`);
-    }
-    config = parseYaml(run.stdout) as typeof config;
-  });
-
-  it('is accepted by docker-compose config', () => {
-    expect(config).toBeDefined();
-    expect(Object.keys(config.services ?? {})).toContain('helpdesk');
-  });
-
-  it('builds helpdesk from the repository Dockerfile', () => {
-    const build = config.services!.helpdesk.build;
-    expect(build).toBeDefined();
-    const { context, dockerfile } = typeof build === 'string' ? { context: build, dockerfile: undefined } : build!;
-    expect(resolve(ROOT, context ?? '.')).toBe(ROOT);
-    expect(dockerfile ?? 'Dockerfile').toBe('Dockerfile');
-  });
-
-  it('publishes port 3000 on 127.0.0.1 only', () => {
-    const ports = (config.services!.helpdesk.ports ?? []).map(normalisePort);
-    expect(ports).toEqual([{ hostIp: '127.0.0.1', published: '3000', target: '3000' }]);
-  });
-
-  it('runs with a read-only root filesystem, a tmpfs /tmp and no-new-privileges', () => {
-    const helpdesk = config.services!.helpdesk;
-    expect(helpdesk.read_only).toBe(true);
-    expect([helpdesk.tmpfs].flat()).toContain('/tmp');
-    expect(helpdesk.security_opt).toContain('no-new-privileges:true');
-    expect(helpdesk.restart).toBeTruthy();
-  });
-
-  it('listens on all interfaces inside the container and allows the expected Host names', () => {
-    const env = environment(config.services!.helpdesk.environment);
-    expect(env).toMatchObject({ HOST: '0.0.0.0', PORT: '3000' });
-    expect(env.MCP_ALLOWED_HOSTS?.split(',').map((h) => h.trim())).toEqual(
-      expect.arrayContaining(['localhost', '127.0.0.1', 'helpdesk']),
-    );
-  });
-});
+/** nest-cli.json's applications: the compose file must build one of them. */
+const NEST_CLI = JSON.parse(readFileSync(resolve(ROOT, 'nest-cli.json'), 'utf8')) as {
+  projects: Record<string, { type: string; root: string; entryFile: string }>;
+};
 
 describe('Dockerfile', () => {
   const stages = parseDockerfile(readFileSync(resolve(ROOT, 'Dockerfile'), 'utf8'));
@@ -76,7 +21,7 @@ describe('Dockerfile', () => {
     expect(stages.length).toBeGreaterThanOrEqual(2);
     const earlier = stages.slice(0, -1).flatMap((s) => s.instructions.filter((i) => i.keyword === 'RUN'));
     expect(earlier.some((i) => /\bnpm ci\b/.test(i.args))).toBe(true);
-    expect(earlier.some((i) => /\bnpm run build\b/.test(i.args))).toBe(true);
+    expect(earlier.some((i) => /\bnpm run build -- "\$APP"/.test(i.args))).toBe(true);
     for (const stage of stages) expect(stage.from).toMatch(/^node:24[-.\w]*$/);
   });
 
@@ -107,61 +52,31 @@ describe('Dockerfile', () => {
     expect(final.instructions.some((i) => i.keyword === 'EXPOSE' && /\b3000\b/.test(i.args))).toBe(true);
   });
 
-  it('starts the entry point that `npm run build` produces', () => {
+  it('requires the build argument APP and refuses to build without it', () => {
+    const build = stages[0].instructions;
+    expect(build.some((i) => i.keyword === 'ARG' && i.args.trim() === 'APP')).toBe(true);
+    const guard = build.find((i) => i.keyword === 'RUN' && i.args.includes('test -n "$APP"'));
+    expect(guard?.args).toContain('exit 1');
+    const script = guard!.args;
+    expect(spawnSync('sh', ['-c', script], { env: { APP: '' }, encoding: 'utf8' }).status).toBe(1);
+    expect(spawnSync('sh', ['-c', script], { env: { APP: 'orders' }, encoding: 'utf8' }).status).toBe(0);
+  });
+
+  it('starts the entry point that `npm run build -- $APP` produces for any app under apps/', () => {
     const cmds = final.instructions.filter((i) => i.keyword === 'CMD');
-    expect(cmds.length).toBeGreaterThan(0);
     const cmd = JSON.parse(cmds[cmds.length - 1].args) as string[];
-    expect(cmd[0]).toBe('node');
-    const entry = cmd.find((arg) => arg.endsWith('.js'));
-    expect(entry).toBe('dist/apps/helpdesk/apps/helpdesk/src/main.js');
-    expect(existsSync(resolve(ROOT, entry!))).toBe(true);
+    expect(cmd).toEqual(['node', 'dist/main.js']);
+    const link = stages[0].instructions.find((i) => i.keyword === 'RUN' && /\bln -s\b/.test(i.args))!;
+    const target = /ln -s "([^"]+)" dist\/main\.js/.exec(link.args)![1];
+    for (const [app, project] of Object.entries(NEST_CLI.projects).filter(([, p]) => p.root.startsWith('apps/'))) {
+      // scripts/start.mjs writes an app to dist/apps/<app>/<entryFile>.js (its tsconfig's outDir is dist/apps/<app>).
+      expect(`apps/${app}/${project.entryFile}.js`).toBe(target.replaceAll('$APP', app));
+      const outDir = JSON.parse(readFileSync(resolve(ROOT, project.root, 'tsconfig.app.json'), 'utf8')).compilerOptions
+        .outDir;
+      expect(resolve(ROOT, project.root, outDir)).toBe(resolve(ROOT, 'dist/apps', app));
+    }
   });
 });
-
-interface ComposeService {
-  build?: string | { context?: string; dockerfile?: string };
-  ports?: Array<string | { host_ip?: string; published?: string | number; target?: string | number }>;
-  environment?: Record<string, string | number | null> | string[];
-  read_only?: boolean;
-  tmpfs?: string | string[];
-  security_opt?: string[];
-  restart?: string;
-}
-
-/** docker-compose 1.x prints YAML only; PyYAML ships with it (Debian's python3-yaml), so convert there. */
-function parseYaml(text: string): unknown {
-  const run = spawnSync('python3', ['-c', 'import sys, json, yaml; json.dump(yaml.safe_load(sys.stdin), sys.stdout)'], {
-    input: text,
-    encoding: 'utf8',
-  });
-  if (run.status !== 0) {
-    throw new Error(
-      `could not parse docker-compose config output (needs python3 with PyYAML): ${run.error?.message ?? run.stderr}`,
-    );
-  }
-  return JSON.parse(run.stdout);
-}
-
-/** Short syntax ("127.0.0.1:3000:3000/tcp", compose 1.x) or long syntax (compose 2.x) to one shape. */
-function normalisePort(port: NonNullable<ComposeService['ports']>[number]): {
-  hostIp: string;
-  published: string;
-  target: string;
-} {
-  if (typeof port === 'string') {
-    const parts = port.replace(/\/tcp$/, '').split(':');
-    const [hostIp, published, target] = parts.length === 3 ? parts : ['', ...parts];
-    return { hostIp, published, target };
-  }
-  return { hostIp: port.host_ip ?? '', published: String(port.published ?? ''), target: String(port.target ?? '') };
-}
-
-function environment(env: ComposeService['environment']): Record<string, string | undefined> {
-  if (Array.isArray(env)) {
-    return Object.fromEntries(env.map((entry) => [entry.split('=')[0], entry.split('=').slice(1).join('=')]));
-  }
-  return Object.fromEntries(Object.entries(env ?? {}).map(([k, v]) => [k, v == null ? undefined : String(v)]));
-}
 
 interface Instruction {
   keyword: string;

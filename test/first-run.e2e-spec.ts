@@ -59,6 +59,7 @@ describe('first run: the local development issuer', () => {
 
   it('prints a ready-to-use token that calls a tool', async () => {
     const printed = /Development token[^\n]*\n(?:\S*\s)?(eyJ[\w-]+\.[\w-]+\.[\w-]+)/.exec(
+      // eslint-disable-next-line no-control-regex -- ANSI colour codes are control characters by definition
       server.stderr().replace(/\u001b\[[0-9;]*m/g, ''),
     );
     expect(printed).not.toBeNull();

@@ -30,7 +30,9 @@ const HTTP_PARALLEL = 6; // 1,500 bodies
 const STDIO_RUNS = 1_500 * SCALE;
 /** Raised so the fuzz reaches the handlers instead of the per-subject rate limit (600 calls a minute). */
 const ENV = { MCP_RATE_LIMIT_PER_MINUTE: '100000' };
-/** Unhandled errors, and the last-resort handlers that catch what escaped the protocol layer (Nest's, the stdio loop's). */
+/**
+ * Unhandled errors, and the last-resort handlers that catch what escaped the protocol layer (Nest's, the stdio loop's).
+ */
 const CRASH = /unhandled|uncaught|ExceptionsHandler|stdio message failed/i;
 const NL = Buffer.from('\n');
 
@@ -139,7 +141,7 @@ describe('fuzz: malformed JSON-RPC never crashes, hangs, leaks or gets an undocu
         res = await send(p, s);
         raw = await res.text();
       } catch (e) {
-        throw new Error(`${where}: no answer (${(e as Error).message})\n  sent ${show(p)}`);
+        throw new Error(`${where}: no answer (${(e as Error).message})\n  sent ${show(p)}`, { cause: e });
       }
       const sse = res.headers.get('content-type')?.startsWith('text/event-stream') ?? false;
       let messages: unknown[];
@@ -198,7 +200,8 @@ describe('fuzz: malformed JSON-RPC never crashes, hangs, leaks or gets an undocu
               const outcomes = await Promise.allSettled(
                 bodies.map(([p, legacy]) => viaHttp(p, sessions[legacy ? 1 : 0])),
               );
-              // Logs travel on their own pipe: a ping round trip and a few ms let this run's arrive (not the next run's).
+              // Logs travel on their own pipe: a ping round trip and a few ms let this run's arrive (not the next
+              // run's).
               await (await send(Buffer.from('{"jsonrpc":"2.0","id":"log-fence","method":"ping"}'), sessions[0])).text();
               await new Promise((r) => setTimeout(r, 5));
               const failed = outcomes.find((o) => o.status === 'rejected');

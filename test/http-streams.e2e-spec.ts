@@ -36,8 +36,11 @@ describe('Streamable HTTP streams, by hand', () => {
 
       ctrl.abort();
       let again = await get(url, session);
-      for (let i = 0; again.status === 409 && i < 50; i++)
-        (await again.body?.cancel(), await sleep(20), (again = await get(url, session)));
+      for (let i = 0; again.status === 409 && i < 50; i++) {
+        await again.body?.cancel();
+        await sleep(20);
+        again = await get(url, session);
+      }
       expect(again.status).toBe(200);
       await again.body?.cancel();
     });

@@ -30,7 +30,8 @@ describe('desk driven by the MCP Inspector CLI', () => {
       await server.stop();
     });
 
-    // The token from the test issuer goes as a static header; --stored-auth-only keeps the CLI from ever starting OAuth.
+    // The token from the test issuer goes as a static header; --stored-auth-only keeps the CLI from ever starting
+    // OAuth.
     const inspect = (...args: string[]) =>
       runInspector(
         [
@@ -174,7 +175,8 @@ describe('desk driven by the MCP Inspector CLI', () => {
   });
 
   describe('over stdio (the CLI spawns `node main.js --stdio` itself)', () => {
-    // Everything after `--` is the server command; -e passes variables to it (the CLI gives the server only a minimal env).
+    // Everything after `--` is the server command; -e passes variables to it (the CLI gives the server only a minimal
+    // env).
     const inspect = (...args: string[]) =>
       runInspector(
         [...args, '-e', 'MCP_PAGE_SIZE=2', '--format', 'json', '-q', '--', process.execPath, DESK_MAIN, '--stdio'],

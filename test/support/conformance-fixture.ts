@@ -2,7 +2,10 @@ import { resolve } from 'node:path';
 import { RunningServer, startHttpServer } from './server-process';
 
 /** The built conformance fixture (the test command builds it first). */
-export const CONFORMANCE_MAIN = resolve(__dirname, '../../dist/fixtures/conformance/test/fixtures/conformance/src/main.js');
+export const CONFORMANCE_MAIN = resolve(
+  __dirname,
+  '../../dist/fixtures/conformance/test/fixtures/conformance/src/main.js',
+);
 
 /** The official suite's CLI, run with the project's Node (it needs 22+). */
 export const CONFORMANCE_CLI = resolve(__dirname, '../../node_modules/@modelcontextprotocol/conformance/dist/index.js');

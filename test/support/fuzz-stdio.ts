@@ -42,7 +42,10 @@ export class StdioFuzzTarget {
     return res;
   }
 
-  /** Complete stdout lines from character offset `from`, parsed (a line that is not JSON is kept as `{ 'not JSON': line }`). */
+  /**
+   * Complete stdout lines from character offset `from`, parsed (a line that is not JSON is kept as `{ 'not JSON': line
+   * }`).
+   */
   messages(from: number): unknown[] {
     const lines = this.out.slice(from).split('\n');
     lines.pop();

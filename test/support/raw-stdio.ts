@@ -42,7 +42,7 @@ export class RawStdioServer {
     try {
       await waitFor(() => find() !== undefined, timeoutMs, `a response to id ${JSON.stringify(id)}`);
     } catch (e) {
-      throw new Error(`${(e as Error).message}\nstdout:\n${this.stdout}\nstderr:\n${this.stderr}`);
+      throw new Error(`${(e as Error).message}\nstdout:\n${this.stdout}\nstderr:\n${this.stderr}`, { cause: e });
     }
     return find()!;
   }

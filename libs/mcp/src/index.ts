@@ -1,4 +1,6 @@
 export { McpModule } from './mcp.module';
+export { bootstrapMcpServer, McpBootstrapOptions } from './bootstrap/mcp-server.bootstrap';
+export { createMcpHttpApp, McpHttpAppOptions } from './bootstrap/mcp-http-app.factory';
 export { McpTool } from './decorators/mcp-tool.decorator';
 export { McpPrompt } from './decorators/mcp-prompt.decorator';
 export { McpResource, McpResourceTemplate } from './decorators/mcp-resource.decorator';

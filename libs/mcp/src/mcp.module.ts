@@ -25,7 +25,6 @@ import { InMemoryLimitStore, MCP_LIMIT_STORE } from './limits/limit-store.interf
 import { TokenIntrospector } from './auth/token-introspector';
 import { UsageResources } from './auth/usage-resources';
 import { ProtectedResourceController } from './auth/protected-resource.controller';
-import { PROTECTED_RESOURCE_PATH } from './auth/resource-url';
 import { ResolvedMcpOptions } from './interfaces/mcp-module-options.interface';
 import { McpCorsMiddleware } from './transports/http/mcp-cors.middleware';
 import { McpHttpEntryMiddleware } from './transports/http/mcp-http-entry.middleware';
@@ -138,7 +137,7 @@ export class McpModule implements NestModule {
           provide: MCP_MODULE_OPTIONS,
           useFactory: async (...args: unknown[]) =>
             resolveMcpOptions({
-              ...(await options.useFactory!(...args)),
+              ...(await options.useFactory!(...(args as never[]))),
               path: options.path,
               legacySse: legacyOn,
               http: options.http ?? true,

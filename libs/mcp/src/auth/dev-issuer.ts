@@ -35,8 +35,8 @@ export class DevIssuer {
   static async start(service: string, keyFile = DEV_KEY_FILE): Promise<DevIssuer> {
     const stored = await loadOrCreateKey(service, keyFile);
     const privateKey = (await importJWK(stored.privateJwk, 'RS256')) as SigningKey;
-    const { d, p, q, dp, dq, qi, ...publicJwk } = stored.privateJwk;
-    (void d, p, q, dp, dq, qi);
+    // The public half: the JWK without its private members.
+    const { d: _d, p: _p, q: _q, dp: _dp, dq: _dq, qi: _qi, ...publicJwk } = stored.privateJwk;
     const jwks = JSON.stringify({ keys: [{ ...publicJwk, use: 'sig', alg: 'RS256' }] });
     const server = createServer((req, res) => {
       if (req.url === '/jwks.json') res.writeHead(200, { 'Content-Type': 'application/json' }).end(jwks);

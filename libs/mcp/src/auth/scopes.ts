@@ -2,7 +2,10 @@ import { McpError } from '../errors/mcp.error';
 import { ErrorCode } from '../protocol/json-rpc';
 import { McpPrincipal } from './mcp-principal';
 
-/** True when the principal holds every scope (`allScopes`, only for development-issuer tokens with `*`, holds all). @internal */
+/**
+ * True when the principal holds every scope (`allScopes`, only for development-issuer tokens with `*`, holds all).
+ * @internal
+ */
 export function hasScopes(principal: McpPrincipal, required: readonly string[]): boolean {
   return principal.allScopes === true || required.every((s) => principal.scopes.has(s));
 }

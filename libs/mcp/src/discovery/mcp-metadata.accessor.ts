@@ -15,27 +15,30 @@ import {
   McpToolOptions,
 } from '../interfaces/definitions.interface';
 
+/** A provider method as the reflector sees it. @internal */
+export type McpMethod = (...args: never[]) => unknown;
+
 /** Reads the MCP decorators' metadata from a method. @internal */
 @Injectable()
 export class McpMetadataAccessor {
   constructor(private readonly reflector: Reflector) {}
 
-  tool(target: Function): McpToolOptions | undefined {
+  tool(target: McpMethod): McpToolOptions | undefined {
     return this.reflector.get(MCP_TOOL_METADATA, target);
   }
-  prompt(target: Function): McpPromptOptions | undefined {
+  prompt(target: McpMethod): McpPromptOptions | undefined {
     return this.reflector.get(MCP_PROMPT_METADATA, target);
   }
-  resource(target: Function): McpResourceOptions | undefined {
+  resource(target: McpMethod): McpResourceOptions | undefined {
     return this.reflector.get(MCP_RESOURCE_METADATA, target);
   }
-  resourceTemplate(target: Function): McpResourceTemplateOptions | undefined {
+  resourceTemplate(target: McpMethod): McpResourceTemplateOptions | undefined {
     return this.reflector.get(MCP_RESOURCE_TEMPLATE_METADATA, target);
   }
-  completion(target: Function): McpCompletionOptions | undefined {
+  completion(target: McpMethod): McpCompletionOptions | undefined {
     return this.reflector.get(MCP_COMPLETION_METADATA, target);
   }
-  hasAny(target: Function): boolean {
+  hasAny(target: McpMethod): boolean {
     return !!(
       this.tool(target) ||
       this.prompt(target) ||

@@ -95,9 +95,17 @@ describe('McpExplorer boot-time validation', () => {
     const message = (error as Error).message;
     expect(message).toContain('Bad.a: tool name "BadName" does not match');
     expect(message).toContain('Bad.b: tool "empty_desc" has an empty description');
-    expect(message).toContain('Bad.c: tool "mutating" is not readOnlyHint:true, so it needs mutation.risk');
-    expect(message).toContain('Bad.c: tool "mutating" is not readOnlyHint:true, so it needs mutation.sideEffects');
-    expect(message).toContain('Bad.d: tool "external" has external side effects, so it needs mutation.idempotency');
+    expect(message).toContain('Bad.c: tool "mutating" is not readOnlyHint:true, so it needs mutation.risk: ');
+    expect(message).toContain('Bad.c: tool "mutating" is not readOnlyHint:true, so it needs mutation.sideEffects: ');
+    // Every missing field in one boot, not one restart at a time: idempotency, retry and approval too.
+    for (const field of ['idempotency', 'retry', 'approval']) {
+      expect(message).toContain(
+        `Bad.c: tool "mutating" has external side effects (mutation.external is not false), so it needs mutation.${field}: `,
+      );
+    }
+    expect(message).toContain(
+      'Bad.d: tool "external" has external side effects (mutation.external is not false), so it needs mutation.idempotency',
+    );
     expect(message).toContain('Bad.e: tool "bad_schema" inputSchema is invalid JSON Schema');
     expect(message).toContain('Bad.f: resource "other://x": scheme must be "svc://"');
     expect(message).toContain('Bad.g: resource "use://invented": the corporate scheme use:// allows only');

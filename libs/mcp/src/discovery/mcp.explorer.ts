@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleInit, Type } from '@nestjs/common';
 import { INTERCEPTORS_METADATA } from '@nestjs/common/constants.js';
 import { McpTracingInterceptor } from '../observability/mcp-tracing.interceptor';
 import { tracingActive } from '../observability/mcp-tracer';
@@ -12,7 +12,7 @@ import { buildToolEntry } from '../registry/tool-entry.factory';
 import { buildResourceEntry, buildTemplateEntry } from '../registry/resource-entry.factory';
 import { buildPromptEntry } from '../registry/prompt-entry.factory';
 import { CompletionHandler, McpHandler } from '../registry/registry-entries';
-import { McpMetadataAccessor } from './mcp-metadata.accessor';
+import { McpMetadataAccessor, McpMethod } from './mcp-metadata.accessor';
 import { McpParamsFactory } from './mcp-params.factory';
 import { McpCancelledError } from '../errors/mcp.error';
 
@@ -71,13 +71,13 @@ export class McpExplorer implements OnModuleInit {
       const { instance } = wrapper;
       if (!instance || typeof instance !== 'object') {
         if (!wrapper.isDependencyTreeStatic() && wrapper.metatype?.prototype) {
-          this.refuseScoped(wrapper.metatype as Function, wrapper.name, violations);
+          this.refuseScoped(wrapper.metatype as Type<unknown>, wrapper.name, violations);
         }
         continue;
       }
       const prototype = Object.getPrototypeOf(instance);
       for (const methodName of this.scanner.getAllMethodNames(prototype)) {
-        const method = prototype[methodName] as Function;
+        const method = prototype[methodName] as McpMethod;
         if (!this.accessor.hasAny(method)) continue;
         const source = { className: instance.constructor.name, methodName };
         const where = `${source.className}.${methodName}`;
@@ -109,7 +109,7 @@ export class McpExplorer implements OnModuleInit {
   }
 
   private register(
-    method: Function,
+    method: McpMethod,
     source: { className: string; methodName: string },
     handler: McpHandler,
     compiler: SchemaCompiler,
@@ -196,7 +196,7 @@ export class McpExplorer implements OnModuleInit {
     return wrapped;
   }
 
-  private refuseScoped(metatype: Function, name: string, violations: RegistryViolations): void {
+  private refuseScoped(metatype: Type<unknown>, name: string, violations: RegistryViolations): void {
     for (const methodName of this.scanner.getAllMethodNames(metatype.prototype)) {
       if (this.accessor.hasAny(metatype.prototype[methodName])) {
         violations.add(

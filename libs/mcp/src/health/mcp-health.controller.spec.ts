@@ -63,7 +63,10 @@ const JWT_AUTH: ResolvedAuthConfig = {
 let jwks: { url: string; server: Server };
 let app: INestApplication | undefined;
 
-/** What McpModule gives the health folder (options, auth config, stores, sessions, discovery), and the global scope guard. */
+/**
+ * What McpModule gives the health folder (options, auth config, stores, sessions, discovery), and the global scope
+ * guard.
+ */
 async function boot(
   options: Partial<McpModuleOptions> = {},
   imports: unknown[] = [DbModule],

@@ -1,4 +1,4 @@
-import { ModuleMetadata, Type } from '@nestjs/common';
+import { InjectionToken, ModuleMetadata, OptionalFactoryDependency, Type } from '@nestjs/common';
 import { McpAuthOptions } from '../auth/auth-options.interface';
 import { HttpStatusProfile } from '../errors/http-status';
 import { McpHealthOptions } from '../health/health-options.interface';
@@ -33,7 +33,10 @@ export interface McpModuleOptions {
   clientRequestTimeoutMs?: number;
   /** SSE `retry` hint sent to 2025-11-25 clients, in ms. Default 1000. */
   sseRetryMs?: number;
-  /** How JSON-RPC errors map to HTTP statuses; see {@link HttpStatusProfile}. Default `corporate`. Env `MCP_HTTP_STATUS_PROFILE`. */
+  /**
+   * How JSON-RPC errors map to HTTP statuses; see {@link HttpStatusProfile}. Default `corporate`. Env
+   * `MCP_HTTP_STATUS_PROFILE`.
+   */
   httpStatusProfile?: HttpStatusProfile;
   /** Limits (corporate standard §14); each also has an environment variable. */
   limits?: McpLimits;
@@ -66,7 +69,10 @@ export interface McpLimits {
   toolTimeoutMs?: number;
   /** Largest tool result; larger ones are truncated with a visible flag. Default 10 MiB. Env `MCP_MAX_RESULT_BYTES`. */
   maxResultBytes?: number;
-  /** Calls (tools/call, prompts/get, resources/read) per subject per minute. Default 600. Env `MCP_RATE_LIMIT_PER_MINUTE`. */
+  /**
+   * Calls (tools/call, prompts/get, resources/read) per subject per minute. Default 600. Env
+   * `MCP_RATE_LIMIT_PER_MINUTE`.
+   */
   callsPerMinute?: number;
   /** Calls running at once per subject. Default 16. Env `MCP_MAX_CONCURRENT_CALLS`. */
   maxConcurrentCalls?: number;
@@ -87,8 +93,8 @@ export interface McpOptionsFactory {
 
 /** Options of `McpModule.forRootAsync`. */
 export interface McpModuleAsyncOptions extends Pick<ModuleMetadata, 'imports'> {
-  useFactory?: (...args: any[]) => McpModuleOptions | Promise<McpModuleOptions>;
-  inject?: any[];
+  useFactory?: (...args: never[]) => McpModuleOptions | Promise<McpModuleOptions>;
+  inject?: Array<InjectionToken | OptionalFactoryDependency>;
   useClass?: Type<McpOptionsFactory>;
   useExisting?: Type<McpOptionsFactory>;
   /** Serve the HTTP controller (decided at import time, before the factory runs). Default true. */

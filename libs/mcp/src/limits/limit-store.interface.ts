@@ -13,7 +13,10 @@ export interface McpLimitStore {
   /** Takes a concurrency slot; false when `max` are taken. */
   acquire(key: string, max: number): Promise<boolean>;
   release(key: string): Promise<void>;
-  /** Readiness probe (`GET /ready`): resolves when the store can serve, rejects otherwise. Optional: without it the store counts as reachable. */
+  /**
+   * Readiness probe (`GET /ready`): resolves when the store can serve, rejects otherwise. Optional: without it the
+   * store counts as reachable.
+   */
   ping?(): Promise<void>;
 }
 

@@ -21,14 +21,15 @@ function shrinkStructured(value: Record<string, unknown>, budget: number): Recor
   const leaves: { holder: Record<string, unknown> | unknown[]; key: string | number; length: number }[] = [];
   const walk = (node: unknown) => {
     if (Array.isArray(node))
-      node.forEach((v, i) =>
-        typeof v === 'string' ? leaves.push({ holder: node, key: i, length: v.length }) : walk(v),
-      );
+      node.forEach((v, i) => {
+        if (typeof v === 'string') leaves.push({ holder: node, key: i, length: v.length });
+        else walk(v);
+      });
     else if (node && typeof node === 'object') {
-      for (const [k, v] of Object.entries(node))
-        typeof v === 'string'
-          ? leaves.push({ holder: node as Record<string, unknown>, key: k, length: v.length })
-          : walk(v);
+      for (const [k, v] of Object.entries(node)) {
+        if (typeof v === 'string') leaves.push({ holder: node as Record<string, unknown>, key: k, length: v.length });
+        else walk(v);
+      }
     }
   };
   walk(copy);

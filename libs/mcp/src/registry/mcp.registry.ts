@@ -70,6 +70,11 @@ export class McpRegistry {
     return pager.page(cursor);
   }
 
+  /** Every scope a discovered tool, prompt or resource requires, sorted (the testing kit mints tokens with them). */
+  declaredScopes(): string[] {
+    return [...this.scopesInUse()].sort();
+  }
+
   private scopeCache: Set<string> | undefined;
   /** Every scope some entry requires (computed once; entries added at run time carry none). */
   private scopesInUse(): Set<string> {

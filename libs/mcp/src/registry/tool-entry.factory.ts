@@ -2,6 +2,7 @@ import { sensitivePaths } from '../observability/argument-masker';
 import { DtoClass, JsonSchema, McpToolOptions } from '../interfaces/definitions.interface';
 import { dtoToJsonSchema } from './dto-schema.factory';
 import { RegistryViolations, TOOL_NAME_PATTERN, toSnakeCase } from './registry-rules';
+import { mutationProblems } from './mutation-rules';
 import { McpHandler, ToolEntry } from './registry-entries';
 import { SchemaCompiler } from './schema-compiler';
 import { TOOL_SAFETY_META_KEY, renderToolSafety } from './tool-description.renderer';
@@ -29,20 +30,11 @@ export function buildToolEntry(
   };
   if (!TOOL_NAME_PATTERN.test(name)) fail(`tool name "${name}" does not match ${TOOL_NAME_PATTERN}`);
   if (!options.description?.trim()) fail(`tool "${name}" has an empty description`);
+  const inputSchema = schemaOf(options.input, EMPTY_INPUT, `tool "${name}" input`, fail);
   const readOnly = options.annotations?.readOnlyHint === true;
   if (!readOnly) {
-    const m = options.mutation;
-    if (!m?.risk || !['low', 'medium', 'high'].includes(m.risk)) {
-      fail(`tool "${name}" is not readOnlyHint:true, so it needs mutation.risk ('low' | 'medium' | 'high')`);
-    }
-    if (!m?.sideEffects?.trim()) fail(`tool "${name}" is not readOnlyHint:true, so it needs mutation.sideEffects`);
-    if (m && m.external !== false) {
-      for (const field of ['idempotency', 'retry', 'approval'] as const) {
-        if (!m[field]) fail(`tool "${name}" has external side effects, so it needs mutation.${field}`);
-      }
-    }
+    for (const problem of mutationProblems(name, options.mutation, inputSchema)) fail(problem);
   }
-  const inputSchema = schemaOf(options.input, EMPTY_INPUT, `tool "${name}" input`, fail);
   const outputSchema = options.output ? schemaOf(options.output, undefined, `tool "${name}" output`, fail) : undefined;
   if (inputSchema && inputSchema.type !== 'object') fail(`tool "${name}" inputSchema must have type "object"`);
   const validateInput = inputSchema

@@ -22,7 +22,10 @@ export interface McpEventStore {
   open(streamId: string, sessionId: string): void;
   /** Forgets every stream of a session. */
   dropSession(sessionId: string): void;
-  /** Readiness probe (`GET /ready`): resolves when the store can serve, rejects otherwise. Optional: without it the store counts as reachable. */
+  /**
+   * Readiness probe (`GET /ready`): resolves when the store can serve, rejects otherwise. Optional: without it the
+   * store counts as reachable.
+   */
   ping?(): Promise<void>;
 }
 

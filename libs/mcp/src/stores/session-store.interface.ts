@@ -10,7 +10,10 @@ export interface McpSessionStore {
   delete(id: string): void;
   values(): IterableIterator<McpSession>;
   readonly size: number;
-  /** Readiness probe (`GET /ready`): resolves when the store can serve, rejects otherwise. Optional: without it the store counts as reachable. */
+  /**
+   * Readiness probe (`GET /ready`): resolves when the store can serve, rejects otherwise. Optional: without it the
+   * store counts as reachable.
+   */
   ping?(): Promise<void>;
 }
 

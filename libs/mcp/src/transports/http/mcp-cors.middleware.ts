@@ -9,7 +9,8 @@ const ALLOW_HEADERS =
 const EXPOSE_HEADERS = 'Mcp-Session-Id, MCP-Protocol-Version, WWW-Authenticate, X-Request-Id, Retry-After';
 
 /**
- * Host allow-list and CORS for the MCP endpoints from an explicit origin allow-list: a disallowed `Origin` gets 403 before
+ * Host allow-list and CORS for the MCP endpoints from an explicit origin allow-list: a disallowed `Origin` gets 403
+ * before
  * authentication or any MCP processing; preflights are answered here (they carry no credentials);
  * allowed origins get `Access-Control-*` headers echoing the origin, never `*`.
  * @internal

@@ -39,7 +39,11 @@ export class McpHttpService {
   ) {
     sessions.onClose((s) => {
       if (s.transport !== 'http') return;
-      for (const [id, stream] of this.streams) if (stream.sessionId === s.id) (stream.end(), this.streams.delete(id));
+      for (const [id, stream] of this.streams) {
+        if (stream.sessionId !== s.id) continue;
+        stream.end();
+        this.streams.delete(id);
+      }
       events.dropSession(s.id);
     });
   }
@@ -93,7 +97,8 @@ export class McpHttpService {
         userOf(req),
       );
       if (!outcome) return void res.writeHead(202, headers).end();
-      // A batch refused as a whole (empty, or not allowed in this revision) is one error, like any body that is not a message.
+      // A batch refused as a whole (empty, or not allowed in this revision) is one error, like any body that is not a
+      // message.
       res.writeHead(outcome.errorCode !== undefined ? 400 : 200, { ...headers, 'Content-Type': 'application/json' });
       return void res.end(outcome.body);
     }
@@ -144,7 +149,10 @@ export class McpHttpService {
     const current = session.standalone instanceof SseStream ? session.standalone : undefined;
     if (current?.connected)
       return sendHttpError(res, 409, ErrorCode.InvalidRequest, 'Conflict: this session already has an open GET stream');
-    if (current) (current.end(), this.streams.delete(current.id));
+    if (current) {
+      current.end();
+      this.streams.delete(current.id);
+    }
     const stream = new SseStream(this.events, session.id);
     this.streams.set(stream.id, stream);
     session.standalone = stream;

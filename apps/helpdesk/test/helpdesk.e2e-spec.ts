@@ -1,0 +1,69 @@
+import { McpTestServer, startMcpTestServer } from '@app/mcp-testing';
+import { AppModule } from '../src/app.module';
+
+/**
+ * The example app's own suite, written with the testing kit the way a team tests its server: the real
+ * AppModule on a loopback port, tokens from a real local JWKS issuer, the official SDK client.
+ */
+describe('helpdesk', () => {
+  let server: McpTestServer;
+
+  beforeAll(async () => {
+    server = await startMcpTestServer(AppModule);
+  });
+  afterAll(() => server?.close());
+
+  it('introduces itself and lists its tools', async () => {
+    const client = await server.connect();
+    expect(client.sdk.getServerVersion()).toMatchObject({ name: 'helpdesk', title: 'Helpdesk' });
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(
+      expect.arrayContaining(['search_tickets', 'get_ticket', 'create_ticket', 'close_ticket']),
+    );
+    const { prompts } = await client.listPrompts();
+    expect(prompts.map((p) => p.name)).toEqual(
+      expect.arrayContaining(['triage_ticket', 'agent_brief', 'agent_prompt']),
+    );
+  });
+
+  it('finds tickets by text', async () => {
+    const client = await server.connect({ scope: 'tickets:read' });
+    const result = await client.callTool('search_tickets', { query: 'vpn' });
+    expect(result.isError).toBeFalsy();
+    expect(JSON.stringify(result.structuredContent)).toContain('VPN');
+  });
+
+  it('opens a ticket and closes it after the user confirms', async () => {
+    const client = await server.connect({
+      scope: 'tickets:read tickets:write',
+      elicitation: () => ({ action: 'accept', content: { confirm: true } }),
+    });
+    const created = await client.callTool('create_ticket', {
+      title: 'Printer on floor 3 is jammed',
+      description: 'Paper jam in tray 2 since this morning.',
+      category: 'hardware',
+      priority: 'low',
+      requester: 'ada@example.com',
+      idempotencyKey: 'helpdesk-e2e-0001',
+    });
+    const id = (created.structuredContent as { id: string }).id;
+    expect(id).toMatch(/^HD-\d+$/);
+    const closed = await client.callTool('close_ticket', { id, resolution: 'Cleared the jam.' });
+    expect(closed.structuredContent).toMatchObject({ id, status: 'closed' });
+  });
+
+  it('refuses writes to a token without tickets:write', async () => {
+    const reader = await server.connect({ scope: 'tickets:read' });
+    await expect(reader.callTool('close_ticket', { id: 'HD-1', resolution: 'Not needed any more.' })).rejects.toThrow(
+      /403|scope/i,
+    );
+  });
+
+  it('serves its prompt and its ticket resource', async () => {
+    const client = await server.connect();
+    const prompt = await client.getPrompt('triage_ticket', { ticketId: 'HD-2' });
+    expect(JSON.stringify(prompt.messages)).toContain('HD-2');
+    const ticket = await client.readResource('helpdesk://tickets/HD-2');
+    expect(ticket.contents[0]).toMatchObject({ uri: 'helpdesk://tickets/HD-2', mimeType: 'application/json' });
+  });
+});

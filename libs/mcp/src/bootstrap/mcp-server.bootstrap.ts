@@ -1,0 +1,85 @@
+import { INestApplication, Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NodeSDK } from '@opentelemetry/sdk-node';
+import { MCP_MODULE_OPTIONS } from '../mcp.constants';
+import { ResolvedMcpOptions } from '../interfaces/mcp-module-options.interface';
+import { McpStdioTransport } from '../transports/stdio/mcp-stdio.transport';
+import { McpMetricsServer } from '../observability/mcp-metrics.server';
+import { stopMcpTelemetry } from '../observability/mcp-telemetry';
+import { structuredLogger } from './app-logger';
+import { createMcpHttpApp } from './mcp-http-app.factory';
+import { StderrLogger } from './stderr.logger';
+
+/** Options of {@link bootstrapMcpServer}. */
+export interface McpBootstrapOptions {
+  /** What `startMcpTelemetry()` returned (from `@app/mcp/telemetry`): flushed and stopped on exit. */
+  telemetry?: NodeSDK;
+}
+
+/** The transport a process serves: stdio with `--stdio` or `MCP_TRANSPORT=stdio`, else HTTP. @internal */
+export function wantsStdio(argv: string[] = process.argv, env: NodeJS.ProcessEnv = process.env): boolean {
+  return argv.includes('--stdio') || env.MCP_TRANSPORT?.trim().toLowerCase() === 'stdio';
+}
+
+/**
+ * Starts an MCP server app, the whole of a `main.ts`: Streamable HTTP on `HOST`:`PORT` (default
+ * `127.0.0.1:3000`), or stdio with `--stdio` / `MCP_TRANSPORT=stdio`. Over HTTP, SIGTERM and SIGINT drain
+ * (new calls refused, calls in flight finish within the grace period), close and exit 0; the listening URL
+ * goes to stderr. Over stdio, stdout carries MCP messages only and the process exits when stdin closes.
+ * A boot failure prints one line to stderr and exits 1.
+ *
+ * @example
+ * // main.ts
+ * import { telemetry } from './instrumentation';
+ * import { bootstrapMcpServer } from '@app/mcp';
+ * import { AppModule } from './app.module';
+ * void bootstrapMcpServer(AppModule, { telemetry });
+ */
+export async function bootstrapMcpServer(module: Type<unknown>, options: McpBootstrapOptions = {}): Promise<void> {
+  const stdio = wantsStdio();
+  try {
+    // stdio ends when stdin closes: exit then, rather than wait for timers (an exporter retrying, say).
+    if (stdio) await serveStdio(module, options).then(() => process.exit(0));
+    else await serveHttp(module, options);
+  } catch (error) {
+    process.stderr.write(`MCP server failed to start: ${(error as Error).message}\n`);
+    process.exit(1);
+  }
+}
+
+async function serveStdio(module: Type<unknown>, options: McpBootstrapOptions): Promise<void> {
+  // Until pino takes over (and if the boot fails), Nest's own messages go to stderr: stdout is the protocol's.
+  const app = await NestFactory.createApplicationContext(module, { logger: new StderrLogger(), bufferLogs: true });
+  const logger = structuredLogger(app);
+  if (logger) app.useLogger(logger);
+  else app.flushLogs();
+  await app.get(McpStdioTransport).listen();
+  await app.close();
+  await stopMcpTelemetry(options.telemetry);
+}
+
+async function serveHttp(module: Type<unknown>, options: McpBootstrapOptions): Promise<void> {
+  const app = await createMcpHttpApp(module);
+  closeOnSignals(app, options);
+  const host = process.env.HOST ?? '127.0.0.1';
+  const port = Number(process.env.PORT ?? 3000);
+  await app.listen(port, host);
+  const mcp = app.get<ResolvedMcpOptions>(MCP_MODULE_OPTIONS, { strict: false });
+  const address = app.getHttpServer().address() as { port: number };
+  const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  process.stderr.write(`${mcp.name} MCP server listening on http://${shown}:${address.port}${mcp.path}\n`);
+  const metrics = app.get(McpMetricsServer, { strict: false }).url;
+  if (metrics) process.stderr.write(`${mcp.name} metrics on ${metrics}\n`);
+}
+
+/** SIGTERM/SIGINT: drain (new calls refused, calls in flight finish within the grace period), close, exit 0. */
+function closeOnSignals(app: INestApplication, options: McpBootstrapOptions): void {
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      app.close().then(
+        () => stopMcpTelemetry(options.telemetry).finally(() => process.exit(0)),
+        () => process.exit(1),
+      );
+    });
+  }
+}

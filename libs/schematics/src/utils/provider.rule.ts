@@ -1,0 +1,106 @@
+import { Path, join, normalize } from '@angular-devkit/core';
+import {
+  Rule,
+  SchematicsException,
+  Tree,
+  apply,
+  branchAndMerge,
+  chain,
+  filter,
+  mergeWith,
+  move,
+  noop,
+  renameTemplateFiles,
+  template,
+  url,
+} from '@angular-devkit/schematics';
+import { ModuleDeclarator, ModuleFinder } from '@nestjs/schematics';
+import { formatGenerated } from './format.rule';
+import { NameForms } from './names';
+
+/** Options every provider schematic (mcp-tool, mcp-prompt, mcp-resource) shares with `nest g service`. */
+export interface ProviderSchematicOptions {
+  name: string;
+  path?: string;
+  project?: string;
+  sourceRoot?: string;
+  flat?: boolean;
+  spec?: boolean;
+  specFileSuffix?: string;
+  skipImport?: boolean;
+  language?: string;
+}
+
+/** One provider kind: its class suffix (`Tools`) and its template folder under libs/schematics/files. */
+export interface ProviderKind {
+  /** `tools`, `prompts` or `resources`: the file suffix and, capitalised, the class suffix. */
+  type: 'tools' | 'prompts' | 'resources';
+  /** The template folder, relative to the compiled factory. */
+  files: string;
+}
+
+/**
+ * Writes a provider (and its spec) from templates into `<sourceRoot>/<path>/<name>/` and registers it in the
+ * nearest module up the tree, exactly as `nest g service` places and registers a service.
+ */
+export function providerRule(
+  kind: ProviderKind,
+  options: ProviderSchematicOptions,
+  names: NameForms,
+  vars: Record<string, unknown>,
+): Rule {
+  if (options.language && options.language !== 'ts') {
+    throw new SchematicsException(`only TypeScript is supported (got --language ${options.language})`);
+  }
+  if (!options.sourceRoot && !options.path) {
+    throw new SchematicsException('name the application: --project <app> (an application of nest-cli.json)');
+  }
+  const base = normalize(join(normalize(options.sourceRoot ?? ''), options.path ?? ''));
+  const path = options.flat ? base : join(base, names.fileName);
+  const specSuffix = options.specFileSuffix || 'spec';
+  const templateSource = apply(url(kind.files), [
+    options.spec === false ? filter((p) => !p.endsWith('.__specFileSuffix__.ts.template')) : noop(),
+    template({ ...names, ...vars, specFileSuffix: specSuffix }),
+    renameTemplateFiles(),
+    move(path),
+  ]);
+  return branchAndMerge(
+    chain([
+      options.skipImport ? noop() : registerInModule(kind, names, path),
+      mergeWith(templateSource),
+      formatGenerated(),
+    ]),
+  );
+}
+
+/** Adds the provider to `providers` of the nearest `*.module.ts` at or above `path`. */
+function registerInModule(kind: ProviderKind, names: NameForms, path: Path): Rule {
+  return (tree: Tree) => {
+    const module = new ModuleFinder(tree).find({ name: names.fileName, path });
+    if (!module) {
+      throw new SchematicsException(
+        `no *.module.ts at or above ${path}: create the module first or pass --skip-import`,
+      );
+    }
+    const content = tree.read(module)!.toString();
+    const declared = new ModuleDeclarator().declare(content, {
+      metadata: 'providers',
+      type: kind.type,
+      name: names.fileName,
+      path,
+      module,
+    });
+    tree.overwrite(module, declared);
+    return tree;
+  };
+}
+
+/**
+ * The MCP service name of the app that owns `sourceRoot`: the `name` given to `McpModule.forRoot` in its
+ * app.module.ts (also the URI scheme of its resources), else the fallback.
+ */
+export function serviceName(tree: Tree, sourceRoot: string | undefined, fallback: string): string {
+  const file = sourceRoot ? tree.read(join(normalize(sourceRoot), 'app.module.ts')) : null;
+  const found = file && /McpModule\.forRoot\(\{\s*name:\s*'([a-z][a-z0-9+.-]*)'/.exec(file.toString());
+  return found?.[1] ?? fallback;
+}

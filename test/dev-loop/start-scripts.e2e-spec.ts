@@ -1,0 +1,86 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { resolve } from 'node:path';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { serverEnv } from '../support/stdio-clients';
+
+/**
+ * The README's start commands, run exactly as documented (through npm, on the project's Node 24), against the
+ * desk fixture app: `npm run -s start:stdio -- <app>` must keep stdout to MCP messages only (npm's
+ * banner and the build's output would break a strict stdio client), and an unknown app is a clear error.
+ */
+const ROOT = resolve(__dirname, '../..');
+const STDIO_COMMAND = ['run', '-s', 'start:stdio', '--', 'desk'];
+
+describe('npm start scripts', () => {
+  jest.setTimeout(120_000);
+
+  it('`npm run -s start:stdio -- <app>` serves an official SDK client over stdio', async () => {
+    const transport = new StdioClientTransport({
+      command: 'npm',
+      args: STDIO_COMMAND,
+      cwd: ROOT,
+      env: serverEnv(),
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'start-scripts-e2e', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      expect(client.getServerVersion()).toMatchObject({ name: 'desk' });
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name)).toContain('search_tickets');
+      const result = await client.callTool({ name: 'search_tickets', arguments: { query: 'vpn' } });
+      expect(result.isError).toBeFalsy();
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('`npm run -s start:stdio -- <app>` writes nothing but JSON-RPC messages on stdout, and exits 0 when stdin closes', async () => {
+    const child = spawn('npm', STDIO_COMMAND, { cwd: ROOT, env: serverEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const init = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    };
+    child.stdin.write(`${JSON.stringify(init)}\n`);
+    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' })}\n`);
+    await waitFor(
+      () => stdout.split('\n').filter(Boolean).length >= 2,
+      () => stderr,
+    );
+    child.stdin.end();
+    const code = await new Promise<number | null>((r) => child.on('exit', r));
+    const lines = stdout.split('\n').filter((l) => l.length > 0);
+    expect(lines.length).toBe(2);
+    for (const line of lines) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
+    expect(JSON.parse(lines[1]).result.tools.length).toBeGreaterThan(0);
+    expect(code).toBe(0);
+  });
+
+  it('`npm start -- <unknown>` fails with exit 2 and lists the apps', () => {
+    const run = spawnSync('npm', ['run', '-s', 'start', '--', 'no-such-app'], {
+      cwd: ROOT,
+      env: serverEnv(),
+      encoding: 'utf8',
+    });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('unknown app "no-such-app"; the applications in nest-cli.json are:');
+    expect(run.stderr).toContain('desk');
+    expect(run.stdout).toBe('');
+  });
+});
+
+async function waitFor(done: () => boolean, context: () => string, timeoutMs = 60_000): Promise<void> {
+  const start = Date.now();
+  while (!done()) {
+    if (Date.now() - start > timeoutMs) throw new Error(`timed out; stderr:\n${context()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

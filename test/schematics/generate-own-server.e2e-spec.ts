@@ -1,0 +1,122 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { serverEnv } from '../support/stdio-clients';
+
+/**
+ * The README's "Start your own server" flow, exactly as documented, in a temporary copy of this repository:
+ * generate a server and one provider of each kind with `nest g`, delete the example app, then build, lint,
+ * typecheck and run the generated specs. Proves a team can replace the example without breaking anything.
+ */
+const ROOT = resolve(__dirname, '../..');
+const APP = 'acme';
+
+/** Files a fresh clone has: git's tracked files plus untracked, non-ignored ones (a developer's new files). */
+function copyRepository(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'mcp-own-server-'));
+  const listed = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+  for (const file of listed.split('\n').filter(Boolean)) {
+    if (!existsSync(join(ROOT, file))) continue; // deleted in the work tree, not yet committed
+    cpSync(join(ROOT, file), join(dir, file), { recursive: true });
+  }
+  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  // The compiled collection is git-ignored (the prepare script builds it after npm ci): build it in the copy.
+  run(dir, 'npx', ['tsc', '-p', 'libs/schematics/tsconfig.json']);
+  return dir;
+}
+
+function run(cwd: string, command: string, args: string[]): string {
+  const result = spawnSync(command, args, {
+    cwd,
+    env: serverEnv({ FORCE_COLOR: '0', CI: 'true' }),
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: 240_000,
+  });
+  const output = `${result.stdout}\n${result.stderr}`;
+  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${result.status}:\n${output}`);
+  return output;
+}
+
+describe('a team starts its own server with nest g (README flow, in a temporary copy)', () => {
+  jest.setTimeout(600_000);
+  let dir: string;
+  const generated: string[] = [];
+
+  beforeAll(() => {
+    dir = copyRepository();
+  });
+  afterAll(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('nest g mcp-server creates the app and registers it in nest-cli.json', () => {
+    const out = run(dir, 'npx', ['nest', 'g', 'mcp-server', APP, '--project', APP]);
+    expect(out).toContain(`CREATE apps/${APP}/src/main.ts`);
+    expect(out).toContain('UPDATE nest-cli.json');
+    const cli = JSON.parse(readFileSync(join(dir, 'nest-cli.json'), 'utf8'));
+    expect(cli.projects[APP]).toMatchObject({ type: 'application', root: `apps/${APP}` });
+    expect(readFileSync(join(dir, `apps/${APP}/src/main.ts`), 'utf8')).toContain('bootstrapMcpServer(AppModule');
+  });
+
+  it('--dry-run writes nothing', () => {
+    const out = run(dir, 'npx', ['nest', 'g', 'mcp-tool', 'dry-thing', '--project', APP, '--dry-run']);
+    expect(out).toContain('dry-thing.tools.ts');
+    expect(existsSync(join(dir, `apps/${APP}/src/dry-thing`))).toBe(false);
+  });
+
+  it.each([
+    ['mcp-tool', 'weather-forecast', []],
+    ['mcp-tool', 'refund-order', ['--type', 'high']],
+    ['mcp-prompt', 'daily-summary', []],
+    ['mcp-resource', 'price-list', []],
+    ['mcp-resource', 'invoice', ['--type', 'template']],
+  ])('nest g %s %s %j registers the provider in the app module', (schematic, name, extra) => {
+    const out = run(dir, 'npx', ['nest', 'g', schematic, name, '--project', APP, ...extra]);
+    expect(out).toContain(`UPDATE apps/${APP}/src/app.module.ts`);
+    generated.push(name);
+    const module = readFileSync(join(dir, `apps/${APP}/src/app.module.ts`), 'utf8');
+    expect(module).toContain(`from './${name}/${name}.`);
+  });
+
+  it('a mutating tool carries every mutation field the boot check demands, as TODO placeholders', () => {
+    const tool = readFileSync(join(dir, `apps/${APP}/src/refund-order/refund-order.tools.ts`), 'utf8');
+    expect(tool).toContain("name: 'refund_order'");
+    expect(tool).toContain("risk: 'high'");
+    for (const field of ['sideEffects', 'idempotency', 'retry', 'approval']) expect(tool).toContain(`${field}:`);
+    expect(tool).toMatch(/retry: 'TODO/);
+  });
+
+  it('with the example app deleted, the new app builds, lints, typechecks and passes its own specs', () => {
+    const cliPath = join(dir, 'nest-cli.json');
+    const cli = JSON.parse(readFileSync(cliPath, 'utf8'));
+    // Every other app under apps/ (the example) goes: its folder and its nest-cli.json entry.
+    for (const [name, project] of Object.entries<{ root: string }>(cli.projects)) {
+      if (name === APP || !project.root.startsWith('apps/')) continue;
+      rmSync(join(dir, project.root), { recursive: true, force: true });
+      delete cli.projects[name];
+    }
+    Object.assign(cli, {
+      root: `apps/${APP}`,
+      sourceRoot: `apps/${APP}/src`,
+      compilerOptions: { ...cli.compilerOptions, tsConfigPath: `apps/${APP}/tsconfig.app.json` },
+    });
+    writeFileSync(cliPath, `${JSON.stringify(cli, null, 2)}\n`);
+
+    run(dir, 'npm', ['run', 'build', '--', APP]);
+    expect(existsSync(join(dir, `dist/apps/${APP}/apps/${APP}/src/main.js`))).toBe(true);
+    expect(existsSync(join(dir, `dist/apps/${APP}/apps/${APP}/agent/brief.md`))).toBe(true);
+    run(dir, 'npx', ['eslint', `apps/${APP}`]);
+    run(dir, 'npx', ['prettier', '--check', `apps/${APP}`]);
+    run(dir, 'npx', ['tsc', '-p', `apps/${APP}/tsconfig.app.json`, '--noEmit']);
+    const specs = run(dir, 'npm', ['run', 'jest', '--', '--ci', `apps/${APP}`]);
+    expect(specs).toMatch(/Tests:\s+\d+ passed, \d+ total/);
+    expect(specs).not.toMatch(/failed/);
+    for (const name of generated) expect(specs).toContain(`apps/${APP}/src/${name}/`);
+    expect(specs).toContain(`apps/${APP}/test/${APP}.e2e-spec.ts`);
+  });
+});
