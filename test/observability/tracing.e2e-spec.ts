@@ -5,7 +5,7 @@ import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-tr
 import type { NodeSDK } from '@opentelemetry/sdk-node';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { startMcpTelemetry } from '@app/mcp';
+import { startMcpTelemetry } from '@app/mcp/telemetry';
 import { TestIssuer } from '../support/test-issuer';
 
 const HEADER_TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';

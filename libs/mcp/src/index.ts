@@ -1,17 +1,36 @@
+// Public API of `@app/mcp` (named exports only; internals stay private). Telemetry start-up has its own entry
+// point, `@app/mcp/telemetry`, because it must load before everything else.
+
+// The module and the app's main.ts
 export { McpModule } from './mcp.module';
+export { McpModuleOptions, McpModuleAsyncOptions, McpOptionsFactory } from './interfaces/mcp-module-options.interface';
 export { bootstrapMcpServer, McpBootstrapOptions } from './bootstrap/mcp-server.bootstrap';
-export { createMcpHttpApp, McpHttpAppOptions } from './bootstrap/mcp-http-app.factory';
+export { createMcpHttpApp } from './bootstrap/mcp-http-app.factory';
+
+// Decorators and what they take
 export { McpTool } from './decorators/mcp-tool.decorator';
 export { McpPrompt } from './decorators/mcp-prompt.decorator';
 export { McpResource, McpResourceTemplate } from './decorators/mcp-resource.decorator';
 export { McpCompletion } from './decorators/mcp-completion.decorator';
 export { McpArgs, McpCtx } from './decorators/mcp-params.decorator';
-export { McpField, McpFieldOptions } from './decorators/mcp-arg-field.decorator';
+export { McpField } from './decorators/mcp-arg-field.decorator';
+export { McpScopes } from './decorators/mcp-scopes.decorator';
+export {
+  McpToolOptions,
+  McpPromptOptions,
+  McpResourceOptions,
+  McpResourceTemplateOptions,
+} from './interfaces/definitions.interface';
+
+// Inside a call
+export { McpCallContext } from './interfaces/call-context.interface';
+export { McpPrincipal } from './auth/mcp-principal';
 export { McpExecutionContext } from './context/mcp-execution-context';
+export { MCP_CONTEXT_TYPE } from './mcp.constants';
 export { McpNotifier } from './mcp.notifier';
-export { McpRegistry, McpListKind } from './registry/mcp.registry';
-export { McpStdioTransport } from './transports/stdio/mcp-stdio.transport';
-export { McpSessionManager } from './protocol/mcp-session.manager';
+export { McpRegistry } from './registry/mcp.registry';
+
+// Errors
 export {
   McpError,
   InvalidParamsError,
@@ -23,23 +42,17 @@ export {
   PayloadTooLargeError,
   UpstreamUnavailableError,
   ConflictError,
-  McpCancelledError,
 } from './errors/mcp.error';
-export { HttpStatusProfile } from './errors/http-status';
-export { McpLimitStore, MCP_LIMIT_STORE, InMemoryLimitStore } from './limits/limit-store.interface';
 export { ErrorCode } from './protocol/json-rpc';
-export { SUPPORTED_PROTOCOL_VERSIONS, LATEST_PROTOCOL_VERSION } from './protocol/protocol-version';
-export { MCP_CONTEXT_TYPE, MCP_MODULE_OPTIONS } from './mcp.constants';
-export { McpSessionStore, MCP_SESSION_STORE, InMemorySessionStore } from './stores/session-store.interface';
-export { McpEventStore, MCP_EVENT_STORE, InMemoryEventStore } from './stores/event-store.interface';
-export * from './interfaces/definitions.interface';
-export * from './interfaces/call-context.interface';
-export * from './interfaces/mcp-module-options.interface';
-export { McpScopes } from './decorators/mcp-scopes.decorator';
-export { McpAuthOptions } from './auth/auth-options.interface';
-export { McpPrincipal } from './auth/mcp-principal';
-export * from './health/index';
-export * from './observability/index';
-export * from './corporate/index';
-export * from './service-page/index';
-export { packageVersion } from './app-version';
+
+// Store contracts (in memory by default; provide your own under the token)
+export { McpSessionStore, MCP_SESSION_STORE } from './stores/session-store.interface';
+export { McpEventStore, MCP_EVENT_STORE } from './stores/event-store.interface';
+export { McpLimitStore, MCP_LIMIT_STORE } from './limits/limit-store.interface';
+
+// Health, logs, audit, metrics
+export { McpReadinessCheck } from './health/mcp-readiness-check.decorator';
+export { McpReadinessIndicator } from './health/mcp-readiness-indicator.interface';
+export { McpLoggerModule } from './observability/mcp-logger.module';
+export { McpAuditEvent, McpAuditSink, MCP_AUDIT_SINK } from './observability/mcp-audit.sink';
+export { McpMetrics } from './observability/mcp-metrics.service';

@@ -118,7 +118,7 @@ export class UsageResources implements OnApplicationBootstrap {
       ['resource', this.registry.resources],
       ['resourceTemplate', this.registry.templates],
     ] as const) {
-      for (const [key, entry] of map as Map<string, { requiredScopes?: readonly string[] }>) {
+      for (const [key, entry] of map as ReadonlyMap<string, { requiredScopes?: readonly string[] }>) {
         for (const scope of entry.requiredScopes ?? []) (scopes[scope] ??= []).push(`${kind}:${key}`);
       }
     }

@@ -128,28 +128,28 @@ export class McpExplorer implements OnModuleInit {
         violations,
       });
       if (entry && this.registry.tools.has(entry.name)) violations.add(where, `duplicate tool name "${entry.name}"`);
-      else if (entry) this.registry.tools.set(entry.name, { ...entry, requiredScopes });
+      else if (entry) this.registry.registerTool({ ...entry, requiredScopes });
     }
     const prompt = this.accessor.prompt(method);
     if (prompt) {
       const entry = buildPromptEntry(prompt, source, handler, violations);
       if (entry && this.registry.prompts.has(entry.name))
         violations.add(where, `duplicate prompt name "${entry.name}"`);
-      else if (entry) this.registry.prompts.set(entry.name, { ...entry, requiredScopes });
+      else if (entry) this.registry.registerPrompt({ ...entry, requiredScopes });
     }
     const resource = this.accessor.resource(method);
     if (resource) {
       const entry = buildResourceEntry(resource, source, handler, service, violations);
       if (entry && this.registry.resources.has(entry.uri))
         violations.add(where, `duplicate resource URI "${entry.uri}"`);
-      else if (entry) this.registry.resources.set(entry.uri, { ...entry, requiredScopes });
+      else if (entry) this.registry.registerResource({ ...entry, requiredScopes });
     }
     const template = this.accessor.resourceTemplate(method);
     if (template) {
       const entry = buildTemplateEntry(template, source, handler, service, violations);
       if (entry && this.registry.templates.has(entry.uriTemplate))
         violations.add(where, `duplicate resource template "${entry.uriTemplate}"`);
-      else if (entry) this.registry.templates.set(entry.uriTemplate, { ...entry, requiredScopes });
+      else if (entry) this.registry.registerTemplate({ ...entry, requiredScopes });
     }
     const completion = this.accessor.completion(method);
     if (completion) {
@@ -162,7 +162,7 @@ export class McpExplorer implements OnModuleInit {
         violations.add(where, `duplicate completion for ${kind} "${ref}" argument "${completion.argument}"`);
       // Completion methods are plain helpers: no pipeline, they see only the partial value.
       const fn = method.bind(this.instanceOf(handler)) as CompletionHandler;
-      this.registry.completions.set(key, async (value, context) => fn(value, context));
+      this.registry.registerCompletion(key, async (value, context) => fn(value, context));
       completions.push({ where, key, ref, kind });
     }
   }

@@ -30,15 +30,58 @@ export type McpListKind = 'tools' | 'prompts' | 'resources';
  */
 @Injectable()
 export class McpRegistry {
-  readonly tools = new Map<string, ToolEntry>();
-  readonly prompts = new Map<string, PromptEntry>();
-  readonly resources = new Map<string, ResourceEntry>();
-  readonly templates = new Map<string, ResourceTemplateEntry>();
-  readonly completions = new Map<string, CompletionHandler>();
+  // The maps are the platform's own; teams see read-only views and change the catalogue through methods.
+  private readonly toolMap = new Map<string, ToolEntry>();
+  private readonly promptMap = new Map<string, PromptEntry>();
+  private readonly resourceMap = new Map<string, ResourceEntry>();
+  private readonly templateMap = new Map<string, ResourceTemplateEntry>();
+  private readonly completionMap = new Map<string, CompletionHandler>();
   private readonly pagers = new Map<string, ListPager>();
   private readonly listeners: ((kind: McpListKind) => void)[] = [];
 
   constructor(@Inject(MCP_MODULE_OPTIONS) private readonly options: ResolvedMcpOptions) {}
+
+  /** Tools by name. @internal */
+  get tools(): ReadonlyMap<string, ToolEntry> {
+    return this.toolMap;
+  }
+  /** Prompts by name. @internal */
+  get prompts(): ReadonlyMap<string, PromptEntry> {
+    return this.promptMap;
+  }
+  /** Fixed resources by URI. @internal */
+  get resources(): ReadonlyMap<string, ResourceEntry> {
+    return this.resourceMap;
+  }
+  /** Resource templates by URI template. @internal */
+  get templates(): ReadonlyMap<string, ResourceTemplateEntry> {
+    return this.templateMap;
+  }
+  /** Completion providers by {@link McpRegistry.completionKey}. @internal */
+  get completions(): ReadonlyMap<string, CompletionHandler> {
+    return this.completionMap;
+  }
+
+  /** Adds what discovery compiled at boot (before any list is served). @internal */
+  registerTool(entry: ToolEntry): void {
+    this.toolMap.set(entry.name, entry);
+  }
+  /** @internal */
+  registerPrompt(entry: PromptEntry): void {
+    this.promptMap.set(entry.name, entry);
+  }
+  /** @internal */
+  registerResource(entry: ResourceEntry): void {
+    this.resourceMap.set(entry.uri, entry);
+  }
+  /** @internal */
+  registerTemplate(entry: ResourceTemplateEntry): void {
+    this.templateMap.set(entry.uriTemplate, entry);
+  }
+  /** @internal */
+  registerCompletion(key: string, handler: CompletionHandler): void {
+    this.completionMap.set(key, handler);
+  }
 
   /**
    * One page of a list, serialised for a client on `version` (built on first use, then reused).
@@ -61,7 +104,7 @@ export class McpRegistry {
       }[kind];
       const allowed = (e: Scoped) => !visible || (e.requiredScopes ?? []).every((s) => visible.includes(s));
       pager = new ListPager(kind, this.options.pageSize, () =>
-        [...(source as Map<string, Scoped & { definition: Record<string, unknown> }>).values()]
+        [...(source as ReadonlyMap<string, Scoped & { definition: Record<string, unknown> }>).values()]
           .filter(allowed)
           .map((e) => projectDefinition(kind, e.definition, version)),
       );
@@ -115,14 +158,14 @@ export class McpRegistry {
       violations,
     );
     violations.throwIfAny();
-    this.resources.set(entry!.uri, { ...entry!, requiredScopes });
+    this.resourceMap.set(entry!.uri, { ...entry!, requiredScopes });
     this.scopeCache = undefined;
     this.changed('resources');
   }
 
   /** Withdraws a resource published at run time. */
   removeResource(uri: string): boolean {
-    const removed = this.resources.delete(uri);
+    const removed = this.resourceMap.delete(uri);
     if (removed) this.changed('resources');
     return removed;
   }
@@ -144,14 +187,14 @@ export class McpRegistry {
     const handler: McpHandler = async (args, ctx) => get(args as Record<string, string>, ctx);
     const entry = buildPromptEntry(options, { className: 'McpRegistry', methodName: 'addPrompt' }, handler, violations);
     violations.throwIfAny();
-    this.prompts.set(entry!.name, { ...entry!, requiredScopes });
+    this.promptMap.set(entry!.name, { ...entry!, requiredScopes });
     this.scopeCache = undefined;
     this.changed('prompts');
   }
 
   /** Withdraws a prompt published at run time. */
   removePrompt(name: string): boolean {
-    const removed = this.prompts.delete(name);
+    const removed = this.promptMap.delete(name);
     if (removed) this.changed('prompts');
     return removed;
   }
