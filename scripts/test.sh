@@ -45,6 +45,8 @@ check() {
 check "lint (eslint .)" eslint .
 check "format (prettier --check .)" prettier --check .
 check "typecheck (tsc --noEmit)" tsc -p tsconfig.json --noEmit
+# Every server under apps/ against its committed public contract (corporate standard §17).
+check "contract:check (every app under apps/)" npm run -s contract:check
 
 jest --ci "$@"
 status=$?

@@ -1,46 +1,13 @@
-import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { serverEnv } from '../support/stdio-clients';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { copyRepository, run } from '../support/repo-copy';
 
 /**
  * The README's "Start your own server" flow, exactly as documented, in a temporary copy of this repository:
  * generate a server and one provider of each kind with `nest g`, delete the example app, then build, lint,
  * typecheck and run the generated specs. Proves a team can replace the example without breaking anything.
  */
-const ROOT = resolve(__dirname, '../..');
 const APP = 'acme';
-
-/** Files a fresh clone has: git's tracked files plus untracked, non-ignored ones (a developer's new files). */
-function copyRepository(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'mcp-own-server-'));
-  const listed = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], {
-    cwd: ROOT,
-    encoding: 'utf8',
-  });
-  for (const file of listed.split('\n').filter(Boolean)) {
-    if (!existsSync(join(ROOT, file))) continue; // deleted in the work tree, not yet committed
-    cpSync(join(ROOT, file), join(dir, file), { recursive: true });
-  }
-  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
-  // The compiled collection is git-ignored (the prepare script builds it after npm ci): build it in the copy.
-  run(dir, 'npx', ['tsc', '-p', 'libs/schematics/tsconfig.json']);
-  return dir;
-}
-
-function run(cwd: string, command: string, args: string[]): string {
-  const result = spawnSync(command, args, {
-    cwd,
-    env: serverEnv({ FORCE_COLOR: '0', CI: 'true' }),
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-    timeout: 240_000,
-  });
-  const output = `${result.stdout}\n${result.stderr}`;
-  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${result.status}:\n${output}`);
-  return output;
-}
 
 describe('a team starts its own server with nest g (README flow, in a temporary copy)', () => {
   jest.setTimeout(600_000);
@@ -48,7 +15,7 @@ describe('a team starts its own server with nest g (README flow, in a temporary 
   const generated: string[] = [];
 
   beforeAll(() => {
-    dir = copyRepository();
+    dir = copyRepository('mcp-own-server-');
   });
   afterAll(() => {
     if (dir) rmSync(dir, { recursive: true, force: true });

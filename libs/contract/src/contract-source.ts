@@ -1,0 +1,151 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { McpContract } from './contract.types';
+
+/** An application project of nest-cli.json. */
+export interface AppProject {
+  name: string;
+  root: string;
+  entryFile: string;
+  tsConfigPath: string;
+}
+
+/** The applications under apps/ in nest-cli.json (fixtures under test/ are not published servers). */
+export function appProjects(repo: string): AppProject[] {
+  const cli = JSON.parse(readFileSync(join(repo, 'nest-cli.json'), 'utf8')) as {
+    compilerOptions?: { tsConfigPath?: string };
+    projects?: Record<
+      string,
+      { type: string; root: string; entryFile: string; compilerOptions?: { tsConfigPath?: string } }
+    >;
+  };
+  return Object.entries(cli.projects ?? {})
+    .filter(([, p]) => p.type === 'application' && p.root.startsWith('apps/'))
+    .map(([name, p]) => ({
+      name,
+      root: p.root,
+      entryFile: p.entryFile,
+      tsConfigPath:
+        p.compilerOptions?.tsConfigPath ?? cli.compilerOptions?.tsConfigPath ?? `${p.root}/tsconfig.app.json`,
+    }));
+}
+
+/** Builds the app (`nest build`, output to stderr) and returns its compiled entry file. */
+export function buildApp(repo: string, app: AppProject): string {
+  const built = spawnSync(join(repo, 'node_modules/.bin/nest'), ['build', app.name], {
+    cwd: repo,
+    stdio: ['ignore', process.stderr, process.stderr],
+  });
+  if (built.status !== 0) throw new Error(`nest build ${app.name} failed`);
+  const tsconfig = join(repo, app.tsConfigPath);
+  const outDir = (JSON.parse(readFileSync(tsconfig, 'utf8')) as { compilerOptions: { outDir: string } }).compilerOptions
+    .outDir;
+  return join(dirname(tsconfig), outDir, `${app.entryFile}.js`);
+}
+
+type Page = { nextCursor?: string } & Record<string, unknown>;
+
+async function all<T>(
+  page: (cursor?: string) => Promise<{ nextCursor?: string } & Record<string, unknown>>,
+  key: string,
+): Promise<T[]> {
+  const items: T[] = [];
+  let cursor: string | undefined;
+  do {
+    const result = await page(cursor);
+    items.push(...((result[key] as T[]) ?? []));
+    cursor = result.nextCursor;
+  } while (cursor);
+  return items;
+}
+
+/** The listed fields of an item, without the ones it does not have. */
+function pick<T>(o: Record<string, unknown>, keys: string[]): T {
+  return Object.fromEntries(keys.filter((k) => o[k] !== undefined).map((k) => [k, o[k]])) as T;
+}
+const byKey =
+  <T>(key: keyof T) =>
+  (a: T, b: T) =>
+    String(a[key]).localeCompare(String(b[key]));
+
+/**
+ * The public contract exactly as clients see it: the built server started over stdio (no authentication, so
+ * every item is listed) and read with the official SDK client, every page.
+ */
+export async function readContract(entry: string, cwd: string): Promise<McpContract> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [entry, '--stdio'],
+    cwd,
+    env: {
+      ...(process.env as Record<string, string>),
+      NODE_OPTIONS: '',
+      OTEL_SDK_DISABLED: 'true',
+      LOG_LEVEL: 'error',
+    },
+    stderr: 'pipe',
+  });
+  const client = new Client({ name: 'mcp-contract', version: '1.0.0' });
+  await client.connect(transport);
+  try {
+    const server = client.getServerVersion()!;
+    // A server declares only the kinds it has: one without tools answers tools/list with -32601.
+    const caps = client.getServerCapabilities() ?? {};
+    const list = <T>(declared: unknown, page: (cursor?: string) => Promise<Page>, key: string) =>
+      declared ? all<T>(page, key) : Promise.resolve([] as T[]);
+    const tools = await list<Record<string, unknown>>(caps.tools, (cursor) => client.listTools({ cursor }), 'tools');
+    const prompts = await list<Record<string, unknown>>(
+      caps.prompts,
+      (cursor) => client.listPrompts({ cursor }),
+      'prompts',
+    );
+    const resources = await list<Record<string, unknown>>(
+      caps.resources,
+      (cursor) => client.listResources({ cursor }),
+      'resources',
+    );
+    const templates = await list<Record<string, unknown>>(
+      caps.resources,
+      (cursor) => client.listResourceTemplates({ cursor }),
+      'resourceTemplates',
+    );
+    return {
+      server: { name: server.name, version: server.version },
+      tools: tools
+        .map((t) =>
+          pick<McpContract['tools'][number]>(t, [
+            'name',
+            'title',
+            'description',
+            'inputSchema',
+            'outputSchema',
+            'annotations',
+          ]),
+        )
+        .sort(byKey('name')),
+      prompts: prompts
+        .map((p) => pick<McpContract['prompts'][number]>(p, ['name', 'title', 'description', 'arguments']))
+        .sort(byKey('name')),
+      resources: resources
+        .map((r) => pick<McpContract['resources'][number]>(r, ['uri', 'name', 'title', 'description', 'mimeType']))
+        .sort(byKey('uri')),
+      resourceTemplates: templates
+        .map((t) =>
+          pick<McpContract['resourceTemplates'][number]>(t, [
+            'uriTemplate',
+            'name',
+            'title',
+            'description',
+            'mimeType',
+          ]),
+        )
+        .sort(byKey('uriTemplate')),
+      deprecations: {},
+    };
+  } finally {
+    await client.close();
+  }
+}

@@ -1,0 +1,59 @@
+/** A JSON Schema as published in `tools/list`. */
+export type Schema = Record<string, unknown>;
+
+/** One tool as clients see it. */
+export interface ContractTool {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: Schema;
+  outputSchema?: Schema;
+  annotations?: Record<string, unknown>;
+}
+
+/** One prompt as clients see it. */
+export interface ContractPrompt {
+  name: string;
+  title?: string;
+  description?: string;
+  arguments?: { name: string; description?: string; required?: boolean }[];
+}
+
+/** One fixed resource as clients see it. */
+export interface ContractResource {
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+}
+
+/** One resource template as clients see it. */
+export interface ContractTemplate {
+  uriTemplate: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+}
+
+/** When an item was first seen marked `[DEPRECATED ...]` (corporate standard §17.2). */
+export interface DeprecationRecord {
+  /** The server version that first published the mark. */
+  since: string;
+  /** The day the mark was first recorded (YYYY-MM-DD). */
+  date: string;
+  /** The support deadline named in the mark (YYYY-MM-DD). */
+  removal: string;
+}
+
+/** A server's public contract (§17.1), as committed in `apps/<app>/mcp-contract.json`. */
+export interface McpContract {
+  server: { name: string; version: string };
+  tools: ContractTool[];
+  prompts: ContractPrompt[];
+  resources: ContractResource[];
+  resourceTemplates: ContractTemplate[];
+  /** Keyed `tool:<name>`, `prompt:<name>`, `resource:<uri>`, `template:<uriTemplate>`. */
+  deprecations: Record<string, DeprecationRecord>;
+}

@@ -1,0 +1,46 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { serverEnv } from './stdio-clients';
+
+const ROOT = resolve(__dirname, '../..');
+
+/**
+ * A temporary copy of this repository as a fresh clone has it (git's tracked files plus untracked, non-ignored
+ * ones), sharing node_modules by a link, with the git-ignored compiled schematics built in it.
+ */
+export function copyRepository(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const listed = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+  for (const file of listed.split('\n').filter(Boolean)) {
+    if (!existsSync(join(ROOT, file))) continue; // deleted in the work tree, not yet committed
+    cpSync(join(ROOT, file), join(dir, file), { recursive: true });
+  }
+  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  run(dir, 'npx', ['tsc', '-p', 'libs/schematics/tsconfig.json']);
+  return dir;
+}
+
+/** Runs a command in `cwd` on the project's Node; throws with its output unless it exits 0. */
+export function run(cwd: string, command: string, args: string[]): string {
+  const result = runStatus(cwd, command, args);
+  if (result.status !== 0)
+    throw new Error(`${command} ${args.join(' ')} exited with ${result.status}:\n${result.output}`);
+  return result.output;
+}
+
+/** Runs a command in `cwd` and returns its exit status and output (stdout then stderr). */
+export function runStatus(cwd: string, command: string, args: string[]): { status: number | null; output: string } {
+  const result = spawnSync(command, args, {
+    cwd,
+    env: serverEnv({ FORCE_COLOR: '0', CI: 'true' }),
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: 240_000,
+  });
+  return { status: result.status, output: `${result.stdout}\n${result.stderr}` };
+}
