@@ -7,6 +7,8 @@ const common = {
     '^@app/mcp-testing(|/.*)$': '<rootDir>/libs/mcp-testing/src$1',
   },
   testEnvironment: 'node',
+  // Built apps carry a copy of their package.json: keep dist/ out of jest's module map.
+  modulePathIgnorePatterns: ['<rootDir>/dist/'],
 };
 
 module.exports = {
