@@ -44,6 +44,7 @@ describe('graceful shutdown', () => {
     await new Promise((r) => setTimeout(r, 100));
     const refused = await mcpPost(server.url, exportCall(2), server.token, { 'mcp-session-id': session });
     expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('1');
     expect(await refused.json()).toMatchObject({ id: 2, error: { code: -32006, data: { reason: 'shutting_down' } } });
     const body = await running;
     expect(body).toContain('"id":1');

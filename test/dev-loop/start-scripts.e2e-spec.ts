@@ -1,7 +1,10 @@
 import { spawn, spawnSync } from 'node:child_process';
+import { appendFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { copyRepository } from '../support/repo-copy';
 import { serverEnv } from '../support/stdio-clients';
 
 /**
@@ -74,6 +77,45 @@ describe('npm start scripts', () => {
     expect(run.stderr).toContain('unknown app "no-such-app"; the applications in nest-cli.json are:');
     expect(run.stderr).toContain('desk');
     expect(run.stdout).toBe('');
+  });
+});
+
+describe('npm run start:dev (in a temporary copy of the repository)', () => {
+  jest.setTimeout(180_000);
+  let dir: string;
+  afterAll(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('serves the app, and rebuilds and restarts it when a source file changes', async () => {
+    dir = copyRepository('mcp-start-dev-');
+    const child = spawn('npm', ['run', 'start:dev', '--', 'desk'], {
+      cwd: dir,
+      env: serverEnv({ PORT: '0', MCP_METRICS_PORT: '0', FORCE_COLOR: '0' }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true, // its own process group: npm, nest's watcher and the server stop together
+    });
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    const starts = () => output.match(/desk MCP server listening on http:\/\/127\.0\.0\.1:\d+\/mcp/g)?.length ?? 0;
+    try {
+      await waitFor(
+        () => starts() === 1,
+        () => output,
+        120_000,
+      );
+      const url = /listening on (http:\/\/[^\s]+)/.exec(output)![1];
+      expect((await fetch(url.replace('/mcp', '/health'))).status).toBe(200);
+      appendFileSync(join(dir, 'test/fixtures/desk/src/main.ts'), '// edited while watching\n');
+      await waitFor(
+        () => starts() === 2,
+        () => output,
+        120_000,
+      );
+    } finally {
+      process.kill(-child.pid!, 'SIGTERM');
+    }
   });
 });
 

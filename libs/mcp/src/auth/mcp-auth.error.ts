@@ -7,7 +7,7 @@ import { IntrinsicException } from '@nestjs/common';
  */
 export class McpAuthError extends IntrinsicException {
   constructor(
-    readonly status: 401 | 403 | 503,
+    readonly status: 400 | 401 | 403 | 503,
     /** RFC 6750 error code; absent for a missing token. */
     readonly bearerError: 'invalid_request' | 'invalid_token' | 'insufficient_scope' | undefined,
     /** Safe to show: never echoes the token. */
@@ -16,7 +16,7 @@ export class McpAuthError extends IntrinsicException {
     readonly reason: string,
     readonly requiredScope?: string,
     /** A bounded label for logs and metrics, where status and `bearerError` alone do not tell it. */
-    readonly kind?: 'token_in_query' | 'malformed_header' | 'expired_token',
+    readonly kind?: 'token_in_query' | 'malformed_header' | 'duplicate_header' | 'expired_token',
   ) {
     super(description);
   }

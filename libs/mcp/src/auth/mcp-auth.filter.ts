@@ -51,7 +51,9 @@ export class McpAuthExceptionFilter implements ExceptionFilter {
     const [code, prefix] =
       error.status === 503
         ? [ErrorCode.UpstreamUnavailable, 'Unavailable']
-        : [ErrorCode.Forbidden, error.status === 401 ? 'Unauthorized' : 'Forbidden'];
+        : error.status === 400
+          ? [ErrorCode.InvalidRequest, 'Bad request']
+          : [ErrorCode.Forbidden, error.status === 401 ? 'Unauthorized' : 'Forbidden'];
     const requestId = res.getHeader('X-Request-Id');
     res.end(
       JSON.stringify(

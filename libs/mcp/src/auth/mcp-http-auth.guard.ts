@@ -44,6 +44,16 @@ export class McpHttpAuthGuard extends AuthGuard('mcp-jwt') {
         'token in query string',
         'token_in_query',
       );
+    // Node keeps only the first of several Authorization headers: a second (say, a valid token behind garbage
+    // or the reverse) must not be silently ignored, so the request is refused (RFC 6750: 400 invalid_request).
+    if (authorizationHeaders(req.rawHeaders) > 1)
+      this.fail(
+        400,
+        'invalid_request',
+        'Send exactly one Authorization header',
+        'several Authorization headers',
+        'duplicate_header',
+      );
     const header = req.headers.authorization;
     if (!header && this.config.anonymousListing) {
       // Only initialize, ping and the lists get through; the transport refuses the rest (401).
@@ -121,7 +131,7 @@ export class McpHttpAuthGuard extends AuthGuard('mcp-jwt') {
   }
 
   private fail(
-    status: 401 | 403,
+    status: 400 | 401 | 403,
     error: McpAuthError['bearerError'],
     description: string,
     reason: string,
@@ -137,4 +147,11 @@ function hasQueryToken(url: string): boolean {
   if (q < 0) return false;
   const params = new URLSearchParams(url.slice(q + 1));
   return TOKEN_QUERY_PARAMS.some((p) => params.has(p));
+}
+
+/** How many Authorization headers the request carried (Node's `headers` object shows only the first). */
+function authorizationHeaders(raw: string[]): number {
+  let count = 0;
+  for (let i = 0; i < raw.length; i += 2) if (raw[i].length === 13 && raw[i].toLowerCase() === 'authorization') count++;
+  return count;
 }

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { LOGGING_LEVELS, LoggingLevel, McpClientInfo } from '../interfaces/call-context.interface';
 import { McpError } from '../errors/mcp.error';
 import { ErrorCode, JsonRpcId, JsonRpcMessage, JsonRpcResponse } from './json-rpc';
@@ -46,8 +46,12 @@ export class McpSession {
     readonly transport: 'http' | 'stdio',
   ) {}
 
+  /**
+   * A session id: 256 random bits from the CSPRNG, base64url (43 visible ASCII characters). A UUIDv4 has only
+   * 122 random bits; the corporate standard asks for cryptographically strong ids of at least 128.
+   */
   static newId(): string {
-    return randomUUID();
+    return randomBytes(32).toString('base64url');
   }
 
   negotiate(

@@ -43,6 +43,8 @@ export class McpHttpEntryMiddleware implements NestMiddleware {
   }
 
   use(req: Request, res: Response, next: NextFunction): void {
+    // Express announces itself on every response; nothing outside needs to know the framework.
+    res.removeHeader('X-Powered-By');
     requestIdFor(req, res);
     const path = normalise(req.originalUrl ?? req.url);
     if (this.mcpPaths.has(path)) return this.trace.use(req, res, () => this.cors.use(req, res, next));

@@ -125,7 +125,8 @@ export class McpHttpService {
     }
     const status = httpStatusFor(outcome.errorCode, this.options.httpStatusProfile, true);
     const retryAfter = (outcome.errorData as { retryAfter?: number } | undefined)?.retryAfter;
-    if (status === 429 && !res.headersSent) res.setHeader('Retry-After', String(retryAfter ?? 1));
+    // 429 (rate limited) and 503 (shutting down, upstream unavailable) tell the client when to come back.
+    if ((status === 429 || status === 503) && !res.headersSent) res.setHeader('Retry-After', String(retryAfter ?? 1));
     channel.finish(outcome.body, status);
   }
 
