@@ -128,7 +128,7 @@ describe('legacy HTTP+SSE transport (2024-11-05)', () => {
       const reader = new SseReader(res);
       const first = await reader.next();
       expect(first?.event).toBe('endpoint');
-      const m = /^\/messages\?sessionId=([0-9a-f-]{36})$/.exec(first!.data);
+      const m = /^\/messages\?sessionId=([A-Za-z0-9_-]{43})$/.exec(first!.data);
       expect(m).not.toBeNull();
       return { reader, abort, endpoint: `${base}${first!.data}`, sessionId: m![1] };
     }

@@ -20,6 +20,7 @@ import { McpAuthLifecycle } from './auth/mcp-auth.lifecycle';
 import { McpScopesGuard } from './auth/mcp-scopes.guard';
 import { McpChallenge } from './auth/mcp-challenge';
 import { CallLimiter } from './limits/call-limiter';
+import { SessionAdmission } from './limits/session-admission';
 import { HttpServerTuning } from './transports/http/http-server-tuning';
 import { InMemoryLimitStore, MCP_LIMIT_STORE } from './limits/limit-store.interface';
 import { TokenIntrospector } from './auth/token-introspector';
@@ -53,6 +54,7 @@ const CORE_PROVIDERS: Provider[] = [
   McpAuthExceptionFilter,
   McpChallenge,
   CallLimiter,
+  SessionAdmission,
   HttpServerTuning,
   { provide: MCP_LIMIT_STORE, useFactory: () => new InMemoryLimitStore() },
   TokenIntrospector,

@@ -78,6 +78,12 @@ export interface McpLimits {
   maxConcurrentCalls?: number;
   /** How long calls in flight may finish after SIGTERM. Default 10 s. Env `MCP_SHUTDOWN_GRACE_MS`. */
   shutdownGraceMs?: number;
+  /** Open HTTP sessions per subject. Default 100. Env `MCP_MAX_SESSIONS_PER_SUBJECT`. */
+  maxSessionsPerSubject?: number;
+  /** Open HTTP sessions in the process. Default 10,000. Env `MCP_MAX_SESSIONS`. */
+  maxSessions?: number;
+  /** `initialize` requests per subject per minute. Default 120. Env `MCP_INITIALIZE_PER_MINUTE`. */
+  initializePerMinute?: number;
   /** Node's `server.headersTimeout`. Default 20 s. */
   headersTimeoutMs?: number;
   /** Node's `server.requestTimeout` (receiving one request body). Default 60 s. */

@@ -5,7 +5,9 @@ import { ResolvedMcpOptions } from '../../interfaces/mcp-module-options.interfac
 import { McpDispatcher } from '../../protocol/mcp.dispatcher';
 import { McpSessionManager } from '../../protocol/mcp-session.manager';
 import { McpSession } from '../../protocol/mcp-session';
-import { ErrorCode, JsonRpcMessage } from '../../protocol/json-rpc';
+import { ErrorCode, JsonRpcId, JsonRpcMessage, errorResponse } from '../../protocol/json-rpc';
+import { McpError } from '../../errors/mcp.error';
+import { SessionAdmission } from '../../limits/session-admission';
 import { isSupportedVersion } from '../../protocol/protocol-version';
 import { MCP_EVENT_STORE, McpEventStore } from '../../stores/event-store.interface';
 import { accepts, mediaType, readJsonBody, sendHttpError } from './http-checks';
@@ -36,6 +38,7 @@ export class McpHttpService {
     @Inject(MCP_EVENT_STORE) private readonly events: McpEventStore,
     @Inject(MCP_MODULE_OPTIONS) private readonly options: ResolvedMcpOptions,
     private readonly challenge: McpChallenge,
+    private readonly admission: SessionAdmission,
   ) {
     sessions.onClose((s) => {
       if (s.transport !== 'http') return;
@@ -168,9 +171,12 @@ export class McpHttpService {
     res.writeHead(200).end();
   }
 
-  private initialize(body: unknown, req: Request, res: Response): Promise<void> {
+  private async initialize(body: unknown, req: Request, res: Response): Promise<void> {
+    const refusal = await this.admission.refusal(userOf(req));
+    if (refusal) return this.refuse(body, refusal, res);
     const session = this.sessions.createHttpSession();
     bindPrincipal(session, req);
+    this.admission.track(session);
     return this.dispatcher.dispatch(body, session, nullSink, requestIdOf(req), userOf(req)).then((outcome) => {
       if (!outcome || outcome.errorCode !== undefined || !session.initialized) {
         this.sessions.close(session);
@@ -179,6 +185,19 @@ export class McpHttpService {
       }
       res.writeHead(200, { 'Content-Type': 'application/json', 'Mcp-Session-Id': session.id }).end(outcome.body);
     });
+  }
+
+  /** A refused initialize: the JSON-RPC error with the profile's status, and `Retry-After` when it has one. */
+  private refuse(body: unknown, error: McpError, res: Response): void {
+    const status = httpStatusFor(error.code, this.options.httpStatusProfile, false);
+    const requestId = res.getHeader('X-Request-Id');
+    const data = { ...error.data, ...(typeof requestId === 'string' ? { requestId } : {}) };
+    const retryAfter = (error.data as { retryAfter?: number } | undefined)?.retryAfter;
+    res.writeHead(status, {
+      'Content-Type': 'application/json',
+      ...(retryAfter !== undefined ? { 'Retry-After': String(retryAfter) } : {}),
+    });
+    res.end(JSON.stringify(errorResponse((body as { id?: JsonRpcId }).id ?? null, error.code, error.message, data)));
   }
 
   private resume(lastEventId: string, session: McpSession, res: Response, headers: Record<string, string>): void {

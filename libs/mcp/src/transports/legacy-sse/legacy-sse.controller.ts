@@ -17,8 +17,8 @@ export class McpLegacySseController {
   constructor(private readonly legacy: LegacySseService) {}
 
   @Get(LEGACY_SSE_PATH)
-  sse(@Req() req: Request, @Res() res: Response): void {
-    this.legacy.open(req, res);
+  sse(@Req() req: Request, @Res() res: Response): Promise<void> {
+    return this.legacy.open(req, res);
   }
 
   @Post(LEGACY_MESSAGES_PATH)

@@ -1,3 +1,4 @@
+import { SessionAdmission } from '../../limits/session-admission';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { MCP_MODULE_OPTIONS } from '../../mcp.constants';
@@ -31,6 +32,7 @@ export class LegacySseService {
     private readonly dispatcher: McpDispatcher,
     private readonly sessions: McpSessionManager,
     @Inject(MCP_MODULE_OPTIONS) private readonly options: ResolvedMcpOptions,
+    private readonly admission: SessionAdmission,
   ) {
     // A session closed elsewhere (idle expiry, shutdown) ends its stream.
     sessions.onClose((s) => {
@@ -42,14 +44,26 @@ export class LegacySseService {
   }
 
   /** `GET /sse`: a new session, its stream, and the `endpoint` event. */
-  open(req: Request, res: Response): void {
+  async open(req: Request, res: Response): Promise<void> {
     if (isAnonymous(req)) throw new McpAuthError(401, undefined, 'Authentication required', 'anonymous GET /sse');
     if (!accepts(req.headers.accept, 'text/event-stream')) {
       return sendHttpError(res, 406, ErrorCode.InvalidRequest, 'Not Acceptable: Accept must allow text/event-stream');
     }
+    const refusal = await this.admission.refusal((req as { user?: unknown }).user);
+    if (refusal) {
+      const retryAfter = (refusal.data as { retryAfter?: number } | undefined)?.retryAfter;
+      return sendHttpError(
+        res,
+        refusal.code === ErrorCode.RateLimited ? 429 : 503,
+        refusal.code,
+        refusal.message,
+        retryAfter !== undefined ? { 'Retry-After': String(retryAfter) } : {},
+      );
+    }
     const session = this.sessions.createHttpSession();
     session.legacySse = true;
     bindPrincipal(session, req);
+    this.admission.track(session);
     const stream = new LegacySseStream(() => {
       // The client went away: in this protocol the session ends with its stream.
       this.streams.delete(session.id);
