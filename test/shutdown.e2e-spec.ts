@@ -70,4 +70,74 @@ describe('graceful shutdown', () => {
     expect(await running).not.toContain('id,status,priority');
     await server.stop();
   });
+
+  it('answers every call cut off past the grace period with 503 / -32006 shutting_down, on SSE streams too', async () => {
+    const server = await startDeskHttp({ MCP_SHUTDOWN_GRACE_MS: '300' });
+    const session = await openSession(server);
+    const exit = exited(server);
+    const headers = { 'mcp-session-id': session };
+    // Half plain JSON calls, half streamed (a progress token makes the answer an SSE stream).
+    const calls = Array.from({ length: 12 }, (_, i) => {
+      const body = exportCall(i + 1);
+      if (i % 2) Object.assign(body.params, { _meta: { progressToken: `p${i}` } });
+      return mcpPost(server.url, body, server.token, headers).then(async (r) => ({
+        id: i + 1,
+        status: r.status,
+        type: r.headers.get('content-type'),
+        retryAfter: r.headers.get('retry-after'),
+        text: await r.text(),
+      }));
+    });
+    await new Promise((r) => setTimeout(r, 250));
+    server.process.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 100));
+    // Draining: initialize is refused (the client opens its session elsewhere), /ready answers 503.
+    const init = await mcpPost(
+      server.url,
+      {
+        jsonrpc: '2.0',
+        id: 'late',
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'late', version: '1' } },
+      },
+      server.token,
+    );
+    expect(init.status).toBe(503);
+    expect(init.headers.get('retry-after')).toBe('1');
+    expect(await init.json()).toMatchObject({ id: 'late', error: { code: -32006, data: { reason: 'shutting_down' } } });
+    const ready = await fetch(new URL('/ready', server.url));
+    expect(ready.status).toBe(503);
+    expect(await ready.json()).toMatchObject({ status: 'draining' });
+
+    const answers = await Promise.all(calls);
+    for (const a of answers) {
+      const last = a.type?.startsWith('text/event-stream')
+        ? JSON.parse(
+            a.text
+              .split('\n')
+              .filter((l) => l.startsWith('data: {'))
+              .pop()!
+              .slice(6),
+          )
+        : JSON.parse(a.text);
+      expect(last).toMatchObject({
+        id: a.id,
+        error: { code: -32006, data: { reason: 'shutting_down', retryAfter: 1 } },
+      });
+      if (!a.type?.startsWith('text/event-stream')) {
+        expect(a.status).toBe(503);
+        expect(a.retryAfter).toBe('1');
+      }
+    }
+    expect(answers.filter((a) => a.type?.startsWith('text/event-stream')).length).toBeGreaterThanOrEqual(5);
+    expect(await exit).toEqual({ code: 0, signal: null });
+    // Draining is an expected state: no error-level line, no stack trace.
+    const lines = server.stdout!()
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as { level: string; err?: unknown });
+    expect(lines.filter((l) => l.level === 'error' || l.err !== undefined)).toEqual([]);
+    expect(server.stdout!()).not.toMatch(/\bat .+\(.+:\d+:\d+\)/);
+    await server.stop();
+  });
 });

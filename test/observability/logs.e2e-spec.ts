@@ -82,7 +82,7 @@ describe('structured logs', () => {
         await server.issuer!.mint({ expiresIn: -600 }),
         { 'x-request-id': 'req-expired' },
       );
-      await waitForLine(server.stdout!, (l) => l.requestId === 'req-expired' && l.msg === 'authentication failed');
+      await waitForLine(server.stdout!, (l) => l.requestId === 'req-expired' && l.msg === 'request refused');
     });
     afterAll(() => server.stop());
 
@@ -133,24 +133,33 @@ describe('structured logs', () => {
       expect(jsonLines(server.stdout!()).filter((l) => l.channel === 'audit')).toEqual([]);
     });
 
-    it('logs auth failures with a reason and the request id', async () => {
-      const failures = jsonLines(server.stdout!()).filter((l) => l.msg === 'authentication failed');
+    it('logs auth failures with a reason and the request id, the first of each reason per source', async () => {
+      const failures = jsonLines(server.stdout!()).filter(
+        (l) => l.msg === 'request refused' && String(l.reason).startsWith('auth:'),
+      );
       const byId = Object.fromEntries(failures.map((f) => [f.requestId, f.reason]));
       expect(byId).toMatchObject({
-        'req-bad-token': 'invalid_token',
-        'req-query-token': 'token_in_query',
-        'req-no-token': 'missing_token',
-        'req-expired': 'expired_token',
+        'req-bad-token': 'auth:invalid_token',
+        'req-query-token': 'auth:token_in_query',
+        'req-no-token': 'auth:missing_token',
+        'req-expired': 'auth:expired_token',
       });
+      expect(failures[0]).toMatchObject({ context: 'McpRefusals', level: 'warn', source: expect.any(String) });
     });
 
-    it('logs an access line per HTTP request with the request id, method and path only', async () => {
+    it('logs an access line per HTTP request with the request id, method and path only; none per refusal', async () => {
+      const base = new URL(server.url).origin;
+      await fetch(`${base}/no-such-route?secret=1`, { headers: { 'x-request-id': 'req-access-0001' } });
       const access = await waitForLine(
         server.stdout!,
-        (l) => l.msg === 'request completed' && l.req?.id === 'req-query-token',
+        (l) => l.msg === 'request completed' && l.req?.id === 'req-access-0001',
       );
-      expect(access.req).toEqual({ id: 'req-query-token', method: 'POST', path: '/mcp' });
-      expect(access.res).toEqual({ statusCode: 401 });
+      expect(access.req).toEqual({ id: 'req-access-0001', method: 'GET', path: '/no-such-route' });
+      expect(access.res).toEqual({ statusCode: 404 });
+      // A refused request (401) is in the aggregated refusal line above, not in an access line of its own.
+      expect(
+        jsonLines(server.stdout!()).filter((l) => l.msg === 'request completed' && l.req?.id === 'req-query-token'),
+      ).toEqual([]);
     });
 
     it('returns X-Request-Id on every HTTP response, not only the MCP endpoint', async () => {

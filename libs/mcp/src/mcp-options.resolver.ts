@@ -40,14 +40,20 @@ export function resolveMcpOptions(o: McpModuleOptions): ResolvedMcpOptions {
       toolTimeoutMs: o.limits?.toolTimeoutMs ?? num(env.MCP_TOOL_TIMEOUT_MS) ?? 30_000,
       maxResultBytes: o.limits?.maxResultBytes ?? num(env.MCP_MAX_RESULT_BYTES) ?? 10 * 1024 * 1024,
       callsPerMinute: o.limits?.callsPerMinute ?? num(env.MCP_RATE_LIMIT_PER_MINUTE) ?? 600,
+      requestsPerMinute: o.limits?.requestsPerMinute ?? num(env.MCP_REQUESTS_PER_MINUTE) ?? 3_000,
+      maxBatchSize: o.limits?.maxBatchSize ?? num(env.MCP_MAX_BATCH_SIZE) ?? 100,
+      maxBatchResponseBytes:
+        o.limits?.maxBatchResponseBytes ?? num(env.MCP_MAX_BATCH_RESPONSE_BYTES) ?? 10 * 1024 * 1024,
+      maxConnections: o.limits?.maxConnections ?? num(env.MCP_MAX_CONNECTIONS) ?? 10_000,
+      maxConnectionsPerSource: o.limits?.maxConnectionsPerSource ?? num(env.MCP_MAX_CONNECTIONS_PER_SOURCE) ?? 512,
       maxConcurrentCalls: o.limits?.maxConcurrentCalls ?? num(env.MCP_MAX_CONCURRENT_CALLS) ?? 16,
       shutdownGraceMs: o.limits?.shutdownGraceMs ?? num(env.MCP_SHUTDOWN_GRACE_MS) ?? 10_000,
       maxSessionsPerSubject: o.limits?.maxSessionsPerSubject ?? num(env.MCP_MAX_SESSIONS_PER_SUBJECT) ?? 100,
       maxSessions: o.limits?.maxSessions ?? num(env.MCP_MAX_SESSIONS) ?? 10_000,
       initializePerMinute: o.limits?.initializePerMinute ?? num(env.MCP_INITIALIZE_PER_MINUTE) ?? 120,
-      headersTimeoutMs: o.limits?.headersTimeoutMs ?? 20_000,
-      requestTimeoutMs: o.limits?.requestTimeoutMs ?? 60_000,
-      keepAliveTimeoutMs: o.limits?.keepAliveTimeoutMs ?? 65_000,
+      headersTimeoutMs: o.limits?.headersTimeoutMs ?? num(env.MCP_HEADERS_TIMEOUT_MS) ?? 20_000,
+      requestTimeoutMs: o.limits?.requestTimeoutMs ?? num(env.MCP_REQUEST_TIMEOUT_MS) ?? 60_000,
+      keepAliveTimeoutMs: o.limits?.keepAliveTimeoutMs ?? num(env.MCP_KEEP_ALIVE_TIMEOUT_MS) ?? 65_000,
     },
     legacySse: legacySseEnabled(o.legacySse),
     health: {
@@ -56,7 +62,10 @@ export function resolveMcpOptions(o: McpModuleOptions): ResolvedMcpOptions {
       probeTimeoutMs: o.health?.probeTimeoutMs ?? num(env.MCP_READY_PROBE_TIMEOUT_MS) ?? 2_000,
     },
     metrics: resolveMetrics(o.metrics),
-    logging: { arguments: o.logging?.arguments ?? /^(true|1)$/i.test(env.MCP_LOG_ARGUMENTS?.trim() ?? '') },
+    logging: {
+      arguments: o.logging?.arguments ?? /^(true|1)$/i.test(env.MCP_LOG_ARGUMENTS?.trim() ?? ''),
+      refusalIntervalMs: o.logging?.refusalIntervalMs ?? num(env.MCP_REFUSAL_LOG_INTERVAL_MS) ?? 60_000,
+    },
     corporate: o.corporate,
     servicePage: o.servicePage ?? !/^(false|0)$/i.test(env.MCP_SERVICE_PAGE?.trim() ?? ''),
   };
@@ -68,9 +77,13 @@ export function resolveMcpOptions(o: McpModuleOptions): ResolvedMcpOptions {
   if (!['corporate', 'spec'].includes(resolved.httpStatusProfile))
     throw new Error('McpModule: httpStatusProfile must be "corporate" or "spec"');
   for (const [key, value] of Object.entries(resolved.limits)) {
-    if (!Number.isInteger(value) || value < 1)
+    // A per-source connection bound of 0 switches it off (behind a proxy every connection has the proxy's address).
+    const least = key === 'maxConnectionsPerSource' ? 0 : 1;
+    if (!Number.isInteger(value) || value < least)
       throw new Error(`McpModule: limits.${key} must be a positive integer (got ${JSON.stringify(value)})`);
   }
+  if (!Number.isInteger(resolved.logging.refusalIntervalMs) || resolved.logging.refusalIntervalMs < 1)
+    throw new Error('McpModule: logging.refusalIntervalMs must be a positive integer');
   if (!Number.isInteger(resolved.pageSize) || resolved.pageSize < 1)
     throw new Error('McpModule: "pageSize" must be a positive integer');
   if (!/^\d+\.\d+\.\d+/.test(resolved.version))

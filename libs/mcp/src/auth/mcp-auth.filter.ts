@@ -1,5 +1,6 @@
-import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
+import { ArgumentsHost, Catch, ExceptionFilter, Optional } from '@nestjs/common';
 import { McpMetrics } from '../observability/mcp-metrics.service';
+import { McpRefusalLog } from '../observability/refusal-log';
 import { authFailureKind } from './auth-failure-kind';
 import { McpChallenge } from './mcp-challenge';
 import type { Request, Response } from 'express';
@@ -13,11 +14,10 @@ import { ErrorCode, errorResponse } from '../protocol/json-rpc';
  */
 @Catch(McpAuthError)
 export class McpAuthExceptionFilter implements ExceptionFilter {
-  private readonly logger = new Logger('McpAuth');
-
   constructor(
     private readonly challenge: McpChallenge,
     private readonly metrics: McpMetrics,
+    @Optional() private readonly refusals?: McpRefusalLog,
   ) {}
 
   catch(error: McpAuthError, host: ArgumentsHost): void {
@@ -25,10 +25,9 @@ export class McpAuthExceptionFilter implements ExceptionFilter {
     const res = host.switchToHttp().getResponse<Response>();
     const kind = authFailureKind(error);
     this.metrics.authFailures.inc({ reason: kind });
-    // The reason, never the token: passport and jose messages name the failed check, not the value.
-    this.logger.warn({
-      msg: 'authentication failed',
-      reason: kind,
+    // The reason, never the token: passport and jose messages name the failed check, not the value. Aggregated per
+    // source address and reason: a flood of bad tokens writes a few lines, while the metric counts each one.
+    this.refusals?.note(`auth:${kind}`, req.ip ?? req.socket?.remoteAddress ?? 'unknown', {
       detail: error.reason.slice(0, 200),
       status: error.status,
       requestId: res.getHeader('X-Request-Id'),

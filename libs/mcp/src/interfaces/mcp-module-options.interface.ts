@@ -74,6 +74,18 @@ export interface McpLimits {
    * `MCP_RATE_LIMIT_PER_MINUTE`.
    */
   callsPerMinute?: number;
+  /**
+   * JSON-RPC requests of any kind (ping and lists included; each message of a batch counts) per subject per
+   * minute. Default 3,000. Env `MCP_REQUESTS_PER_MINUTE`.
+   */
+  requestsPerMinute?: number;
+  /** Messages in one JSON-RPC batch (2025-03-26 sessions). Default 100. Env `MCP_MAX_BATCH_SIZE`. */
+  maxBatchSize?: number;
+  /**
+   * Bytes of one batch's answer; responses past the bound are replaced by a short `-32005` error. Default 10 MiB.
+   * Env `MCP_MAX_BATCH_RESPONSE_BYTES`.
+   */
+  maxBatchResponseBytes?: number;
   /** Calls running at once per subject. Default 16. Env `MCP_MAX_CONCURRENT_CALLS`. */
   maxConcurrentCalls?: number;
   /** How long calls in flight may finish after SIGTERM. Default 10 s. Env `MCP_SHUTDOWN_GRACE_MS`. */
@@ -84,11 +96,28 @@ export interface McpLimits {
   maxSessions?: number;
   /** `initialize` requests per subject per minute. Default 120. Env `MCP_INITIALIZE_PER_MINUTE`. */
   initializePerMinute?: number;
-  /** Node's `server.headersTimeout`. Default 20 s. */
+  /**
+   * Connections the HTTP server holds at once; past it a new connection gets 503 and is closed. Default 10,000
+   * (keep it below the process's file-descriptor limit). Env `MCP_MAX_CONNECTIONS`.
+   */
+  maxConnections?: number;
+  /**
+   * Connections one peer address holds at once; 0 = no per-source bound. Behind a reverse proxy every connection
+   * has the proxy's address: set the proxy's connection budget, or 0. Default 512. Env
+   * `MCP_MAX_CONNECTIONS_PER_SOURCE`.
+   */
+  maxConnectionsPerSource?: number;
+  /**
+   * Node's `server.headersTimeout`: a request whose headers take longer gets 408. Default 20 s. Env
+   * `MCP_HEADERS_TIMEOUT_MS`.
+   */
   headersTimeoutMs?: number;
-  /** Node's `server.requestTimeout` (receiving one request body). Default 60 s. */
+  /** Node's `server.requestTimeout` (receiving one whole request). Default 60 s. Env `MCP_REQUEST_TIMEOUT_MS`. */
   requestTimeoutMs?: number;
-  /** Node's `server.keepAliveTimeout`. Default 65 s (longer than common load-balancer idle timeouts). */
+  /**
+   * Node's `server.keepAliveTimeout`. Default 65 s (longer than common load-balancer idle timeouts). Env
+   * `MCP_KEEP_ALIVE_TIMEOUT_MS`.
+   */
   keepAliveTimeoutMs?: number;
 }
 

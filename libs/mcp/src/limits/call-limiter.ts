@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { MCP_MODULE_OPTIONS } from '../mcp.constants';
 import { ResolvedMcpOptions } from '../interfaces/mcp-module-options.interface';
 import { RateLimitedError } from '../errors/mcp.error';
@@ -6,6 +6,7 @@ import { McpPrincipal } from '../auth/mcp-principal';
 import { McpSession } from '../protocol/mcp-session';
 import { MCP_LIMIT_STORE, McpLimitStore } from './limit-store.interface';
 import { McpMetrics } from '../observability/mcp-metrics.service';
+import { McpRefusalLog } from '../observability/refusal-log';
 
 /** A tool's own limits, from `@McpTool({ rateLimit })`. */
 export interface McpCallLimits {
@@ -25,6 +26,7 @@ export class CallLimiter {
     @Inject(MCP_MODULE_OPTIONS) private readonly options: ResolvedMcpOptions,
     @Inject(MCP_LIMIT_STORE) private readonly store: McpLimitStore,
     private readonly metrics: McpMetrics,
+    @Optional() private readonly refusals?: McpRefusalLog,
   ) {}
 
   /** Runs `work` within the caller's budgets, or throws {@link RateLimitedError}. */
@@ -36,14 +38,14 @@ export class CallLimiter {
   ): Promise<T> {
     const subject = subjectOf(session);
     const { callsPerMinute, maxConcurrentCalls } = this.options.limits;
-    await this.take(`s:${subject}`, callsPerMinute, target);
-    if (own?.callsPerMinute) await this.take(`t:${target}:${subject}`, own.callsPerMinute, target);
+    await this.take(`s:${subject}`, callsPerMinute, target, subject);
+    if (own?.callsPerMinute) await this.take(`t:${target}:${subject}`, own.callsPerMinute, target, subject);
     const slots = [`s:${subject}`, ...(own?.maxConcurrent ? [`t:${target}:${subject}`] : [])];
     const taken: string[] = [];
     try {
       for (const [i, key] of slots.entries()) {
         if (!(await this.store.acquire(key, i === 0 ? maxConcurrentCalls : own!.maxConcurrent!))) {
-          this.metrics.rateLimited.inc({ target: metricTarget(target), limit: 'concurrency' });
+          this.refused(target, 'concurrency', subject);
           throw new RateLimitedError(1, 'Rate limited: too many calls at once; retry when one finishes');
         }
         taken.push(key);
@@ -54,17 +56,35 @@ export class CallLimiter {
     }
   }
 
-  private async take(key: string, perMinute: number, target: string): Promise<void> {
+  /**
+   * Counts one request of any kind (ping, lists, calls, unknown methods, each message of a batch) against the
+   * caller's `requestsPerMinute`, or throws {@link RateLimitedError}. Calls are also counted by {@link run}.
+   */
+  async admit(session: McpSession, principal: unknown, method: string): Promise<void> {
+    const subject = subjectOf(session, principal);
+    const verdict = await this.store.consume(`r:${subject}`, this.options.limits.requestsPerMinute, 60);
+    if (verdict.ok) return;
+    this.refused(method, 'requests', subject);
+    throw new RateLimitedError(verdict.retryAfterSec, 'Rate limited: too many requests; retry later');
+  }
+
+  /** Every refusal is counted; its log line is aggregated per caller and limit (see {@link McpRefusalLog}). */
+  private refused(target: string, limit: string, subject: string): void {
+    this.metrics.rateLimited.inc({ target: metricTarget(target), limit });
+    this.refusals?.note(`rate_limited:${limit}`, subject, { target: metricTarget(target) });
+  }
+
+  private async take(key: string, perMinute: number, target: string, subject: string): Promise<void> {
     const verdict = await this.store.consume(key, perMinute, 60);
     if (!verdict.ok) {
-      this.metrics.rateLimited.inc({ target: metricTarget(target), limit: 'rate' });
+      this.refused(target, 'rate', subject);
       throw new RateLimitedError(verdict.retryAfterSec);
     }
   }
 }
 
-function subjectOf(session: McpSession): string {
-  const principal = session.principal as McpPrincipal | undefined;
+function subjectOf(session: McpSession, caller?: unknown): string {
+  const principal = (caller ?? session.principal) as McpPrincipal | undefined;
   if (principal?.subject) return principal.subject;
   return session.transport === 'stdio' ? 'stdio' : 'anonymous';
 }

@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { MCP_MODULE_OPTIONS } from '../mcp.constants';
 import { ResolvedMcpOptions } from '../interfaces/mcp-module-options.interface';
@@ -8,6 +8,7 @@ import { McpPrincipal } from '../auth/mcp-principal';
 import { McpSession } from '../protocol/mcp-session';
 import { McpSessionManager } from '../protocol/mcp-session.manager';
 import { McpMetrics } from '../observability/mcp-metrics.service';
+import { McpRefusalLog } from '../observability/refusal-log';
 
 /** The subject a session is counted under: the token's `sub`, `anonymous` without a token (anonymous listing). */
 const subjectOf = (principal: unknown): string => (principal as McpPrincipal | undefined)?.subject ?? 'anonymous';
@@ -28,8 +29,9 @@ export class SessionAdmission {
 
   constructor(
     @Inject(MCP_MODULE_OPTIONS) private readonly options: ResolvedMcpOptions,
-    sessions: McpSessionManager,
+    private readonly sessions: McpSessionManager,
     private readonly metrics: McpMetrics,
+    @Optional() private readonly refusals?: McpRefusalLog,
   ) {
     this.initializeRate = new RateLimiterMemory({ points: options.limits.initializePerMinute, duration: 60 });
     sessions.onClose((session) => this.release(session));
@@ -39,15 +41,21 @@ export class SessionAdmission {
   async refusal(principal: unknown): Promise<McpError | undefined> {
     const subject = subjectOf(principal);
     const { maxSessions, maxSessionsPerSubject } = this.options.limits;
+    // A draining replica takes no new sessions: the client opens one on another instance.
+    if (this.sessions.draining)
+      return new McpError(ErrorCode.UpstreamUnavailable, 'Unavailable: the server is shutting down; retry', {
+        reason: 'shutting_down',
+        retryAfter: 1,
+      });
     if (this.total >= maxSessions) {
-      this.metrics.rateLimited.inc({ target: 'initialize', limit: 'sessions_total' });
+      this.refused('sessions_total', subject);
       return new McpError(ErrorCode.UpstreamUnavailable, 'Server busy: too many open sessions; retry later', {
         reason: 'session_capacity',
         retryAfter: 30,
       });
     }
     if ((this.open.get(subject) ?? 0) >= maxSessionsPerSubject) {
-      this.metrics.rateLimited.inc({ target: 'initialize', limit: 'sessions' });
+      this.refused('sessions', subject);
       return new McpError(
         ErrorCode.RateLimited,
         `Too many open sessions for this caller (at most ${maxSessionsPerSubject}): reuse a session, or end one with DELETE`,
@@ -57,7 +65,7 @@ export class SessionAdmission {
     try {
       await this.initializeRate.consume(subject);
     } catch (rejection) {
-      this.metrics.rateLimited.inc({ target: 'initialize', limit: 'rate' });
+      this.refused('rate', subject);
       const ms = (rejection as { msBeforeNext?: number }).msBeforeNext ?? 60_000;
       return new McpError(ErrorCode.RateLimited, 'Too many initialize requests: reuse the session you have', {
         reason: 'initialize_rate',
@@ -65,6 +73,11 @@ export class SessionAdmission {
       });
     }
     return undefined;
+  }
+
+  private refused(limit: string, subject: string): void {
+    this.metrics.rateLimited.inc({ target: 'initialize', limit });
+    this.refusals?.note(`initialize:${limit}`, subject);
   }
 
   /** Counts a session that was opened (call right after creating it). */

@@ -6,4 +6,9 @@ export interface McpLoggingOptions {
    * logging arguments is a decision a team takes after marking its fields. Env `MCP_LOG_ARGUMENTS=true`.
    */
   arguments?: boolean;
+  /**
+   * Refused requests (401, 403, 429, connection and session caps) are logged once per source and reason, then
+   * counted: one line with the count per interval. Default 60 s. Env `MCP_REFUSAL_LOG_INTERVAL_MS`.
+   */
+  refusalIntervalMs?: number;
 }

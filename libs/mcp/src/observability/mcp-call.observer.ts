@@ -11,6 +11,7 @@ import { maskArguments } from './argument-masker';
 import { MCP_ATTR, endSpan, startMcpSpan, tracingActive } from './mcp-tracer';
 import { McpMetrics } from './mcp-metrics.service';
 import { MCP_AUDIT_SINK, McpAuditSink } from './mcp-audit.sink';
+import { McpRefusalLog } from './refusal-log';
 
 /** One MCP request being observed. @internal */
 export interface ObservedCall {
@@ -48,6 +49,7 @@ export class McpCallObserver {
     @Inject(MCP_MODULE_OPTIONS) private readonly options: ResolvedMcpOptions,
     private readonly metrics: McpMetrics,
     @Optional() @Inject(MCP_AUDIT_SINK) private readonly audit?: McpAuditSink,
+    @Optional() private readonly refusals?: McpRefusalLog,
   ) {}
 
   begin(
@@ -98,6 +100,14 @@ export class McpCallObserver {
         (duration = this.metrics.operationDuration.labels(call.method, call.target ?? '', status)),
       );
     duration.observe(seconds);
+    // Refusals repeat in floods, so their log lines are aggregated per caller (rate limits are noted by the limiter
+    // that refused); the audit entry of a risky tool is still written for each one.
+    const refused = this.refusals !== undefined && (status === 'rate_limited' || status === 'forbidden');
+    if (refused && status === 'forbidden')
+      this.refusals!.note(`${call.method}:forbidden`, subjectOf(call), {
+        target: call.target,
+        requestId: call.requestId,
+      });
     if (call.method !== 'tools/call') return;
     const tool = call.tool?.name ?? 'unknown';
     this.metrics.toolCalls.inc({ tool, status });
@@ -120,7 +130,7 @@ export class McpCallObserver {
     if (status === 'internal_error') this.logger.error(entry);
     else if (status === 'ok' || status === 'tool_error' || status === 'invalid_arguments' || status === 'cancelled')
       this.logger.log(entry);
-    else this.logger.warn(entry);
+    else if (!refused) this.logger.warn(entry);
     if (call.tool?.risk) this.writeAudit(call, call.tool, status, durationMs, args);
   }
 
@@ -129,7 +139,7 @@ export class McpCallObserver {
       event: 'tool_call' as const,
       tool: tool.name,
       risk: tool.risk!,
-      subject: call.principal?.subject ?? (call.session.transport === 'stdio' ? 'stdio' : 'anonymous'),
+      subject: subjectOf(call),
       requestId: call.requestId,
       sessionId: call.session.transport === 'http' ? call.session.id : undefined,
       outcome,
@@ -144,3 +154,6 @@ export class McpCallObserver {
     }
   }
 }
+
+const subjectOf = (call: ObservedCall): string =>
+  call.principal?.subject ?? (call.session.transport === 'stdio' ? 'stdio' : 'anonymous');

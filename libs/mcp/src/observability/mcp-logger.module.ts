@@ -100,14 +100,18 @@ export function mcpPinoOptions(
     level,
     autoLogging: accessLog,
     // A successful request to the MCP endpoint is at debug: its tool calls have entries of their own.
+    // Refusals (401, 403, 429, 503 with Retry-After or from a probe) get no access line each: the code that refuses
+    // writes an aggregated line per source and reason (McpRefusalLog), so a flood of them cannot flood the log.
     customLogLevel: (req: IncomingMessage, res: ServerResponse, error?: Error) =>
-      error || res.statusCode >= 500
-        ? 'error'
-        : res.statusCode >= 400
-          ? 'warn'
-          : quietPaths.has(pathOnly(req.url)?.toLowerCase() ?? '')
-            ? 'debug'
-            : 'info',
+      !error && isRefusal(req, res)
+        ? 'silent'
+        : error || res.statusCode >= 500
+          ? 'error'
+          : res.statusCode >= 400
+            ? 'warn'
+            : quietPaths.has(pathOnly(req.url)?.toLowerCase() ?? '')
+              ? 'debug'
+              : 'info',
     genReqId: (req: IncomingMessage, res: ServerResponse) => requestIdFor(req, res),
     redact: { paths: REDACTED_LOG_PATHS, censor: '[REDACTED]' },
     timestamp: pino.stdTimeFunctions.isoTime,
@@ -155,6 +159,15 @@ export class McpLoggerModule {
       exports: [LoggerModule],
     };
   }
+}
+
+/** Probe routes: a 503 there (draining, a dependency down) is an expected state, logged by the health service. */
+const PROBE_PATHS: ReadonlySet<string> = new Set(['/health', '/ready']);
+
+function isRefusal(req: IncomingMessage, res: ServerResponse): boolean {
+  if (res.statusCode === 503 && PROBE_PATHS.has(pathOnly(req.url)?.toLowerCase() ?? '')) return true;
+  const status = res.statusCode;
+  return status === 401 || status === 403 || status === 429 || (status === 503 && res.hasHeader('Retry-After'));
 }
 
 function pathOnly(url: string | undefined): string | undefined {

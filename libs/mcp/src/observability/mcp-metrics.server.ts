@@ -6,16 +6,24 @@ import { MCP_MODULE_OPTIONS } from '../mcp.constants';
 import { ResolvedMcpOptions } from '../interfaces/mcp-module-options.interface';
 import { McpMetrics } from './mcp-metrics.service';
 
+/** A JSON answer of a management route. */
+export interface ManagementAnswer {
+  code: number;
+  body: unknown;
+}
+
 /**
  * `/metrics` on a listener of its own (default port 9464), apart from the MCP port: it is reached
  * by the scraper inside the cluster, never through the public ingress. Started only by HTTP apps
  * (a stdio process is spawned per client and must not hold a port). A port that cannot be bound
- * stops the boot.
+ * stops the boot. Other modules add routes to it (the health probes do), so probes keep answering
+ * while the public port is flooded.
  */
 @Injectable()
 export class McpMetricsServer implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('McpMetrics');
   private server?: Server;
+  private readonly routes = new Map<string, () => Promise<ManagementAnswer>>();
 
   constructor(
     @Inject(MCP_MODULE_OPTIONS) private readonly options: ResolvedMcpOptions,
@@ -31,12 +39,29 @@ export class McpMetricsServer implements OnApplicationBootstrap, OnApplicationSh
     return `http://${host}:${address.port}/metrics`;
   }
 
+  /** Serves `GET path` on the management listener with `answer` (JSON, never cached). Call before bootstrap. */
+  route(path: string, answer: () => Promise<ManagementAnswer>): void {
+    this.routes.set(path, answer);
+  }
+
   async onApplicationBootstrap(): Promise<void> {
     const m = this.options.metrics;
     if (!m || m.port === false || !this.adapterHost.httpAdapter || !this.options.http) return;
     const { port, host } = m;
     const server = createServer((req, res) => {
-      if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/metrics') {
+      const path = (req.url ?? '').split('?')[0];
+      const route = req.method === 'GET' ? this.routes.get(path) : undefined;
+      if (route) {
+        route().then(
+          ({ code, body }) =>
+            res
+              .writeHead(code, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' })
+              .end(JSON.stringify(body)),
+          () => res.writeHead(503, { 'Content-Type': 'application/json' }).end('{"status":"down"}'),
+        );
+        return;
+      }
+      if (req.method !== 'GET' || path !== '/metrics') {
         res.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not found: GET /metrics\n');
         return;
       }
@@ -52,6 +77,8 @@ export class McpMetricsServer implements OnApplicationBootstrap, OnApplicationSh
       );
     });
     server.headersTimeout = 10_000;
+    // An internal listener: a handful of scrapers and probes, never a crowd.
+    server.maxConnections = 256;
     server.requestTimeout = 10_000;
     await new Promise<void>((resolve, reject) => {
       server.once('error', (e: Error) =>

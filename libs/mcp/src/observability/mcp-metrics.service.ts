@@ -19,6 +19,9 @@ export class McpMetrics {
   readonly operationDuration: Histogram<'method' | 'target' | 'status'>;
   readonly authFailures: Counter<'reason'>;
   readonly rateLimited: Counter<'target' | 'limit'>;
+  readonly connectionsRefused: Counter<'reason'>;
+  /** Connections the MCP HTTP server holds now (set by the HTTP transport when it starts). */
+  openConnections: () => number = () => 0;
 
   constructor(@Inject(MCP_MODULE_OPTIONS) options: ResolvedMcpOptions, sessions: McpSessionManager) {
     const registers = [this.registry];
@@ -47,6 +50,21 @@ export class McpMetrics {
       help: 'Calls refused by a rate or concurrency limit.',
       labelNames: ['target', 'limit'],
       registers,
+    });
+    this.connectionsRefused = new Counter({
+      name: 'mcp_connections_refused_total',
+      help: 'HTTP connections refused at accept time by the connection caps (reason: total, per_source).',
+      labelNames: ['reason'],
+      registers,
+    });
+    const open = () => this.openConnections();
+    new Gauge({
+      name: 'mcp_open_connections',
+      help: 'HTTP connections the MCP server holds on this replica.',
+      registers,
+      collect() {
+        this.set(open());
+      },
     });
     new Gauge({
       name: 'mcp_active_sessions',

@@ -5,12 +5,14 @@ import { McpMetricsController } from './mcp-metrics.controller';
 import { McpCallObserver } from './mcp-call.observer';
 import { McpTracingInterceptor } from './mcp-tracing.interceptor';
 import { MCP_AUDIT_SINK, PinoAuditSink } from './mcp-audit.sink';
+import { McpRefusalLog } from './refusal-log';
 
 /** Providers of tracing, call logs, audit and metrics, spread into McpModule. @internal */
 export const OBSERVABILITY_PROVIDERS: Provider[] = [
   McpMetrics,
   McpMetricsServer,
   McpCallObserver,
+  McpRefusalLog,
   { provide: MCP_AUDIT_SINK, useClass: PinoAuditSink },
   // Not an APP_INTERCEPTOR: a global interceptor would also put every HTTP route (POST /mcp itself) through an
   // rxjs chain; the explorer attaches it to MCP handlers only.

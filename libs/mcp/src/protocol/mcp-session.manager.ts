@@ -1,10 +1,23 @@
-import { Inject, Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { MCP_MODULE_OPTIONS } from '../mcp.constants';
 import { ResolvedMcpOptions } from '../interfaces/mcp-module-options.interface';
 import { MCP_SESSION_STORE, McpSessionStore } from '../stores/session-store.interface';
 import { McpRegistry } from '../registry/mcp.registry';
-import { JsonRpcNotification } from './json-rpc';
+import { ErrorCode, JsonRpcNotification } from './json-rpc';
+import { McpError } from '../errors/mcp.error';
 import { McpSession } from './mcp-session';
+
+/** Sessions the idle sweep looks at per event-loop turn. */
+const SWEEP_SLICE = 500;
+
+/** How long the calls aborted at the end of the grace period get to write their `-32006` answer. */
+const ANSWER_FLUSH_MS = 1_000;
+
+const shutdownError = () =>
+  new McpError(ErrorCode.UpstreamUnavailable, 'Unavailable: the server shut down before the call finished; retry', {
+    reason: 'shutting_down',
+    retryAfter: 1,
+  });
 
 /**
  * Owns the live sessions: creation, idle expiry (one sweep timer, not one per session), and the
@@ -13,6 +26,7 @@ import { McpSession } from './mcp-session';
 @Injectable()
 export class McpSessionManager implements OnModuleInit, OnModuleDestroy {
   private sweeper: NodeJS.Timeout | undefined;
+  private sweeping = false;
   private readonly local = new Set<McpSession>();
   private readonly closeListeners: ((session: McpSession) => void)[] = [];
 
@@ -39,8 +53,17 @@ export class McpSessionManager implements OnModuleInit, OnModuleDestroy {
   async onModuleDestroy(): Promise<void> {
     if (this.sweeper) clearInterval(this.sweeper);
     this.draining = true;
+    new Logger('McpShutdown').log('draining: new sessions and calls are refused, /ready answers 503');
     const deadline = Date.now() + this.options.limits.shutdownGraceMs;
     while (this.inflight() > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+    if (this.inflight() > 0) {
+      // Past the grace period: every call still running gets the documented -32006 answer (on its SSE stream too)
+      // before the sessions and their streams close.
+      for (const session of this.all())
+        for (const call of session.inflight.values()) call.controller.abort(shutdownError());
+      const written = Date.now() + ANSWER_FLUSH_MS;
+      while (this.inflight() > 0 && Date.now() < written) await new Promise((r) => setTimeout(r, 10));
+    }
     for (const session of [...this.store.values(), ...this.local]) this.close(session);
   }
 
@@ -109,10 +132,26 @@ export class McpSessionManager implements OnModuleInit, OnModuleDestroy {
     yield* this.local;
   }
 
+  /**
+   * Closes idle sessions a slice at a time, yielding to the event loop between slices: expiring tens of thousands
+   * of sessions at once must not hold up the requests of everyone else.
+   */
   private sweep(): void {
+    if (this.sweeping) return;
+    this.sweeping = true;
     const cutoff = Date.now() - this.options.sessionIdleTimeoutMs;
-    for (const session of [...this.store.values()]) {
-      if (session.lastSeen < cutoff && !session.busy) this.close(session);
-    }
+    const sessions = this.store.values();
+    const slice = (): void => {
+      for (let seen = 0; seen < SWEEP_SLICE; seen++) {
+        const next = sessions.next();
+        if (next.done) {
+          this.sweeping = false;
+          return;
+        }
+        if (next.value.lastSeen < cutoff && !next.value.busy) this.close(next.value);
+      }
+      setImmediate(slice);
+    };
+    slice();
   }
 }

@@ -17,6 +17,7 @@ import {
 } from './json-rpc';
 import { McpSession } from './mcp-session';
 import { MessageSink } from './message-sink';
+import { BATCH_PARALLELISM, joinBatchAnswer, mapBounded } from './batch-answer';
 import { MethodHandler, MethodResult, RequestScope } from './handlers/handler-context';
 import { callTool, listTools } from './handlers/tools.handler';
 import { getPrompt, listPrompts } from './handlers/prompts.handler';
@@ -143,6 +144,14 @@ export class McpDispatcher {
       );
     }
 
+    try {
+      // Every request counts against the caller's request budget, whatever its kind: pings and lists too.
+      await this.limiter.admit(session, caller, this.methods.has(method) ? method : 'other');
+    } catch (error) {
+      const e = toJsonRpcError(error, method);
+      return refuse(e.code, e.message, e.data);
+    }
+
     const key = McpSession.inflightKey(id);
     if (session.inflight.has(key))
       return refuse(ErrorCode.InvalidRequest, 'Invalid Request: id already in use by a running request');
@@ -164,7 +173,8 @@ export class McpDispatcher {
     };
     try {
       // The request's span is active while it runs: the pipeline, the handler and its own calls nest under it.
-      const result = await (observed.ctx ? context.with(observed.ctx, () => handler(scope)) : handler(scope));
+      const work = observed.ctx ? context.with(observed.ctx, () => handler(scope)) : handler(scope);
+      const result = await answerOrAbort(work, call.controller.signal);
       if (call.cancelled) {
         this.observer.end(observed, 'cancelled');
         return undefined;
@@ -237,16 +247,40 @@ export class McpDispatcher {
       );
     }
     if (items.length === 0) return fail(null, ErrorCode.InvalidRequest, 'Invalid Request: empty batch', undefined, rid);
-    const outcomes = await Promise.all(
-      items.map((item) =>
-        (item as { method?: unknown })?.method === 'initialize'
-          ? batchedInitialize(item, rid)
-          : this.dispatch(item, session, sink, rid, principal),
-      ),
+    const { maxBatchSize, maxBatchResponseBytes } = this.options.limits;
+    if (items.length > maxBatchSize) {
+      return fail(
+        null,
+        ErrorCode.InvalidRequest,
+        `Invalid Request: a batch holds at most ${maxBatchSize} messages (got ${items.length})`,
+        { reason: 'batch_too_large', max: maxBatchSize },
+        rid,
+      );
+    }
+    // A few messages at a time, in order: a batch cannot take every concurrency slot of its caller at once, and
+    // the event loop serves other callers between its messages.
+    const outcomes = await mapBounded(items, BATCH_PARALLELISM, (item) =>
+      (item as { method?: unknown })?.method === 'initialize'
+        ? batchedInitialize(item, rid)
+        : this.dispatch(item, session, sink, rid, principal),
     );
-    const bodies = outcomes.filter((o): o is DispatchOutcome => o !== undefined).map((o) => o.body);
-    return bodies.length ? { body: `[${bodies.join(',')}]` } : undefined;
+    return joinBatchAnswer(items, outcomes, maxBatchResponseBytes, rid);
   }
+}
+
+/**
+ * The handler's answer, or the abort reason as soon as the call is aborted with a protocol error (the shutdown's
+ * `-32006` past the grace period): a handler that ignores its signal cannot keep the caller from its answer.
+ */
+function answerOrAbort(work: Promise<MethodResult> | MethodResult, signal: AbortSignal): Promise<MethodResult> {
+  if (!(work instanceof Promise)) return Promise.resolve(work);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      if (signal.reason instanceof McpError) reject(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 function batchedInitialize(item: unknown, rid?: string): DispatchOutcome | undefined {

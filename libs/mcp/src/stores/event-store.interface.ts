@@ -40,28 +40,39 @@ interface StoredStream {
   touched: number;
 }
 
+/** Streams the expiry sweep looks at per pass: its work per event-loop turn is bounded, whatever the store holds. */
+const SWEEP_SLICE = 1_000;
+
 /**
- * The default store: bounded per stream (oldest events dropped first); a complete stream is kept
- * `ttlMs` after its last activity for late resumes, an open one until its session ends.
+ * The default store: bounded per stream (oldest events dropped first) and per session (at most
+ * `maxCompleteStreamsPerSession` finished streams, oldest dropped first); a complete stream is kept `ttlMs` after
+ * its last activity for late resumes, an open one until its session ends. Streams are indexed by session, so
+ * ending a session costs its own streams only, and expiry is swept a slice at a time.
  */
 export class InMemoryEventStore implements McpEventStore {
   private readonly streams = new Map<string, StoredStream>();
+  /** Stream ids per session; finished ones in the order they finished (a Set keeps insertion order). */
+  private readonly bySession = new Map<string, { open: Set<string>; complete: Set<string> }>();
+  private cursor: IterableIterator<[string, StoredStream]> | undefined;
   private lastSweep = Date.now();
 
   constructor(
     private readonly maxEventsPerStream = 1_000,
     private readonly ttlMs = 5 * 60_000,
+    private readonly maxCompleteStreamsPerSession = 100,
   ) {}
 
   open(streamId: string, sessionId: string): void {
     this.sweep();
     this.streams.set(streamId, { sessionId, events: [], seq: 0, complete: false, touched: Date.now() });
+    this.indexOf(sessionId).open.add(streamId);
   }
 
   append(streamId: string, message: JsonRpcMessage): string {
     let stream = this.streams.get(streamId);
     if (!stream) {
-      // Only happens after dropSession; keep ids unique rather than repeating `_0`.
+      // Only happens after dropSession; keep ids unique rather than repeating `_0`. Such a stream belongs to no
+      // session, so no replay ever finds it; it is swept as soon as it completes.
       stream = { sessionId: '', events: [], seq: 0, complete: false, touched: Date.now() };
       this.streams.set(streamId, stream);
     }
@@ -74,7 +85,18 @@ export class InMemoryEventStore implements McpEventStore {
 
   complete(streamId: string): void {
     const stream = this.streams.get(streamId);
-    if (stream) stream.complete = true;
+    if (!stream || stream.complete) return;
+    stream.complete = true;
+    const index = this.bySession.get(stream.sessionId);
+    if (!index) return;
+    index.open.delete(streamId);
+    index.complete.add(streamId);
+    // A session that finishes streams without end keeps only its latest ones for replay.
+    if (index.complete.size > this.maxCompleteStreamsPerSession) {
+      const oldest = index.complete.values().next().value as string;
+      index.complete.delete(oldest);
+      this.streams.delete(oldest);
+    }
   }
 
   replayAfter(lastEventId: string, sessionId: string, send: (eventId: string, message: JsonRpcMessage) => void) {
@@ -92,17 +114,44 @@ export class InMemoryEventStore implements McpEventStore {
   }
 
   dropSession(sessionId: string): void {
-    for (const [id, s] of this.streams) if (s.sessionId === sessionId) this.streams.delete(id);
+    const index = this.bySession.get(sessionId);
+    if (!index) return;
+    this.bySession.delete(sessionId);
+    for (const id of index.open) this.streams.delete(id);
+    for (const id of index.complete) this.streams.delete(id);
   }
 
   /** In process: always reachable. */
   async ping(): Promise<void> {}
 
+  /** Streams held (for tests and probes). */
+  get size(): number {
+    return this.streams.size;
+  }
+
+  private indexOf(sessionId: string): { open: Set<string>; complete: Set<string> } {
+    let index = this.bySession.get(sessionId);
+    if (!index) this.bySession.set(sessionId, (index = { open: new Set(), complete: new Set() }));
+    return index;
+  }
+
+  /** One slice of the expiry sweep, at most once a second; the next call goes on where this one stopped. */
   private sweep(): void {
     const now = Date.now();
-    if (now - this.lastSweep < 10_000) return;
+    if (now - this.lastSweep < 1_000) return;
     this.lastSweep = now;
-    // Open streams (a quiet GET stream, a call waiting on the client) live until their session ends.
-    for (const [id, s] of this.streams) if (s.complete && now - s.touched > this.ttlMs) this.streams.delete(id);
+    this.cursor ??= this.streams.entries();
+    for (let seen = 0; seen < SWEEP_SLICE; seen++) {
+      const next = this.cursor.next();
+      if (next.done) {
+        this.cursor = undefined;
+        return;
+      }
+      const [id, s] = next.value;
+      // Open streams (a quiet GET stream, a call waiting on the client) live until their session ends.
+      if (!s.complete || now - s.touched <= this.ttlMs) continue;
+      this.streams.delete(id);
+      this.bySession.get(s.sessionId)?.complete.delete(id);
+    }
   }
 }

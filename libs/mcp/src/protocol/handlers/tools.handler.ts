@@ -65,7 +65,11 @@ export async function callTool(scope: RequestScope): Promise<MethodResult> {
     return projectToolResult(result, scope.session.protocolVersion);
   } catch (error) {
     if (error instanceof TimeoutError || error instanceof RateLimitedError) throw error;
-    if (scope.signal.aborted) throw new McpError(ErrorCode.ServerError, 'Request cancelled');
+    if (scope.signal.aborted) {
+      // Aborted by the platform with a protocol error (shutdown): that is the answer. Otherwise the client cancelled.
+      if (scope.signal.reason instanceof McpError) throw scope.signal.reason;
+      throw new McpError(ErrorCode.ServerError, 'Request cancelled');
+    }
     const text = toolErrorText(error);
     if (text !== undefined) return errorResult(text);
     if (error instanceof McpError) throw error;
