@@ -1,4 +1,5 @@
 import { RunningServer, startDeskHttp } from './support/server-process';
+import { Agent, fetch as undiciFetch } from 'undici';
 import { mcpPost, openMcpSession } from './support/mcp-post';
 
 const INIT = {
@@ -115,6 +116,43 @@ describe('session limits', () => {
       expect(second.headers.get('retry-after')).toBe('60');
       expect(await second.json()).toMatchObject({ error: { code: -32003 } });
       first.abort();
+    });
+  });
+
+  describe('callers without a token (anonymous listing)', () => {
+    let server: RunningServer;
+    beforeAll(async () => {
+      server = await startDeskHttp({ MCP_ANONYMOUS_LISTING: 'true', MCP_MAX_SESSIONS_PER_SUBJECT: '2' });
+    });
+    afterAll(() => server.stop());
+
+    /** initialize without a token from a given loopback source address. */
+    const initFrom = async (localAddress: string) => {
+      const dispatcher = new Agent({ localAddress });
+      try {
+        const res = await undiciFetch(server.url, {
+          method: 'POST',
+          dispatcher,
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            'mcp-protocol-version': '2025-11-25',
+          },
+          body: JSON.stringify(INIT),
+        });
+        return { status: res.status, body: (await res.json()) as { error?: { data?: { reason?: string } } } };
+      } finally {
+        await dispatcher.close();
+      }
+    };
+
+    it('are counted per source address: one stranger cannot take the places of every other anonymous caller', async () => {
+      expect((await initFrom('127.0.0.1')).status).toBe(200);
+      expect((await initFrom('127.0.0.1')).status).toBe(200);
+      const refused = await initFrom('127.0.0.1');
+      expect(refused.status).toBe(429);
+      expect(refused.body.error?.data?.reason).toBe('session_limit');
+      expect((await initFrom('127.0.0.2')).status).toBe(200);
     });
   });
 });

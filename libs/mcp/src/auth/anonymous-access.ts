@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import { McpAuthError } from './mcp-auth.error';
-import { ANONYMOUS, McpPrincipal } from './mcp-principal';
+import { isAnonymousPrincipal } from './mcp-principal';
 
 /** What a caller without a token may send when anonymous listing is on. */
 const ANONYMOUS_METHODS = new Set([
@@ -14,12 +14,12 @@ const ANONYMOUS_METHODS = new Set([
 ]);
 
 /**
- * With anonymous listing on, the guard lets token-less requests through as {@link ANONYMOUS}; here,
+ * With anonymous listing on, the guard lets token-less requests through as an anonymous principal; here,
  * once the body is parsed, anything but initialize, ping and the lists is refused with 401.
  * @internal
  */
 export function assertAnonymousMayCall(req: Request, body: unknown): void {
-  if ((req as { user?: McpPrincipal }).user !== ANONYMOUS) return;
+  if (!isAnonymousPrincipal((req as { user?: unknown }).user)) return;
   const method =
     !Array.isArray(body) && typeof body === 'object' && body !== null
       ? (body as { method?: unknown }).method
@@ -34,4 +34,4 @@ export function assertAnonymousMayCall(req: Request, body: unknown): void {
 }
 
 /** True for a request let through anonymously. @internal */
-export const isAnonymous = (req: Request): boolean => (req as { user?: McpPrincipal }).user === ANONYMOUS;
+export const isAnonymous = (req: Request): boolean => isAnonymousPrincipal((req as { user?: unknown }).user);

@@ -7,7 +7,7 @@ import { McpAuthError } from './mcp-auth.error';
 import { McpPrincipal } from './mcp-principal';
 import { VerdictCache } from './verdict-cache';
 import { TokenIntrospector } from './token-introspector';
-import { ANONYMOUS } from './mcp-principal';
+import { anonymousFrom } from './mcp-principal';
 import { redact } from '../health/redact';
 
 const TOKEN_QUERY_PARAMS = ['access_token', 'token', 'bearer', 'id_token'];
@@ -57,7 +57,7 @@ export class McpHttpAuthGuard extends AuthGuard('mcp-jwt') {
     const header = req.headers.authorization;
     if (!header && this.config.anonymousListing) {
       // Only initialize, ping and the lists get through; the transport refuses the rest (401).
-      req.user = ANONYMOUS;
+      req.user = anonymousFrom(req.ip ?? req.socket?.remoteAddress ?? 'unknown');
       return true;
     }
     if (!header) this.fail(401, undefined, 'Authentication required', 'missing token');

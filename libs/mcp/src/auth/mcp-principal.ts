@@ -8,6 +8,10 @@ export interface McpPrincipal {
   claims: Readonly<Record<string, unknown>>;
   /** Holds every scope: only tokens of the local development issuer with `scope: "*"`. */
   allScopes?: boolean;
+  /** A caller without a token (anonymous listing on): no subject, no scopes. */
+  anonymous?: boolean;
+  /** Peer address of an anonymous caller: its budgets and session caps are counted per source. */
+  source?: string;
 }
 
 /** @internal */
@@ -32,4 +36,24 @@ export const ANONYMOUS: McpPrincipal = Object.freeze({
   subject: '',
   scopes: new Set<string>(),
   claims: Object.freeze({}),
+  anonymous: true,
 });
+
+/** An anonymous caller from `source` (its peer address). @internal */
+export const anonymousFrom = (source: string): McpPrincipal => Object.freeze({ ...ANONYMOUS, source });
+
+/** True for a caller without a token. @internal */
+export const isAnonymousPrincipal = (principal: unknown): boolean =>
+  (principal as McpPrincipal | undefined)?.anonymous === true;
+
+/**
+ * Who a caller's budgets (rates, concurrency, sessions) are counted under: the token's subject; an anonymous caller
+ * per peer address, so one stranger cannot spend the budget of every caller without a token; `fallback` when
+ * there is no principal at all (`stdio` for the local process, `anonymous` with authentication off).
+ * @internal
+ */
+export function budgetSubject(principal: unknown, fallback: string): string {
+  const p = principal as McpPrincipal | undefined;
+  if (p?.anonymous) return `anonymous@${p.source ?? 'unknown'}`;
+  return p?.subject || fallback;
+}

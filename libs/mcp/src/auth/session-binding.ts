@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import { McpSession } from '../protocol/mcp-session';
 import { McpAuthError } from './mcp-auth.error';
-import { ANONYMOUS, McpPrincipal } from './mcp-principal';
+import { McpPrincipal, isAnonymousPrincipal } from './mcp-principal';
 
 /**
  * Binds a session to the subject that created it: a session id is never identity, so a request
@@ -17,7 +17,7 @@ export function bindPrincipal(session: McpSession, req: Request): void {
     return;
   }
   // Anonymous and authenticated callers never share a session: each direction is refused.
-  if (owner === ANONYMOUS && principal !== ANONYMOUS) {
+  if (isAnonymousPrincipal(owner) && !isAnonymousPrincipal(principal)) {
     throw new McpAuthError(
       403,
       undefined,
@@ -25,7 +25,7 @@ export function bindPrincipal(session: McpSession, req: Request): void {
       'anonymous session used with a token',
     );
   }
-  if (owner !== ANONYMOUS && principal === ANONYMOUS) {
+  if (!isAnonymousPrincipal(owner) && isAnonymousPrincipal(principal)) {
     throw new McpAuthError(401, undefined, 'Authentication required', 'authenticated session used without a token');
   }
   if (owner.subject !== principal.subject) {

@@ -2,7 +2,7 @@ import { Inject, Injectable, Optional } from '@nestjs/common';
 import { MCP_MODULE_OPTIONS } from '../mcp.constants';
 import { ResolvedMcpOptions } from '../interfaces/mcp-module-options.interface';
 import { RateLimitedError } from '../errors/mcp.error';
-import { McpPrincipal } from '../auth/mcp-principal';
+import { budgetSubject } from '../auth/mcp-principal';
 import { McpSession } from '../protocol/mcp-session';
 import { MCP_LIMIT_STORE, McpLimitStore } from './limit-store.interface';
 import { McpMetrics } from '../observability/mcp-metrics.service';
@@ -83,11 +83,8 @@ export class CallLimiter {
   }
 }
 
-function subjectOf(session: McpSession, caller?: unknown): string {
-  const principal = (caller ?? session.principal) as McpPrincipal | undefined;
-  if (principal?.subject) return principal.subject;
-  return session.transport === 'stdio' ? 'stdio' : 'anonymous';
-}
+const subjectOf = (session: McpSession, caller?: unknown): string =>
+  budgetSubject(caller ?? session.principal, session.transport === 'stdio' ? 'stdio' : 'anonymous');
 
 /** Tool and prompt names are bounded; resource URIs (template-expanded) are not, so they count as one. */
 const metricTarget = (target: string): string => (target.includes('://') ? 'resources/read' : target);

@@ -4,14 +4,14 @@ import { MCP_MODULE_OPTIONS } from '../mcp.constants';
 import { ResolvedMcpOptions } from '../interfaces/mcp-module-options.interface';
 import { ErrorCode } from '../protocol/json-rpc';
 import { McpError } from '../errors/mcp.error';
-import { McpPrincipal } from '../auth/mcp-principal';
+import { budgetSubject } from '../auth/mcp-principal';
 import { McpSession } from '../protocol/mcp-session';
 import { McpSessionManager } from '../protocol/mcp-session.manager';
 import { McpMetrics } from '../observability/mcp-metrics.service';
 import { McpRefusalLog } from '../observability/refusal-log';
 
-/** The subject a session is counted under: the token's `sub`, `anonymous` without a token (anonymous listing). */
-const subjectOf = (principal: unknown): string => (principal as McpPrincipal | undefined)?.subject ?? 'anonymous';
+/** The subject a session is counted under: the token's `sub`; without a token, the caller's source address. */
+const subjectOf = (principal: unknown): string => budgetSubject(principal, 'anonymous');
 
 /**
  * Bounds what callers can make the server hold in sessions: open sessions per subject and in total, and
