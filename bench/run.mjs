@@ -25,6 +25,7 @@
 //                    fixed request rate (default 100 req/s); BENCH_DURATION/WARMUP/ROUNDS do not apply to it
 //   BENCH_ONLY=limiter  run only the limiter scenario and merge its `limiter` block into the existing
 //                    bench/results/latest.json (the throughput numbers there stay as they were)
+//   BENCH_ONLY=abuse    the same for the abuse scenario (bench/lib/abuse.mjs; BENCH_ABUSE_DURATION, default 8 s)
 //   BENCH_CPU_PROF=1 run both MCP servers with --cpu-prof; profiles land in .bench/prof/<server>/
 //                    (summarise with bench/profile-summary.mjs)
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -33,6 +34,7 @@ import { loadavg } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { startIssuer } from './lib/issuer.mjs';
 import { mergeLimiter, printLimiter, runLimiter } from './lib/limiter.mjs';
+import { mergeAbuse, printAbuse, runAbuse } from './lib/abuse.mjs';
 import { BASE_HEADERS, CALL_BODY, LIST_BODY, checkAuth, newId, openSession, post } from './lib/mcp-client.mjs';
 import { fmtPct, report, summarise, valid } from './lib/report.mjs';
 import { PIN, load, machineBusyPct, runChild, startServer } from './lib/servers.mjs';
@@ -82,7 +84,20 @@ async function main() {
     mergeLimiter(limiter);
     return;
   }
-  if (ONLY !== undefined) throw new Error(`BENCH_ONLY=${ONLY}: only "limiter" is supported`);
+  if (ONLY === 'abuse') {
+    const issuer = await startIssuer();
+    try {
+      process.stdout.write('  abuse (sessions, batch, floods) ...');
+      const abuse = await runAbuse(issuer);
+      process.stdout.write(' done\n');
+      printAbuse(abuse);
+      mergeAbuse(abuse);
+    } finally {
+      await issuer.stop();
+    }
+    return;
+  }
+  if (ONLY !== undefined) throw new Error(`BENCH_ONLY=${ONLY}: only "limiter" and "abuse" are supported`);
   console.log(
     `bench: ${DURATION}s measured + ${WARMUP}s warm-up per scenario, ${ROUNDS} round(s); server on core 0, autocannon on core 1; Node ${process.version}\n`,
   );
@@ -240,6 +255,12 @@ async function main() {
   const limiter = await runLimiter();
   process.stdout.write(limiterDone(limiter));
 
+  // --- abuse: session and batch floods, a normal caller during 401/429 floods, log bytes per refusal ---
+  process.stdout.write('  abuse (sessions, batch, floods) ...');
+  const abuseIssuer = await startIssuer();
+  const abuse = await runAbuse(abuseIssuer).finally(() => abuseIssuer.stop());
+  process.stdout.write(' done\n');
+
   // --- idle sessions memory -----------------------------------------------------------------------
   process.stdout.write('  idle sessions ...');
   // It boots the fixture in-process with authentication off, hence NODE_ENV=development (see above).
@@ -265,6 +286,7 @@ async function main() {
     { jwksFetches: issuer.fetches(), check: authCheck },
     limiter,
     heap,
+    abuse,
   );
 }
 

@@ -7,12 +7,12 @@ import { AUTH_AUDIENCE, AUTH_ISSUER } from './settings.mjs';
 const KID = 'bench-rs256';
 
 /** One token (all scopes, 1 h) with the iss/aud the server expects, signed with `privateKey`. */
-function signToken(privateKey) {
+function signToken(privateKey, subject = 'bench-user') {
   return new SignJWT({ scope: '*' })
     .setProtectedHeader({ alg: 'RS256', kid: KID, typ: 'JWT' })
     .setIssuer(AUTH_ISSUER)
     .setAudience(AUTH_AUDIENCE)
-    .setSubject('bench-user')
+    .setSubject(subject)
     .setIssuedAt()
     .setExpirationTime('1h')
     .sign(privateKey);
@@ -37,6 +37,8 @@ export async function startIssuer() {
   return {
     jwksUri: `http://127.0.0.1:${server.address().port}/jwks.json`,
     token,
+    /** A token of another subject (the abuse scenario's callers each have their own budgets). */
+    mint: (subject) => signToken(privateKey, subject),
     fetches: () => fetches,
     stop: () =>
       new Promise((ok) => {

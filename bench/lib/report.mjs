@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { printLimiter } from './limiter.mjs';
+import { printAbuse } from './abuse.mjs';
 import { PIN } from './servers.mjs';
 import {
   AUTH_AUDIENCE,
@@ -181,9 +182,10 @@ function printTable(rows) {
  * Prints the table and the verdicts, then writes RESULTS. `runs` as for summarise, `measured` its
  * result; `idle` is the idle-sessions probe's answer; `machine` what run.mjs saw before the bench
  * ({ loadBefore, busyBefore }); `auth` the issuer's JWKS fetch count and checkAuth's answer; `limiter`
- * the limiter scenario's block (runLimiter); `heap` the heap-under-load probe's answer.
+ * the limiter scenario's block (runLimiter); `heap` the heap-under-load probe's answer; `abuse` the abuse
+ * scenario's block (runAbuse).
  */
-export function report(runs, measured, idle, { loadBefore, busyBefore }, { jwksFetches, check }, limiter, heap) {
+export function report(runs, measured, idle, { loadBefore, busyBefore }, { jwksFetches, check }, limiter, heap, abuse) {
   const rows = buildRows(runs, measured);
   const idleVerdict =
     idle.liveSessionsAfter - idle.liveSessionsBefore !== idle.sessions
@@ -203,6 +205,7 @@ export function report(runs, measured, idle, { loadBefore, busyBefore }, { jwksF
       `${heap.afterMB} MB after ${(heap.warmCalls + heap.measuredCalls).toLocaleString('en-US')} (${heap.growthMB >= 0 ? '+' : ''}${heap.growthMB} MB), target < ${TARGETS.heapGrowthMB} MB growth: ${heapVerdict}`,
   );
   printLimiter(limiter);
+  printAbuse(abuse);
   const loadAfter = loadavg();
   console.log(
     `\nload average (1 min) before/after: ${loadBefore[0].toFixed(2)} / ${loadAfter[0].toFixed(2)} (the bench itself adds about 2)`,
@@ -211,7 +214,8 @@ export function report(runs, measured, idle, { loadBefore, busyBefore }, { jwksF
     rows.filter((r) => r.result.startsWith('FAIL')).length +
     (idleVerdict.startsWith('FAIL') ? 1 : 0) +
     (heapVerdict === 'FAIL' ? 1 : 0) +
-    limiter.failed;
+    limiter.failed +
+    abuse.failed;
   console.log(failed ? `\n*** ${failed} target(s) FAILED ***` : '\nall targets PASS');
 
   const git = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).stdout.trim();
@@ -248,6 +252,7 @@ export function report(runs, measured, idle, { loadBefore, busyBefore }, { jwksF
         idleSessions: { ...idle, targetMB: TARGETS.idleMB, result: idleVerdict },
         heapUnderLoad: { ...heap, targetGrowthMB: TARGETS.heapGrowthMB, result: heapVerdict },
         limiter,
+        abuse,
         failed,
       },
       null,

@@ -40,3 +40,19 @@ export const LIMITER = {
   flatMB: 10,
 };
 export const ONLY = process.env.BENCH_ONLY;
+// The abuse scenario (bench/lib/abuse.mjs): its own server with the module's default limits (the caps below are
+// those defaults), auth on and logs to a file. BENCH_ABUSE_DURATION sets the flood length; BENCH_ONLY=abuse runs
+// only this scenario and merges its block into an existing results file. A refused request may log at most
+// logBytesPerRefusal bytes on average (before the aggregated refusal log, 566 B each).
+export const ABUSE = {
+  initializeAttempts: 1000,
+  maxSessionsPerSubject: 100,
+  maxBatchSize: 100,
+  maxBatchResponseBytes: 10 * 1024 * 1024,
+  durationS: Number(process.env.BENCH_ABUSE_DURATION ?? 8),
+  normalRate: 50,
+  normalConnections: 4,
+  floodConnections: 16,
+  refusalIntervalMs: 2000,
+  logBytesPerRefusal: 50,
+};
