@@ -19,17 +19,37 @@ import {
  * support/fuzz-rpc.ts). For every message: nothing for a valid notification or response (HTTP 202,
  * empty body), else one well-formed JSON-RPC response (or an array with one response per request for
  * a batch) with a documented HTTP status; no stack, path or token in any answer; the process stays
- * up, still answers ping, and logs no unhandled error.
+ * up, still answers ping and a tool call, and logs no unhandled error. At least 10,000 messages per
+ * transport, counted as they are sent.
  */
 
-/** Fixed for reproducibility; FUZZ_SEED and FUZZ_SCALE (a run multiplier) explore further by hand. */
+/** Fixed for reproducibility; FUZZ_SEED and FUZZ_SCALE (a message multiplier) explore further by hand. */
 const SEED = Number(process.env.FUZZ_SEED ?? 20_251_125);
 const SCALE = Number(process.env.FUZZ_SCALE ?? 1);
-const HTTP_RUNS = 250 * SCALE;
-const HTTP_PARALLEL = 6; // 1,500 bodies
-const STDIO_RUNS = 1_500 * SCALE;
-/** Raised so the fuzz reaches the handlers instead of the per-subject rate limit (600 calls a minute). */
-const ENV = { MCP_RATE_LIMIT_PER_MINUTE: '100000' };
+/** Messages each transport must get, at the least. */
+const MESSAGES = 10_000 * SCALE;
+/** HTTP: bodies per property run, sent 16 at a time (a pool, not in waves) over two sessions. */
+const HTTP_GROUP = 50;
+const HTTP_IN_FLIGHT = 16;
+const HTTP_RUNS = Math.ceil(MESSAGES / HTTP_GROUP);
+/**
+ * stdio: lines per property run, spread over lanes (two servers per protocol revision). A lane is strictly
+ * sequential, so every answer is attributed to its line: one write carries the fuzzed line and a ping behind it.
+ */
+const STDIO_GROUP = 40;
+const STDIO_LANES_PER_VERSION = 2;
+const STDIO_RUNS = Math.ceil(MESSAGES / STDIO_GROUP);
+/** A time limit for each property, so a slow machine fails with a clear message rather than a jest timeout. */
+const PROPERTY_MS = 150_000 * SCALE;
+/**
+ * Raised so the fuzz reaches the handlers instead of the per-subject limits: calls (600 a minute), requests (3,000
+ * a minute) and calls at once (16). The fuzz asserts that nothing it sent was rate limited.
+ */
+const ENV = {
+  MCP_RATE_LIMIT_PER_MINUTE: '1000000',
+  MCP_REQUESTS_PER_MINUTE: '1000000',
+  MCP_MAX_CONCURRENT_CALLS: '10000',
+};
 /**
  * Unhandled errors, and the last-resort handlers that catch what escaped the protocol layer (Nest's, the stdio loop's).
  */
@@ -42,6 +62,38 @@ const sized = (n: number) => Buffer.from(`${PAD_HEAD}${'x'.repeat(n - PAD_HEAD.l
 
 /** JSON-RPC outcomes seen, by transport and code (printed with FUZZ_STATS=1). */
 const seen = new Map<string, number>();
+/** Fuzzed messages sent, by transport (the ping fences and sentinels between them are not counted). */
+const sent = { http: 0, stdio: 0 };
+/** Responses per JSON-RPC error code seen on a transport, across all its runs. */
+const count = (transport: string, code: number | 'result') => seen.get(`${transport} ${code}`) ?? 0;
+/** A normal tool call: the server still does real work after the fuzz. */
+const NORMAL_CALL = {
+  jsonrpc: '2.0',
+  id: 'alive-call',
+  method: 'tools/call',
+  params: { name: 'search_tickets', arguments: { query: 'vpn' } },
+};
+const NORMAL_ANSWER = {
+  jsonrpc: '2.0',
+  id: 'alive-call',
+  result: expect.objectContaining({
+    content: [{ type: 'text', text: expect.stringContaining('"tickets":[{"id":"HD-') }],
+  }),
+};
+
+/** Runs `work` over `items` with at most `width` at once; rejects with the first failure once all have settled. */
+async function pool<T>(items: T[], width: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  let failure: { reason: unknown } | undefined;
+  const worker = async () => {
+    while (next < items.length) {
+      const item = items[next++];
+      await work(item).catch((reason: unknown) => (failure ??= { reason }));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(width, items.length) }, worker));
+  if (failure) throw failure.reason;
+}
 
 function verify(p: Buffer, exp: Expected, raw: string, messages: unknown[], secrets: string[], where: string): unknown {
   const fail = (why: string): never => {
@@ -92,10 +144,7 @@ describe('fuzz: malformed JSON-RPC never crashes, hangs, leaks or gets an undocu
   afterAll(() => {
     if (process.env.FUZZ_STATS)
       console.log(
-        [...seen]
-          .sort()
-          .map(([k, n]) => `${k}: ${n}`)
-          .join('\n'),
+        [`sent: http ${sent.http}, stdio ${sent.stdio}`, ...[...seen].sort().map(([k, n]) => `${k}: ${n}`)].join('\n'),
       );
   });
 
@@ -137,6 +186,7 @@ describe('fuzz: malformed JSON-RPC never crashes, hangs, leaks or gets an undocu
       const where = `http (session ${s.header ?? '2025-03-26'})`;
       let res: Response;
       let raw: string;
+      sent.http++;
       try {
         res = await send(p, s);
         raw = await res.text();
@@ -176,7 +226,10 @@ describe('fuzz: malformed JSON-RPC never crashes, hangs, leaks or gets an undocu
         throw new Error(`${where}: the response is not the last SSE event\n  sent ${show(p)}`);
     }
 
-    /** The process is up, answers ping in both sessions, and logged no unhandled error since `errFrom`. */
+    /**
+     * The process is up, answers ping and a tool call in both sessions, and logged no unhandled error since
+     * `errFrom`.
+     */
     const alive = async (errFrom: number) => {
       expect(server.process.exitCode).toBeNull();
       expect(server.stderr().slice(errFrom)).not.toMatch(CRASH);
@@ -186,36 +239,43 @@ describe('fuzz: malformed JSON-RPC never crashes, hangs, leaks or gets an undocu
           status: 200,
           body: { jsonrpc: '2.0', id: 'alive', result: {} },
         });
+        const called = await send(Buffer.from(JSON.stringify(NORMAL_CALL)), s);
+        expect({ status: called.status, body: await called.json() }).toEqual({ status: 200, body: NORMAL_ANSWER });
       }
     };
 
     it(
-      `answers ${HTTP_RUNS * HTTP_PARALLEL} fuzzed bodies (${HTTP_PARALLEL} at a time) as documented`,
+      `answers at least ${MESSAGES} fuzzed bodies (${HTTP_IN_FLIGHT} in flight) as documented`,
       async () => {
+        const started = Date.now();
         await fc.assert(
           fc.asyncProperty(
-            fc.array(fc.tuple(payload, fc.boolean()), { minLength: HTTP_PARALLEL, maxLength: HTTP_PARALLEL }),
+            fc.array(fc.tuple(payload, fc.boolean()), { minLength: HTTP_GROUP, maxLength: HTTP_GROUP }),
             async (bodies) => {
               const errFrom = server.stderr().length;
-              const outcomes = await Promise.allSettled(
-                bodies.map(([p, legacy]) => viaHttp(p, sessions[legacy ? 1 : 0])),
-              );
+              const outcome = await pool(bodies, HTTP_IN_FLIGHT, ([p, legacy]) => viaHttp(p, sessions[legacy ? 1 : 0]))
+                .then(() => undefined)
+                .catch((e: unknown) => ({ failed: e }));
               // Logs travel on their own pipe: a ping round trip and a few ms let this run's arrive (not the next
               // run's).
               await (await send(Buffer.from('{"jsonrpc":"2.0","id":"log-fence","method":"ping"}'), sessions[0])).text();
               await new Promise((r) => setTimeout(r, 5));
-              const failed = outcomes.find((o) => o.status === 'rejected');
-              if (failed) throw failed.reason;
+              if (outcome) throw outcome.failed;
               const err = server.stderr().slice(errFrom);
               if (server.process.exitCode !== null || CRASH.test(err))
                 throw new Error(`the server crashed or logged an unhandled error:\n${err.slice(-2000)}`);
             },
           ),
-          { seed: SEED, numRuns: HTTP_RUNS, interruptAfterTimeLimit: 150_000 * SCALE, markInterruptAsFailure: true },
+          { seed: SEED, numRuns: HTTP_RUNS, interruptAfterTimeLimit: PROPERTY_MS, markInterruptAsFailure: true },
         );
+        if (process.env.FUZZ_STATS) console.log(`http: ${sent.http} bodies in ${Date.now() - started} ms`);
+        expect(sent.http).toBeGreaterThanOrEqual(MESSAGES);
+        // The limits were raised for the fuzz: it reached the handlers instead of being refused wholesale.
+        expect(count('http', -32003)).toBe(0);
+        expect(count('http', 'result')).toBeGreaterThan(MESSAGES / 20);
         await alive(0);
       },
-      180_000 * SCALE,
+      PROPERTY_MS + 30_000,
     );
 
     it('refuses bodies just over 1 MiB with 413 and -32005 (declared or chunked), and takes one of exactly 1 MiB', async () => {
@@ -248,32 +308,43 @@ describe('fuzz: malformed JSON-RPC never crashes, hangs, leaks or gets an undocu
   });
 
   describe('stdio', () => {
+    /** Lanes: servers on the current revision, then servers on 2025-03-26 (the revision with JSON-RPC batches). */
     let sides: StdioFuzzTarget[];
+    const lanes = (legacy: boolean) =>
+      sides.filter((side) => side.batches === legacy).slice(0, STDIO_LANES_PER_VERSION);
 
     beforeAll(async () => {
-      // One server on the current revision, one on 2025-03-26 (the revision with JSON-RPC batches).
-      sides = [new StdioFuzzTarget('2025-11-25', false, ENV), new StdioFuzzTarget('2025-03-26', true, ENV)];
-      for (const side of sides)
-        expect(await side.initialize()).toMatchObject({ result: { protocolVersion: side.version } });
+      sides = [
+        ...Array.from({ length: STDIO_LANES_PER_VERSION }, () => new StdioFuzzTarget('2025-11-25', false, ENV)),
+        ...Array.from({ length: STDIO_LANES_PER_VERSION }, () => new StdioFuzzTarget('2025-03-26', true, ENV)),
+      ];
+      for (const result of await Promise.all(sides.map((side) => side.initialize())))
+        expect(result).toMatchObject({ result: { protocolVersion: expect.stringMatching(/^2025-/) } });
     });
     afterAll(() => Promise.all((sides ?? []).map((side) => side.close())));
 
-    async function viaStdio(side: StdioFuzzTarget, bytes: Buffer): Promise<void> {
+    /**
+     * Sends one fuzzed line and, in the same write, a ping behind it whose answer marks the end of what the line
+     * produced (lines are handled concurrently, so the line's own answer may still come after it: waited for too).
+     */
+    async function viaStdio(side: StdioFuzzTarget, bytes: Buffer, counted = true): Promise<void> {
       const p = Buffer.from(bytes.map((b) => (b === 10 ? 32 : b))); // one line
       const exp = expected(p, side.batches, true);
       const from = side.out.length;
       const errFrom = side.srv.stderr.length;
-      side.srv.child.stdin!.write(Buffer.concat([p, NL]));
-      const answered = () => side.messages(from).some((m) => !isServerNotification(m));
-      if (exp.answers) await side.until(answered, `answer to ${show(p)}`);
-      // Then a ping: its answer marks the end of what this line produced.
-      const sentinel = `sentinel-${++side.sentinels}`;
-      side.srv.send({ jsonrpc: '2.0', id: sentinel, method: 'ping' });
-      await side.until(
-        () => side.out.includes(`{"jsonrpc":"2.0","id":"${sentinel}","result":{}}\n`, from),
-        `answer to ping ${sentinel} after ${show(p)}`,
+      const sentinel = side.nextSentinel();
+      const isSentinel = (m: unknown) => (m as { id?: unknown }).id === sentinel;
+      if (counted) sent.stdio++;
+      side.srv.child.stdin!.write(
+        Buffer.concat([p, NL, Buffer.from(`{"jsonrpc":"2.0","id":"${sentinel}","method":"ping"}\n`)]),
       );
-      const messages = side.messages(from).filter((m) => (m as { id?: unknown }).id !== sentinel);
+      const fenced = () => side.out.includes(`{"jsonrpc":"2.0","id":"${sentinel}","result":{}}\n`, from);
+      const answered = () => side.messages(from).some((m) => !isServerNotification(m) && !isSentinel(m));
+      await side.until(
+        () => fenced() && (!exp.answers || answered()),
+        `${exp.answers ? 'answer to' : 'answer to the ping after'} ${show(p)}`,
+      );
+      const messages = side.messages(from).filter((m) => !isSentinel(m));
       verify(p, exp, side.out.slice(from), messages, [], `stdio (${side.version})`);
       await new Promise(setImmediate); // stderr travels on its own pipe
       const err = side.srv.stderr.slice(errFrom);
@@ -284,18 +355,47 @@ describe('fuzz: malformed JSON-RPC never crashes, hangs, leaks or gets an undocu
     }
 
     it(
-      `answers ${STDIO_RUNS} fuzzed lines as documented`,
+      `answers at least ${MESSAGES} fuzzed lines as documented (${STDIO_LANES_PER_VERSION * 2} servers in parallel)`,
       async () => {
+        const started = Date.now();
         await fc.assert(
-          fc.asyncProperty(payload, fc.boolean(), (p, legacy) => viaStdio(sides[legacy ? 1 : 0], p)),
-          { seed: SEED, numRuns: STDIO_RUNS, interruptAfterTimeLimit: 150_000 * SCALE, markInterruptAsFailure: true },
+          fc.asyncProperty(
+            fc.array(fc.tuple(payload, fc.boolean()), { minLength: STDIO_GROUP, maxLength: STDIO_GROUP }),
+            async (lines) => {
+              // Each lane takes its share of the lines one after another; the lanes run side by side.
+              const queues = new Map<StdioFuzzTarget, Buffer[]>();
+              lines.forEach(([p, legacy], i) => {
+                const lane = lanes(legacy)[i % STDIO_LANES_PER_VERSION];
+                queues.set(lane, [...(queues.get(lane) ?? []), p]);
+              });
+              const outcomes = await Promise.allSettled(
+                [...queues].map(async ([side, ps]) => {
+                  for (const p of ps) await viaStdio(side, p);
+                }),
+              );
+              const failed = outcomes.find((o) => o.status === 'rejected');
+              if (failed) throw failed.reason;
+            },
+          ),
+          { seed: SEED, numRuns: STDIO_RUNS, interruptAfterTimeLimit: PROPERTY_MS, markInterruptAsFailure: true },
         );
+        if (process.env.FUZZ_STATS) console.log(`stdio: ${sent.stdio} lines in ${Date.now() - started} ms`);
+        expect(sent.stdio).toBeGreaterThanOrEqual(MESSAGES);
+        expect(count('stdio', -32003)).toBe(0);
+        expect(count('stdio', 'result')).toBeGreaterThan(MESSAGES / 20);
         for (const side of sides) {
           expect(side.srv.child.exitCode).toBeNull();
           expect(side.srv.stderr).not.toMatch(CRASH);
+          const from = side.out.length;
+          side.srv.send(NORMAL_CALL);
+          await side.until(
+            () => side.messages(from).some((m) => (m as { id?: unknown }).id === 'alive-call'),
+            'a tool call',
+          );
+          expect(side.messages(from).filter((m) => !isServerNotification(m))).toEqual([NORMAL_ANSWER]);
         }
       },
-      180_000 * SCALE,
+      PROPERTY_MS + 30_000,
     );
 
     it('answers a line just over 1 MiB with -32005 and keeps reading; a line of exactly 1 MiB is handled', async () => {
@@ -313,7 +413,7 @@ describe('fuzz: malformed JSON-RPC never crashes, hangs, leaks or gets an undocu
         await side.until(() => side.messages(from).length > 0, 'answer to a 1 MiB line');
         expect(side.messages(from)).toEqual([answer]);
       }
-      await viaStdio(side, Buffer.from('{"jsonrpc":"2.0","id":"after","method":"ping"}'));
+      await viaStdio(side, Buffer.from('{"jsonrpc":"2.0","id":"after","method":"ping"}'), false);
     });
   });
 });

@@ -8,7 +8,7 @@ import { RawStdioServer } from './raw-stdio';
  */
 export class StdioFuzzTarget {
   out = '';
-  sentinels = 0;
+  private sentinels = 0;
   readonly srv: RawStdioServer;
   private readonly decoder = new StringDecoder('utf8');
 
@@ -40,6 +40,11 @@ export class StdioFuzzTarget {
     const res = await this.srv.response('init', 20_000);
     this.srv.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     return res;
+  }
+
+  /** A fresh id for a ping that fences a fuzzed line; longer than any id the generators make. */
+  nextSentinel(): string {
+    return `fuzz-sentinel-${String(++this.sentinels).padStart(8, '0')}`;
   }
 
   /**

@@ -7,19 +7,23 @@ import {
   ToolExecutionError,
   UpstreamUnavailableError,
 } from './mcp.error';
+import { sanitizeErrorData, sanitizeErrorText } from './message-sanitizer';
 
 const logger = new Logger('McpErrors');
 
 /**
  * The one place that decides what a client sees for a thrown value in a protocol method.
- * Unknown errors become a generic `-32603`; the full error goes only to the server log.
+ * Unknown errors become a generic `-32603`; the full error goes only to the server log. Messages and
+ * `data` strings that pass through (they often echo the caller's input) are sanitised: no controls, no
+ * bidi overrides, at most 500 characters.
  * @internal
  */
 export function toJsonRpcError(error: unknown, context: string): JsonRpcErrorObject {
   if (error instanceof McpError) {
+    const message = sanitizeErrorText(error.message);
     return error.data === undefined
-      ? { code: error.code, message: error.message }
-      : { code: error.code, message: error.message, data: error.data };
+      ? { code: error.code, message }
+      : { code: error.code, message, data: sanitizeErrorData(error.data) };
   }
   if (error instanceof HttpException) {
     const status = error.getStatus();
@@ -43,10 +47,16 @@ export function toJsonRpcError(error: unknown, context: string): JsonRpcErrorObj
 
 /**
  * Decides, for a value thrown by a tool, between a tool result with `isError: true` (the model can
- * act on it) and a protocol error. Returns the text for `isError`, or undefined for a protocol error.
+ * act on it) and a protocol error. Returns the text for `isError` (sanitised like an error message),
+ * or undefined for a protocol error.
  * @internal
  */
 export function toolErrorText(error: unknown): string | undefined {
+  const text = actionableText(error);
+  return text === undefined ? undefined : sanitizeErrorText(text);
+}
+
+function actionableText(error: unknown): string | undefined {
   if (error instanceof ToolExecutionError) return error.message;
   // Actionable for the model (corporate standard v2.0 §13.4): missing records, conflicts, a dependency down.
   if (
@@ -78,5 +88,5 @@ function safeHttpMessage(error: HttpException): string {
     : typeof message === 'string'
       ? message
       : error.message;
-  return text.slice(0, 1000);
+  return sanitizeErrorText(String(text));
 }

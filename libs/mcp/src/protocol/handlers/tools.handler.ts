@@ -1,4 +1,5 @@
 import { plainToInstance } from 'class-transformer';
+import { sanitizeErrorText } from '../../errors/message-sanitizer';
 import { validate } from 'class-validator';
 import { InvalidParamsError } from '../../errors/mcp.error';
 import { toJsonRpcError, toolErrorText } from '../../errors/error-mapper';
@@ -38,7 +39,9 @@ export async function callTool(scope: RequestScope): Promise<MethodResult> {
 
   const prepared = await prepareArguments(tool, args as Record<string, unknown>);
   if ('violations' in prepared) {
-    return Object.assign(errorResult(`Invalid arguments for tool ${tool.name}: ${prepared.violations.join('; ')}`), {
+    // Violations name the caller's own keys and values: sanitised like every error text.
+    const text = sanitizeErrorText(`Invalid arguments for tool ${tool.name}: ${prepared.violations.join('; ')}`);
+    return Object.assign(errorResult(text), {
       [INVALID_ARGUMENTS]: true,
     });
   }
