@@ -1,6 +1,6 @@
-import UriTemplate from 'uri-template-lite';
 import { McpResourceOptions, McpResourceTemplateOptions } from '../interfaces/definitions.interface';
 import { CORPORATE_SCHEMES, RegistryViolations, uriScheme } from './registry-rules';
+import { UriTemplateMatcher } from './uri-template.matcher';
 import { McpHandler, ResourceEntry, ResourceTemplateEntry } from './registry-entries';
 
 /** The only URIs the corporate schemes allow (standard §11.1-11.2). @internal */
@@ -70,9 +70,9 @@ export function buildTemplateEntry(
 ): ResourceTemplateEntry | undefined {
   const where = `${source.className}.${source.methodName}`;
   if (!checkScheme(o.uriTemplate, service, 'resource template', where, violations)) return undefined;
-  let template: UriTemplate;
+  let template: UriTemplateMatcher;
   try {
-    template = new UriTemplate(o.uriTemplate);
+    template = new UriTemplateMatcher(o.uriTemplate);
     if (!/\{[^}]+\}/.test(o.uriTemplate)) throw new Error('it has no variable');
   } catch (e) {
     violations.add(
@@ -95,11 +95,6 @@ export function buildTemplateEntry(
     'annotations',
     '_meta',
   ]);
-  const match = (uri: string): Record<string, string> | null => {
-    const vars = template.match(uri) as Record<string, unknown> | null;
-    if (!vars || Object.values(vars).some((v) => typeof v !== 'string' || v.includes('\0'))) return null;
-    // A match must also expand back to the same URI, or a variable swallowed a separator.
-    return template.expand(vars) === uri ? (vars as Record<string, string>) : null;
-  };
+  const match = (uri: string): Record<string, string> | null => template.match(uri);
   return { uriTemplate: o.uriTemplate, mimeType: o.mimeType, definition, match, handler, ...source };
 }
