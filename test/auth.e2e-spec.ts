@@ -82,7 +82,8 @@ describe('JWT authentication (passport-jwt + JWKS)', () => {
   };
 
   beforeAll(async () => {
-    server = await startDeskHttp();
+    // Unknown kids refetch the JWKS at most once a second here (10 s by default).
+    server = await startDeskHttp({ MCP_JWKS_REFETCH_INTERVAL_MS: '1000' });
     issuer = server.issuer!;
     session = await initialize(server.token!);
   });
@@ -146,10 +147,14 @@ describe('JWT authentication (passport-jwt + JWKS)', () => {
 
   it('refuses an unknown kid, and accepts it after the issuer rotates it in (no restart)', async () => {
     const rotated = await issuer.mint({ kid: 'rs-2' });
+    await new Promise((r) => setTimeout(r, 1_100));
     const fetchesBefore = issuer.jwksFetches;
     await expectRefused(rotated, 401, 'invalid_token');
-    expect(issuer.jwksFetches).toBeGreaterThan(fetchesBefore); // the unknown kid triggered a refresh
+    expect(issuer.jwksFetches).toBe(fetchesBefore + 1); // the unknown kid triggered one refresh
+    await expectRefused(rotated, 401, 'invalid_token');
+    expect(issuer.jwksFetches).toBe(fetchesBefore + 1); // and no second one within the interval
     issuer.publish('rs-2');
+    await new Promise((r) => setTimeout(r, 1_100));
     const { res, title } = await attemptCreate(rotated);
     expect(res.status).toBe(200);
     expect(await ticketExists(title)).toBe(true);

@@ -77,7 +77,8 @@ describe('resource templates: what a handler can rely on', () => {
   });
   afterAll(() => server.close());
 
-  const read = async (uri: string) => JSON.parse((await client.readResource(uri)).contents[0].text as string);
+  const read = async (uri: string) =>
+    JSON.parse(((await client.readResource(uri)).contents[0] as { text: string }).text);
   const refused = async (uri: string) => ({ uri, code: (await rpcError(client.readResource(uri))).code });
 
   it('passes decoded values of the allowed shape', async () => {

@@ -47,8 +47,13 @@ export interface McpTestIssuerOptions {
  * const token = await issuer.mint({ scope: 'orders:read', sub: 'alice' });
  */
 export class McpTestIssuer {
-  /** How many times the JWKS was fetched. */
+  /** How many times the JWKS was fetched (answered or not). */
   jwksFetches = 0;
+  /**
+   * An outage: while true the JWKS answers 503, as an identity provider being restarted would. Tokens can still be
+   * minted.
+   */
+  down = false;
   /** The JWKS URL (`http://127.0.0.1:<port>/jwks.json`). */
   jwksUri = '';
   private keys: Key[] = [];
@@ -72,6 +77,7 @@ export class McpTestIssuer {
     issuer.server = createServer((req, res) => {
       if (req.url !== '/jwks.json') return void res.writeHead(404).end();
       issuer.jwksFetches++;
+      if (issuer.down) return void res.writeHead(503, { 'Content-Type': 'text/plain' }).end('down for maintenance');
       res
         .writeHead(200, { 'Content-Type': 'application/json' })
         .end(JSON.stringify({ keys: issuer.keys.map((k) => k.publicJwk) }));

@@ -25,6 +25,7 @@ export async function createAuthConfig(
   const base = {
     clockSkewSec: options.clockSkewSec ?? 30,
     jwksCacheTtlMs: options.jwksCacheTtlMs ?? MAX_JWKS_TTL_MS,
+    jwksRefetchIntervalMs: options.jwksRefetchIntervalMs ?? (Number(env.MCP_JWKS_REFETCH_INTERVAL_MS) || 10_000),
     algorithms: options.algorithms ??
       (env.MCP_JWT_ALGORITHMS?.split(',').map((a) => a.trim()) as ('RS256' | 'ES256')[] | undefined) ?? [...ALGORITHMS],
     resourceUrl: options.resourceUrl ?? env.MCP_RESOURCE_URL,
@@ -39,6 +40,8 @@ export async function createAuthConfig(
       );
     if (base.hs256Secret.length < 32) throw new Error('McpModule auth: hs256Secret must be at least 32 characters');
   }
+  if (!Number.isInteger(base.jwksRefetchIntervalMs) || base.jwksRefetchIntervalMs < 100)
+    throw new Error('McpModule auth: jwksRefetchIntervalMs must be an integer of at least 100 ms');
   if (base.clockSkewSec < 0 || base.clockSkewSec > MAX_SKEW_SEC)
     throw new Error(`McpModule auth: clockSkewSec must be 0-${MAX_SKEW_SEC}`);
   if (base.jwksCacheTtlMs <= 0 || base.jwksCacheTtlMs > MAX_JWKS_TTL_MS)

@@ -16,6 +16,11 @@ export interface McpAuthOptions {
   clockSkewSec?: number;
   /** How long JWKS keys (and verified tokens) are trusted, at most 10 minutes. Default 10 minutes. */
   jwksCacheTtlMs?: number;
+  /**
+   * At most one JWKS refetch for unknown `kid`s per interval (only for tokens whose issuer, audience, expiry and
+   * subject pass). Default 10 s. Env `MCP_JWKS_REFETCH_INTERVAL_MS`.
+   */
+  jwksRefetchIntervalMs?: number;
   /** Authorization servers named in the protected resource metadata (RFC 9728). Default: the issuer. */
   authorizationServers?: string[];
   /** This server's public URL, used in `resource_metadata` and the metadata's `resource`. Default: from the request. */
@@ -52,6 +57,7 @@ export interface ResolvedAuthConfig {
   algorithms: ('RS256' | 'ES256')[];
   clockSkewSec: number;
   jwksCacheTtlMs: number;
+  jwksRefetchIntervalMs: number;
   authorizationServers: string[];
   resourceUrl?: string;
   introspection?: { url: string; clientId: string; clientSecret: string; cacheTtlMs: number };

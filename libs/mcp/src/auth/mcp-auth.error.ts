@@ -16,7 +16,8 @@ export class McpAuthError extends IntrinsicException {
     readonly reason: string,
     readonly requiredScope?: string,
     /** A bounded label for logs and metrics, where status and `bearerError` alone do not tell it. */
-    readonly kind?: 'token_in_query' | 'malformed_header' | 'duplicate_header' | 'expired_token',
+    readonly kind?:
+      'token_in_query' | 'malformed_header' | 'duplicate_header' | 'expired_token' | 'key_source_unavailable',
   ) {
     super(description);
   }

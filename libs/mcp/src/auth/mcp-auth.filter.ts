@@ -56,12 +56,10 @@ export class McpAuthExceptionFilter implements ExceptionFilter {
     const requestId = res.getHeader('X-Request-Id');
     res.end(
       JSON.stringify(
-        errorResponse(
-          null,
-          code,
-          `${prefix}: ${error.description}`,
-          typeof requestId === 'string' ? { requestId } : undefined,
-        ),
+        errorResponse(null, code, `${prefix}: ${error.description}`, {
+          ...(error.status === 503 ? { reason: kind, retryAfter: 5 } : {}),
+          ...(typeof requestId === 'string' ? { requestId } : {}),
+        }),
       ),
     );
   }

@@ -8,6 +8,7 @@ import { McpPrincipal } from './mcp-principal';
 import { VerdictCache } from './verdict-cache';
 import { TokenIntrospector } from './token-introspector';
 import { anonymousFrom } from './mcp-principal';
+import { KeySourceUnavailableError } from './jwks-key.source';
 import { redact } from '../health/redact';
 
 const TOKEN_QUERY_PARAMS = ['access_token', 'token', 'bearer', 'id_token'];
@@ -116,6 +117,17 @@ export class McpHttpAuthGuard extends AuthGuard('mcp-jwt') {
   }
 
   override handleRequest<T>(err: unknown, user: T, info: unknown): T {
+    // The issuer's keys cannot be fetched: the token is neither good nor bad. 503 with Retry-After keeps the client
+    // from discarding a good token (a 401 invalid_token would make it do so).
+    if (info instanceof KeySourceUnavailableError || err instanceof KeySourceUnavailableError)
+      throw new McpAuthError(
+        503,
+        undefined,
+        'The token could not be checked right now: the issuer keys are unreachable; retry shortly',
+        `key source unavailable: ${(info as Error | undefined)?.message ?? (err as Error).message}`,
+        undefined,
+        'key_source_unavailable',
+      );
     if (err || !user) {
       const reason =
         info instanceof Error ? `${info.name}: ${info.message}` : err instanceof Error ? err.message : 'no principal';

@@ -1,15 +1,17 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
-import { passportJwtSecret } from 'jwks-rsa';
 import { ExtractJwt, Strategy } from 'passport-jwt';
 import { MCP_AUTH_CONFIG } from './auth.constants';
 import { ResolvedAuthConfig } from './auth-options.interface';
 import { McpPrincipal, principalFromClaims } from './mcp-principal';
+import { JwksKeySource } from './jwks-key.source';
+import { claimsRefusal } from './token-precheck';
 
 /**
- * passport-jwt with keys from the issuer's JWKS (jwks-rsa): cached for the configured TTL, and an
- * unknown `kid` triggers a rate-limited refresh, so key rotation needs no restart. `iss`, `aud`,
- * `exp`, `nbf` and the algorithm list are checked by jsonwebtoken.
+ * passport-jwt with keys from the issuer's JWKS ({@link JwksKeySource}): cached for the configured TTL, and an
+ * unknown `kid` triggers at most one refetch per interval, so key rotation needs no restart. `iss`, `aud`,
+ * `exp`, `nbf` and the algorithm list are checked by jsonwebtoken (and `iss`, `aud`, `exp`, `sub` once before any
+ * key lookup).
  * @internal
  */
 @Injectable()
@@ -18,22 +20,28 @@ export class McpJwtStrategy extends PassportStrategy(Strategy, 'mcp-jwt') {
     const enabled = config.mode === 'jwt';
     const jwks =
       enabled && config.jwks
-        ? passportJwtSecret({
-            jwksUri: config.jwksUri,
-            cache: true,
-            cacheMaxAge: config.jwksCacheTtlMs,
-            rateLimit: true,
-            jwksRequestsPerMinute: 10,
-            timeout: 5_000,
+        ? new JwksKeySource(config.jwksUri, {
+            ttlMs: config.jwksCacheTtlMs,
+            refetchIntervalMs: config.jwksRefetchIntervalMs,
+            retryAfterFailureMs: 2_000,
+            timeoutMs: 5_000,
           })
         : undefined;
     // HS256 tokens get the shared development secret, everything else a JWKS key: an HS256 token
-    // signed with a public key (algorithm confusion) is checked against the secret and fails.
+    // signed with a public key (algorithm confusion) is checked against the secret and fails. A token is checked
+    // against the JWKS only when its claims would pass: a stranger's token never makes the server fetch keys.
     const keyFor = (req: unknown, rawJwt: string, done: (err: Error | null, key?: string) => void) => {
       const alg = headerAlg(rawJwt);
       if (alg === 'HS256' && config.hs256Secret) return done(null, config.hs256Secret);
-      if (alg !== 'HS256' && jwks) return jwks(req as never, rawJwt, done as never);
-      return done(new Error(`no key for algorithm ${String(alg).slice(0, 16)}`));
+      if (alg === 'HS256' || !jwks) return done(new Error(`no key for algorithm ${String(alg).slice(0, 16)}`));
+      const refusal = claimsRefusal(rawJwt, config);
+      if (refusal) return done(refusal);
+      const kid = headerKid(rawJwt);
+      if (kid === undefined) return done(new Error('the token header has no usable kid'));
+      jwks.keyFor(kid).then(
+        (key) => done(null, key),
+        (error: Error) => done(error),
+      );
     };
     super({
       jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
@@ -53,10 +61,17 @@ export class McpJwtStrategy extends PassportStrategy(Strategy, 'mcp-jwt') {
   }
 }
 
-function headerAlg(rawJwt: string): unknown {
+function header(rawJwt: string): { alg?: unknown; kid?: unknown } {
   try {
-    return (JSON.parse(Buffer.from(rawJwt.split('.')[0], 'base64url').toString('utf8')) as { alg?: unknown }).alg;
+    return JSON.parse(Buffer.from(rawJwt.split('.')[0], 'base64url').toString('utf8')) as { alg?: unknown };
   } catch {
-    return undefined;
+    return {};
   }
+}
+
+const headerAlg = (rawJwt: string): unknown => header(rawJwt).alg;
+
+function headerKid(rawJwt: string): string | undefined {
+  const kid = header(rawJwt).kid;
+  return typeof kid === 'string' && kid.length > 0 && kid.length <= 256 ? kid : undefined;
 }

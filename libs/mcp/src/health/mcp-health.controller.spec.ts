@@ -57,6 +57,7 @@ const JWT_AUTH: ResolvedAuthConfig = {
   algorithms: ['RS256'],
   clockSkewSec: 30,
   jwksCacheTtlMs: 60_000,
+  jwksRefetchIntervalMs: 10_000,
   authorizationServers: ['https://id.example'],
   anonymousListing: false,
 };

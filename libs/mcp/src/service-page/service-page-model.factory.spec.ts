@@ -12,6 +12,7 @@ const JWT: ResolvedAuthConfig = {
   algorithms: ['RS256', 'ES256'],
   clockSkewSec: 30,
   jwksCacheTtlMs: 60_000,
+  jwksRefetchIntervalMs: 10_000,
   authorizationServers: ['https://id.example'],
   anonymousListing: false,
 };

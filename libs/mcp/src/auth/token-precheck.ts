@@ -1,0 +1,36 @@
+import { ResolvedAuthConfig } from './auth-options.interface';
+
+/**
+ * Why a JWT is refused from its claims alone (issuer, audience, expiry, subject, algorithm), or undefined when
+ * they would pass. Decoded without a signature check: it only decides whether the token deserves a key lookup, so
+ * garbage and other issuers' tokens never make the server fetch the JWKS. jsonwebtoken checks it all again with
+ * the signature. An expired token keeps its own error name (`TokenExpiredError`), as jsonwebtoken reports it.
+ * @internal
+ */
+export function claimsRefusal(
+  rawJwt: string,
+  config: Pick<ResolvedAuthConfig, 'issuer' | 'audience' | 'algorithms' | 'clockSkewSec'>,
+): Error | undefined {
+  const [head, body] = rawJwt.split('.');
+  let header: { alg?: unknown };
+  let claims: { iss?: unknown; aud?: unknown; exp?: unknown; sub?: unknown };
+  try {
+    header = JSON.parse(Buffer.from(head, 'base64url').toString('utf8')) as typeof header;
+    claims = JSON.parse(Buffer.from(body ?? '', 'base64url').toString('utf8')) as typeof claims;
+  } catch {
+    return new Error('the token is not a JWT');
+  }
+  if (typeof claims !== 'object' || claims === null) return new Error('the token has no claims');
+  if (!(config.algorithms as unknown[]).includes(header.alg)) return new Error('algorithm not allowed');
+  if (claims.iss !== config.issuer) return new Error('issuer mismatch');
+  const aud = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
+  if (!aud.includes(config.audience)) return new Error('audience mismatch');
+  if (typeof claims.sub !== 'string' || claims.sub === '') return new Error('no subject');
+  if (typeof claims.exp !== 'number') return new Error('no expiry');
+  if (claims.exp + config.clockSkewSec <= Date.now() / 1000) {
+    const expired = new Error('jwt expired');
+    expired.name = 'TokenExpiredError';
+    return expired;
+  }
+  return undefined;
+}
