@@ -65,7 +65,7 @@ const SMUGGLED = ['a%3Fb%23c', 'a%00b', '%C0%AE%C0%AE', 'a%0D%0Ab'];
 
 /**
  * Encoded path segments never reach a handler decoded into something the form does not allow (issue: a template
- * `helpdesk://docs/{name}` matched `..%2F..%2Fetc%2Fpasswd` as `../../etc/passwd`). Refused URIs get the ordinary
+ * `docs/{name}` matched `..%2F..%2Fetc%2Fpasswd` as `../../etc/passwd`). Refused URIs get the ordinary
  * resource-not-found error, through the official SDK client over HTTP.
  */
 describe('resource templates: what a handler can rely on', () => {
