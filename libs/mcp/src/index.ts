@@ -43,12 +43,12 @@ export {
   UpstreamUnavailableError,
   ConflictError,
 } from './errors/mcp.error';
-export { ErrorCode } from './protocol/json-rpc';
+export { ErrorCode } from './wire/json-rpc';
 
 // Store contracts (in memory by default; provide your own under the token)
-export { McpSessionStore, MCP_SESSION_STORE } from './stores/session-store.interface';
-export { McpEventStore, MCP_EVENT_STORE } from './stores/event-store.interface';
-export { McpLimitStore, MCP_LIMIT_STORE } from './limits/limit-store.interface';
+export { McpSessionStore, MCP_SESSION_STORE } from './stores/session.store';
+export { McpEventStore, MCP_EVENT_STORE } from './stores/event.store';
+export { McpLimitStore, MCP_LIMIT_STORE } from './stores/limit.store';
 
 // Health, logs, audit, metrics
 export { McpReadinessCheck } from './health/mcp-readiness-check.decorator';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { McpListKind, McpRegistry } from './registry/mcp.registry';
-import { McpSessionManager } from './protocol/mcp-session.manager';
+import { McpSessionManager } from './sessions/mcp-session.manager';
 
 /**
  * Tells connected clients that something changed: a resource they subscribed to
@@ -13,7 +13,12 @@ export class McpNotifier {
   constructor(
     private readonly sessions: McpSessionManager,
     private readonly registry: McpRegistry,
-  ) {}
+  ) {
+    // Sessions sit below the registry: the wiring from list changes to every session's stream lives here.
+    registry.onListChanged((kind) =>
+      sessions.broadcast({ jsonrpc: '2.0', method: `notifications/${kind}/list_changed` }),
+    );
+  }
 
   resourceUpdated(uri: string): void {
     this.sessions.resourceUpdated(uri);

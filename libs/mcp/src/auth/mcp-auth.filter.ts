@@ -5,7 +5,7 @@ import { authFailureKind } from './auth-failure-kind';
 import { McpChallenge } from './mcp-challenge';
 import type { Request, Response } from 'express';
 import { McpAuthError } from './mcp-auth.error';
-import { ErrorCode, errorResponse } from '../protocol/json-rpc';
+import { ErrorCode, errorResponse } from '../wire/json-rpc';
 
 /**
  * Answers auth failures on the MCP endpoints: 401/403, a `WWW-Authenticate: Bearer` challenge with

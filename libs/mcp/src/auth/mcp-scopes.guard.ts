@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { MCP_CONTEXT_TYPE, MCP_SCOPES_METADATA } from '../mcp.constants';
 import { McpExecutionContext } from '../context/mcp-execution-context';
 import { McpError } from '../errors/mcp.error';
-import { ErrorCode } from '../protocol/json-rpc';
+import { ErrorCode } from '../wire/json-rpc';
 import { McpPrincipal } from './mcp-principal';
 import { hasScopes } from './scopes';
 

@@ -1,5 +1,5 @@
 import { McpError } from '../errors/mcp.error';
-import { ErrorCode } from '../protocol/json-rpc';
+import { ErrorCode } from '../wire/json-rpc';
 import { McpPrincipal } from './mcp-principal';
 
 /**

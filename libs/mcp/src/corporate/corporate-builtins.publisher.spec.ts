@@ -10,7 +10,7 @@ import { McpResource } from '../decorators/mcp-resource.decorator';
 import { McpRegistry } from '../registry/mcp.registry';
 import { CORPORATE_URIS } from '../registry/resource-entry.factory';
 import { CORPORATE_SCHEMES, uriScheme } from '../registry/registry-rules';
-import { SUPPORTED_PROTOCOL_VERSIONS } from '../protocol/protocol-version';
+import { SUPPORTED_PROTOCOL_VERSIONS } from '../wire/protocol-version';
 import { McpCallContext } from '../interfaces/call-context.interface';
 import { McpModuleOptions, ResolvedMcpOptions } from '../interfaces/mcp-module-options.interface';
 import { McpCorporateOptions } from './corporate-options.interface';

@@ -1,5 +1,5 @@
 import { ResolvedMcpOptions } from '../interfaces/mcp-module-options.interface';
-import { SUPPORTED_PROTOCOL_VERSIONS } from '../protocol/protocol-version';
+import { SUPPORTED_PROTOCOL_VERSIONS } from '../wire/protocol-version';
 
 /**
  * The body of `project://version`. `version` is `options.version`, the very value `initialize`

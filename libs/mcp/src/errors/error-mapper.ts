@@ -1,5 +1,5 @@
 import { HttpException, HttpStatus, Logger } from '@nestjs/common';
-import { ErrorCode, JsonRpcErrorObject } from '../protocol/json-rpc';
+import { ErrorCode, JsonRpcErrorObject } from '../wire/json-rpc';
 import {
   ConflictError,
   McpError,

@@ -1,4 +1,4 @@
-import { ErrorCode } from '../protocol/json-rpc';
+import { ErrorCode } from '../wire/json-rpc';
 
 /**
  * How JSON-RPC errors in a JSON answer map to HTTP statuses.

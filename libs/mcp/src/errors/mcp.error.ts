@@ -1,5 +1,5 @@
 import { IntrinsicException } from '@nestjs/common';
-import { ErrorCode } from '../protocol/json-rpc';
+import { ErrorCode } from '../wire/json-rpc';
 
 /**
  * A protocol error the client sees as a JSON-RPC error object. Throw it (or a subclass) from a

@@ -1,4 +1,4 @@
-import { JsonRpcId } from '../protocol/json-rpc';
+import { JsonRpcId } from '../wire/json-rpc';
 
 /** Syslog severities of MCP `notifications/message`, lowest first. */
 export const LOGGING_LEVELS = [

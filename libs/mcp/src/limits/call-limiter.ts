@@ -3,8 +3,8 @@ import { MCP_MODULE_OPTIONS } from '../mcp.constants';
 import { ResolvedMcpOptions } from '../interfaces/mcp-module-options.interface';
 import { RateLimitedError } from '../errors/mcp.error';
 import { budgetSubject } from '../auth/mcp-principal';
-import { McpSession } from '../protocol/mcp-session';
-import { MCP_LIMIT_STORE, McpLimitStore } from './limit-store.interface';
+import { McpSession } from '../sessions/mcp-session';
+import { MCP_LIMIT_STORE, McpLimitStore } from '../stores/limit.store';
 import { McpMetrics } from '../observability/mcp-metrics.service';
 import { McpRefusalLog } from '../observability/refusal-log';
 

@@ -1,4 +1,4 @@
-import { ErrorCode } from '../protocol/json-rpc';
+import { ErrorCode } from '../wire/json-rpc';
 import { INVALID_ARGUMENTS, errorClassOf, statusOfResult } from './call-outcome';
 
 describe('call outcome', () => {

@@ -1,4 +1,4 @@
-import { ErrorCode } from '../protocol/json-rpc';
+import { ErrorCode } from '../wire/json-rpc';
 
 /** Marks a tool result that reports invalid arguments (an `isError` result, not a tool failure). @internal */
 export const INVALID_ARGUMENTS = Symbol('mcp:invalid-arguments');

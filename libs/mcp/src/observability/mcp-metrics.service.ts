@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { MCP_MODULE_OPTIONS } from '../mcp.constants';
 import { ResolvedMcpOptions } from '../interfaces/mcp-module-options.interface';
-import { McpSessionManager } from '../protocol/mcp-session.manager';
+import { McpSessionManager } from '../sessions/mcp-session.manager';
 
 /** Buckets of the OpenTelemetry MCP conventions for `mcp.server.operation.duration`, in seconds. */
 const DURATION_BUCKETS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300];

@@ -1,4 +1,4 @@
-import { ErrorCode, errorResponse, isJsonRpcId } from './json-rpc';
+import { ErrorCode, errorResponse, isJsonRpcId } from '../wire/json-rpc';
 
 /** Messages of one JSON-RPC batch handled at once. @internal */
 export const BATCH_PARALLELISM = 4;

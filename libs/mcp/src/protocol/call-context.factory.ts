@@ -1,9 +1,9 @@
 import { McpError } from '../errors/mcp.error';
 import { LOGGING_LEVELS, LoggingLevel, McpCallContext, McpClientLogger } from '../interfaces/call-context.interface';
 import { ResolvedMcpOptions } from '../interfaces/mcp-module-options.interface';
-import { ErrorCode, JsonRpcRequest } from './json-rpc';
-import { McpSession } from './mcp-session';
-import { MessageSink } from './message-sink';
+import { ErrorCode, JsonRpcRequest } from '../wire/json-rpc';
+import { McpSession } from '../sessions/mcp-session';
+import { MessageSink } from '../wire/message-sink';
 import { ProgressReporter } from './progress-reporter';
 
 /** The context plus the engine's handle to end it. @internal */

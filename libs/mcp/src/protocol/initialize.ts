@@ -1,8 +1,8 @@
 import { InvalidParamsError } from '../errors/mcp.error';
 import { McpClientInfo } from '../interfaces/call-context.interface';
 import { ResolvedMcpOptions } from '../interfaces/mcp-module-options.interface';
-import { McpSession } from './mcp-session';
-import { negotiateVersion } from './protocol-version';
+import { McpSession } from '../sessions/mcp-session';
+import { negotiateVersion } from '../wire/protocol-version';
 
 const MAX_CLIENT_METADATA = 16_384;
 

@@ -14,9 +14,9 @@ import {
   errorResponse,
   isJsonRpcId,
   serialiseRawResult,
-} from './json-rpc';
-import { McpSession } from './mcp-session';
-import { MessageSink } from './message-sink';
+} from '../wire/json-rpc';
+import { McpSession } from '../sessions/mcp-session';
+import { MessageSink } from '../wire/message-sink';
 import { BATCH_PARALLELISM, joinBatchAnswer, mapBounded } from './batch-answer';
 import { MethodHandler, MethodResult, RequestScope } from './handlers/handler-context';
 import { callTool, listTools } from './handlers/tools.handler';
@@ -25,7 +25,7 @@ import { listResources, listTemplates, readResource, subscribe, unsubscribe } fr
 import { complete } from './handlers/completion.handler';
 import { initializeResult } from './initialize';
 import { CallLimiter } from '../limits/call-limiter';
-import { McpSessionManager } from './mcp-session.manager';
+import { McpSessionManager } from '../sessions/mcp-session.manager';
 import { McpPrincipal } from '../auth/mcp-principal';
 import { context } from '@opentelemetry/api';
 import { McpCallObserver } from '../observability/mcp-call.observer';

@@ -1,5 +1,5 @@
 import { ProgressReporter } from './progress-reporter';
-import { JsonRpcMessage } from './json-rpc';
+import { JsonRpcMessage } from '../wire/json-rpc';
 
 describe('ProgressReporter', () => {
   beforeEach(() => jest.useFakeTimers());

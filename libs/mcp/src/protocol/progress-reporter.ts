@@ -1,4 +1,4 @@
-import { MessageSink } from './message-sink';
+import { MessageSink } from '../wire/message-sink';
 
 /**
  * Sends `notifications/progress` for one call: only rising values, at most one per interval (the

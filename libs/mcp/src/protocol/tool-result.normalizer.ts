@@ -1,7 +1,7 @@
 import { McpError } from '../errors/mcp.error';
 import { ToolEntry } from '../registry/registry-entries';
 import { describeSchemaErrors } from '../registry/schema-compiler';
-import { ErrorCode } from './json-rpc';
+import { ErrorCode } from '../wire/json-rpc';
 
 const CONTENT_TYPES = new Set(['text', 'image', 'audio', 'resource', 'resource_link']);
 const isContentItem = (v: unknown): boolean =>

@@ -1,6 +1,6 @@
 import { ResolvedAuthConfig } from '../auth/auth-options.interface';
 import { ResolvedMcpOptions } from '../interfaces/mcp-module-options.interface';
-import { LATEST_PROTOCOL_VERSION } from '../protocol/protocol-version';
+import { LATEST_PROTOCOL_VERSION } from '../wire/protocol-version';
 import { McpRegistry } from '../registry/mcp.registry';
 import { authView } from './auth-view.factory';
 import { endpointList } from './endpoint-list.factory';

@@ -2,9 +2,9 @@ import { ResolvedMcpOptions } from '../../interfaces/mcp-module-options.interfac
 import { McpRegistry } from '../../registry/mcp.registry';
 import { CallLimiter } from '../../limits/call-limiter';
 import { McpPrincipal } from '../../auth/mcp-principal';
-import { JsonRpcRequest } from '../json-rpc';
-import { McpSession } from '../mcp-session';
-import { MessageSink } from '../message-sink';
+import { JsonRpcRequest } from '../../wire/json-rpc';
+import { McpSession } from '../../sessions/mcp-session';
+import { MessageSink } from '../../wire/message-sink';
 
 /** What a method handler gets for one request. @internal */
 export interface RequestScope {

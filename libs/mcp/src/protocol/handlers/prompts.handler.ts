@@ -1,7 +1,7 @@
 import { InvalidParamsError, McpError, ToolExecutionError } from '../../errors/mcp.error';
 import { toJsonRpcError } from '../../errors/error-mapper';
 import { createCallContext } from '../call-context.factory';
-import { projectContent } from '../era-projection';
+import { projectContent } from '../../wire/era-projection';
 import { MethodResult, RequestScope } from './handler-context';
 
 /** `prompts/list`. @internal */

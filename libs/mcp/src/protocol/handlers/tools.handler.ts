@@ -5,12 +5,12 @@ import { InvalidParamsError } from '../../errors/mcp.error';
 import { toJsonRpcError, toolErrorText } from '../../errors/error-mapper';
 import { McpError, RateLimitedError, TimeoutError } from '../../errors/mcp.error';
 import { limitResultSize } from '../../limits/result-size';
-import { ErrorCode } from '../json-rpc';
+import { ErrorCode } from '../../wire/json-rpc';
 import { describeSchemaErrors } from '../../registry/schema-compiler';
 import { ToolEntry } from '../../registry/registry-entries';
 import { createCallContext } from '../call-context.factory';
 import { normaliseToolResult } from '../tool-result.normalizer';
-import { projectToolResult } from '../era-projection';
+import { projectToolResult } from '../../wire/era-projection';
 import { MethodResult, RequestScope } from './handler-context';
 import { INVALID_ARGUMENTS } from '../../observability/call-outcome';
 

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { ErrorCode, errorResponse } from '../../protocol/json-rpc';
+import { ErrorCode, errorResponse } from '../../wire/json-rpc';
 
 /** Default `Host` names: loopback only (DNS-rebinding protection for local servers). @internal */
 export const DEFAULT_ALLOWED_HOSTS = ['localhost', '127.0.0.1', '[::1]'];

@@ -1,6 +1,6 @@
 import { Controller, Delete, Get, Logger, Post, Req, Res, Type, UseFilters, UseGuards } from '@nestjs/common';
 import { McpAuthError } from '../../auth/mcp-auth.error';
-import { ErrorCode } from '../../protocol/json-rpc';
+import { ErrorCode } from '../../wire/json-rpc';
 import { sendHttpError } from './http-checks';
 import { McpHttpAuthGuard } from '../../auth/mcp-http-auth.guard';
 import { McpAuthExceptionFilter } from '../../auth/mcp-auth.filter';

@@ -1,8 +1,8 @@
 import type { Response } from 'express';
-import { JsonRpcMessage } from '../../protocol/json-rpc';
-import { MessageSink } from '../../protocol/message-sink';
-import { McpSession } from '../../protocol/mcp-session';
-import { McpEventStore } from '../../stores/event-store.interface';
+import { JsonRpcMessage } from '../../wire/json-rpc';
+import { MessageSink } from '../../wire/message-sink';
+import { McpSession } from '../../sessions/mcp-session';
+import { McpEventStore } from '../../stores/event.store';
 import { SseStream } from './sse-stream';
 
 /**

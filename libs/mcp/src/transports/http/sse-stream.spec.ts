@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { Response } from 'express';
 import { SseStream } from './sse-stream';
-import { InMemoryEventStore } from '../../stores/event-store.interface';
+import { InMemoryEventStore } from '../../stores/in-memory-event.store';
 
 /** A response that records writes and, like Node's, emits 'error' on a write after end. */
 class FakeResponse extends EventEmitter {

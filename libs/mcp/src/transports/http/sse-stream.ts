@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Response } from 'express';
-import { JsonRpcMessage } from '../../protocol/json-rpc';
-import { MessageSink } from '../../protocol/message-sink';
-import { McpEventStore } from '../../stores/event-store.interface';
+import { JsonRpcMessage } from '../../wire/json-rpc';
+import { MessageSink } from '../../wire/message-sink';
+import { McpEventStore } from '../../stores/event.store';
 
 const KEEPALIVE_MS = 25_000;
 

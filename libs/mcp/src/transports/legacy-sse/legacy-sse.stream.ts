@@ -1,6 +1,6 @@
 import type { Response } from 'express';
-import { JsonRpcMessage } from '../../protocol/json-rpc';
-import { MessageSink } from '../../protocol/message-sink';
+import { JsonRpcMessage } from '../../wire/json-rpc';
+import { MessageSink } from '../../wire/message-sink';
 
 const KEEPALIVE_MS = 25_000;
 

@@ -4,10 +4,10 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MCP_MODULE_OPTIONS } from '../../mcp.constants';
 import { ResolvedMcpOptions } from '../../interfaces/mcp-module-options.interface';
-import { ErrorCode, JsonRpcMessage, errorResponse } from '../../protocol/json-rpc';
+import { ErrorCode, JsonRpcMessage, errorResponse } from '../../wire/json-rpc';
 import { McpDispatcher } from '../../protocol/mcp.dispatcher';
-import { McpSession } from '../../protocol/mcp-session';
-import { McpSessionManager } from '../../protocol/mcp-session.manager';
+import { McpSession } from '../../sessions/mcp-session';
+import { McpSessionManager } from '../../sessions/mcp-session.manager';
 import { LineSplitter } from './line-splitter';
 
 /** How long calls in flight may finish after stdin closes. */

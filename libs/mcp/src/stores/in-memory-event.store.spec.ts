@@ -1,4 +1,4 @@
-import { InMemoryEventStore } from './event-store.interface';
+import { InMemoryEventStore } from './in-memory-event.store';
 
 const msg = { jsonrpc: '2.0' as const, method: 'notifications/progress', params: {} };
 

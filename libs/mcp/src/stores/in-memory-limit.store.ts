@@ -1,27 +1,5 @@
 import { RateLimiterMemory } from 'rate-limiter-flexible';
-
-/** Outcome of taking one call from a budget. */
-export type LimitVerdict = { ok: true } | { ok: false; retryAfterSec: number };
-
-/**
- * Where rate and concurrency budgets live. The default keeps them in this process; a shared store
- * (Redis, in a later issue) makes them hold across replicas.
- */
-export interface McpLimitStore {
-  /** Takes one call from `key`'s budget of `points` per `durationSec`. */
-  consume(key: string, points: number, durationSec: number): Promise<LimitVerdict>;
-  /** Takes a concurrency slot; false when `max` are taken. */
-  acquire(key: string, max: number): Promise<boolean>;
-  release(key: string): Promise<void>;
-  /**
-   * Readiness probe (`GET /ready`): resolves when the store can serve, rejects otherwise. Optional: without it the
-   * store counts as reachable.
-   */
-  ping?(): Promise<void>;
-}
-
-/** Injection token of the {@link McpLimitStore}. */
-export const MCP_LIMIT_STORE = Symbol('MCP_LIMIT_STORE');
+import { LimitVerdict, McpLimitStore } from './limit.store';
 
 /** The default store: `rate-limiter-flexible`'s in-memory limiter and a counter per key. */
 export class InMemoryLimitStore implements McpLimitStore {

@@ -2,11 +2,11 @@ import { Inject, Injectable, Optional } from '@nestjs/common';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { MCP_MODULE_OPTIONS } from '../mcp.constants';
 import { ResolvedMcpOptions } from '../interfaces/mcp-module-options.interface';
-import { ErrorCode } from '../protocol/json-rpc';
+import { ErrorCode } from '../wire/json-rpc';
 import { McpError } from '../errors/mcp.error';
 import { budgetSubject } from '../auth/mcp-principal';
-import { McpSession } from '../protocol/mcp-session';
-import { McpSessionManager } from '../protocol/mcp-session.manager';
+import { McpSession } from './mcp-session';
+import { McpSessionManager } from './mcp-session.manager';
 import { McpMetrics } from '../observability/mcp-metrics.service';
 import { McpRefusalLog } from '../observability/refusal-log';
 

@@ -1,4 +1,4 @@
-import { McpSession } from '../protocol/mcp-session';
+import { McpSession } from '../sessions/mcp-session';
 
 /**
  * Where live sessions are kept. The default keeps them in memory; a shared store (Redis, in a later
@@ -19,25 +19,3 @@ export interface McpSessionStore {
 
 /** Injection token of the {@link McpSessionStore}. */
 export const MCP_SESSION_STORE = Symbol('MCP_SESSION_STORE');
-
-/** The default store: a Map. */
-export class InMemorySessionStore implements McpSessionStore {
-  private readonly sessions = new Map<string, McpSession>();
-  get(id: string) {
-    return this.sessions.get(id);
-  }
-  set(session: McpSession) {
-    this.sessions.set(session.id, session);
-  }
-  delete(id: string) {
-    this.sessions.delete(id);
-  }
-  values() {
-    return this.sessions.values();
-  }
-  get size() {
-    return this.sessions.size;
-  }
-  /** In process: always reachable. */
-  async ping(): Promise<void> {}
-}

@@ -1,7 +1,7 @@
 import type { Request } from 'express';
-import { McpSession } from '../protocol/mcp-session';
-import { McpAuthError } from './mcp-auth.error';
-import { McpPrincipal, isAnonymousPrincipal } from './mcp-principal';
+import { McpSession } from './mcp-session';
+import { McpAuthError } from '../auth/mcp-auth.error';
+import { McpPrincipal, isAnonymousPrincipal } from '../auth/mcp-principal';
 
 /**
  * Binds a session to the subject that created it: a session id is never identity, so a request

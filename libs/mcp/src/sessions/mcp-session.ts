@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { LOGGING_LEVELS, LoggingLevel, McpClientInfo } from '../interfaces/call-context.interface';
 import { McpError } from '../errors/mcp.error';
-import { ErrorCode, JsonRpcId, JsonRpcMessage, JsonRpcResponse } from './json-rpc';
-import { MessageSink } from './message-sink';
-import { EraFeatures, ProtocolVersion, eraFeatures } from './protocol-version';
+import { ErrorCode, JsonRpcId, JsonRpcMessage, JsonRpcResponse } from '../wire/json-rpc';
+import { MessageSink } from '../wire/message-sink';
+import { EraFeatures, ProtocolVersion, eraFeatures } from '../wire/protocol-version';
 
 interface PendingRequest {
   resolve(result: Record<string, unknown>): void;

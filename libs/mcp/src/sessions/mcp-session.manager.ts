@@ -1,9 +1,8 @@
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { MCP_MODULE_OPTIONS } from '../mcp.constants';
 import { ResolvedMcpOptions } from '../interfaces/mcp-module-options.interface';
-import { MCP_SESSION_STORE, McpSessionStore } from '../stores/session-store.interface';
-import { McpRegistry } from '../registry/mcp.registry';
-import { ErrorCode, JsonRpcNotification } from './json-rpc';
+import { MCP_SESSION_STORE, McpSessionStore } from '../stores/session.store';
+import { ErrorCode, JsonRpcNotification } from '../wire/json-rpc';
 import { McpError } from '../errors/mcp.error';
 import { McpSession } from './mcp-session';
 
@@ -33,16 +32,12 @@ export class McpSessionManager implements OnModuleInit, OnModuleDestroy {
   constructor(
     @Inject(MCP_SESSION_STORE) private readonly store: McpSessionStore,
     @Inject(MCP_MODULE_OPTIONS) private readonly options: ResolvedMcpOptions,
-    private readonly registry: McpRegistry,
   ) {}
 
   onModuleInit(): void {
     const every = Math.min(60_000, Math.max(1_000, Math.floor(this.options.sessionIdleTimeoutMs / 4)));
     this.sweeper = setInterval(() => this.sweep(), every);
     this.sweeper.unref();
-    this.registry.onListChanged((kind) =>
-      this.broadcast({ jsonrpc: '2.0', method: `notifications/${kind}/list_changed` }),
-    );
   }
 
   /**
@@ -123,7 +118,8 @@ export class McpSessionManager implements OnModuleInit, OnModuleDestroy {
     }
   }
 
-  private broadcast(message: JsonRpcNotification): void {
+  /** Sends `message` on the standalone stream of every initialized session (list changes). */
+  broadcast(message: JsonRpcNotification): void {
     for (const session of this.all()) if (session.initialized) session.standalone?.send(message);
   }
 

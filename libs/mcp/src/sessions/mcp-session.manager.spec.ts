@@ -1,13 +1,12 @@
 import { resolveMcpOptions } from '../mcp-options.resolver';
-import { McpRegistry } from '../registry/mcp.registry';
-import { InMemorySessionStore } from '../stores/session-store.interface';
+import { InMemorySessionStore } from '../stores/in-memory-session.store';
 import { McpSessionManager } from './mcp-session.manager';
 
 describe('McpSessionManager idle sweep', () => {
   it('closes idle sessions a slice at a time, yielding to the event loop between slices', async () => {
     const store = new InMemorySessionStore();
     const options = resolveMcpOptions({ name: 'svc', version: '1.0.0', sessionIdleTimeoutMs: 60_000 });
-    const manager = new McpSessionManager(store, options, {} as McpRegistry);
+    const manager = new McpSessionManager(store, options);
     const closed: number[] = [];
     let turn = 0;
     manager.onClose(() => closed.push(turn));

@@ -1,0 +1,33 @@
+import { JsonRpcMessage } from '../wire/json-rpc';
+
+/**
+ * Keeps the events of SSE streams so a client can resume with `Last-Event-ID`. Event ids name
+ * their stream, so a replay never crosses streams.
+ */
+export interface McpEventStore {
+  /** Stores a message on a stream and returns its event id. */
+  append(streamId: string, message: JsonRpcMessage): string;
+  /** Marks a stream complete (its response was sent); complete streams are kept for a while for replays. */
+  complete(streamId: string): void;
+  /**
+   * Calls `send` for every event after `lastEventId` on the same stream, and returns that stream's
+   * id and whether it is complete; undefined when the id is unknown, expired or of another session.
+   */
+  replayAfter(
+    lastEventId: string,
+    sessionId: string,
+    send: (eventId: string, message: JsonRpcMessage) => void,
+  ): { streamId: string; complete: boolean } | undefined;
+  /** Registers a stream before its first event. */
+  open(streamId: string, sessionId: string): void;
+  /** Forgets every stream of a session. */
+  dropSession(sessionId: string): void;
+  /**
+   * Readiness probe (`GET /ready`): resolves when the store can serve, rejects otherwise. Optional: without it the
+   * store counts as reachable.
+   */
+  ping?(): Promise<void>;
+}
+
+/** Injection token of the {@link McpEventStore}. */
+export const MCP_EVENT_STORE = Symbol('MCP_EVENT_STORE');

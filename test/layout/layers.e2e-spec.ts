@@ -1,0 +1,47 @@
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+
+const SRC = resolve(__dirname, '../../libs/mcp/src');
+
+/** Every non-spec source file under `folder` (relative to libs/mcp/src), with the lib folders it imports. */
+function importsOf(folder: string): { file: string; folders: string[] }[] {
+  const out: { file: string; folders: string[] }[] = [];
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else if (name.endsWith('.ts') && !name.endsWith('.spec.ts')) {
+        const text = readFileSync(path, 'utf8');
+        const folders = [...text.matchAll(/from '(\.{1,2}\/[^']+)'/g)].map(([, spec]) => {
+          const target = relative(SRC, resolve(dirname(path), spec));
+          return target.includes('/') ? target.split('/')[0] : '.';
+        });
+        out.push({ file: relative(SRC, path), folders: [...new Set(folders)] });
+      }
+    }
+  };
+  walk(join(SRC, folder));
+  return out;
+}
+
+const offending = (folder: string, forbidden: (f: string) => boolean) =>
+  importsOf(folder).flatMap(({ file, folders }) => folders.filter(forbidden).map((f) => `${file} imports ${f}/`));
+
+/**
+ * One direction of flow in the platform: wire -> sessions -> protocol -> transports. A lower folder never imports
+ * a higher one, so each layer can be read, tested and replaced on its own.
+ */
+describe('platform layers (libs/mcp/src)', () => {
+  it('wire/ is the ground floor: it imports nothing else of the platform', () => {
+    expect(offending('wire', (f) => f !== 'wire')).toEqual([]);
+  });
+
+  it('sessions/ never imports the protocol, the transports or the registry above it', () => {
+    const above = ['protocol', 'transports', 'registry', 'discovery', 'decorators', 'health', 'service-page'];
+    expect(offending('sessions', (f) => above.includes(f))).toEqual([]);
+  });
+
+  it('protocol/ never imports the transports', () => {
+    expect(offending('protocol', (f) => f === 'transports')).toEqual([]);
+  });
+});
