@@ -11,7 +11,7 @@ const require = createRequire(import.meta.url);
 const root = resolve(fileURLToPath(import.meta.url), '../..');
 const { startMcpApp } = require(resolve(root, 'dist/bench/bench/fixture/mcp.app.js'));
 // An internal: the bench counts live sessions directly.
-const { McpSessionManager } = require(resolve(root, 'dist/bench/libs/mcp/src/protocol/mcp-session.manager.js'));
+const { McpSessionManager } = require(resolve(root, 'dist/bench/libs/mcp/src/sessions/mcp-session.manager.js'));
 
 const SESSIONS = Number(process.env.BENCH_IDLE_SESSIONS ?? 10_000);
 const CONCURRENCY = Number(process.env.BENCH_IDLE_CONCURRENCY ?? 50);

@@ -19,6 +19,18 @@ if [ ! -x /usr/bin/chromium ]; then
   fi
 fi
 
+# The Redis store suites use the machine's Redis on 127.0.0.1:6379 (each on its own key prefix); start one when
+# none answers (installed from Debian's packages when missing).
+if ! (exec 3<>/dev/tcp/127.0.0.1/6379) 2>/dev/null; then
+  if ! command -v redis-server >/dev/null 2>&1; then
+    { apt-get update -qq && apt-get install -y -qq redis-server >/dev/null; } >/tmp/ci-apt-redis.log 2>&1 ||
+      { tail -20 /tmp/ci-apt-redis.log; echo "could not install redis-server; the Redis store tests need it" >&2; }
+  fi
+  redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no >/dev/null 2>&1 ||
+    echo "could not start redis-server; the Redis store tests need Redis on 127.0.0.1:6379" >&2
+  sleep 1
+fi
+
 count_file="$(mktemp)"
 export TEST_COUNT_FILE="$count_file"
 

@@ -46,7 +46,7 @@ export {
 export { ErrorCode } from './wire/json-rpc';
 
 // Store contracts (in memory by default; provide your own under the token)
-export { McpSessionStore, MCP_SESSION_STORE } from './stores/session.store';
+export { McpSessionStore, McpSessionRecord, MCP_SESSION_STORE } from './stores/session.store';
 export { McpEventStore, MCP_EVENT_STORE } from './stores/event.store';
 export { McpLimitStore, MCP_LIMIT_STORE } from './stores/limit.store';
 

@@ -56,6 +56,11 @@ export function resolveMcpOptions(o: McpModuleOptions): ResolvedMcpOptions {
       keepAliveTimeoutMs: o.limits?.keepAliveTimeoutMs ?? num(env.MCP_KEEP_ALIVE_TIMEOUT_MS) ?? 65_000,
     },
     legacySse: legacySseEnabled(o.legacySse),
+    store: o.store ?? ((env.MCP_STORE?.trim() || 'memory') as 'memory' | 'redis'),
+    redis: {
+      url: o.redis?.url ?? env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+      keyPrefix: o.redis?.keyPrefix ?? env.MCP_REDIS_PREFIX ?? `mcp:${o.name}:`,
+    },
     health: {
       enabled: o.health?.enabled ?? true,
       cacheMs: o.health?.cacheMs ?? num(env.MCP_READY_CACHE_MS) ?? 5_000,
@@ -74,6 +79,8 @@ export function resolveMcpOptions(o: McpModuleOptions): ResolvedMcpOptions {
       'McpModule: allowedOrigins "*" is not allowed when NODE_ENV=production; list the origins explicitly (MCP_ALLOWED_ORIGINS)',
     );
   }
+  if (!['memory', 'redis'].includes(resolved.store))
+    throw new Error(`McpModule: store must be "memory" or "redis" (got ${JSON.stringify(resolved.store)})`);
   if (!['corporate', 'spec'].includes(resolved.httpStatusProfile))
     throw new Error('McpModule: httpStatusProfile must be "corporate" or "spec"');
   for (const [key, value] of Object.entries(resolved.limits)) {

@@ -22,8 +22,6 @@ import { McpChallenge } from './auth/mcp-challenge';
 import { CallLimiter } from './limits/call-limiter';
 import { SessionAdmission } from './sessions/session-admission';
 import { HttpServerTuning } from './transports/http/http-server-tuning';
-import { MCP_LIMIT_STORE } from './stores/limit.store';
-import { InMemoryLimitStore } from './stores/in-memory-limit.store';
 import { TokenIntrospector } from './auth/token-introspector';
 import { UsageResources } from './auth/usage-resources';
 import { ProtectedResourceController } from './auth/protected-resource.controller';
@@ -34,10 +32,7 @@ import { McpHttpTraceMiddleware } from './observability/mcp-http-trace.middlewar
 import { LegacySseService } from './transports/legacy-sse/legacy-sse.service';
 import { McpStdioTransport } from './transports/stdio/mcp-stdio.transport';
 import { McpNotifier } from './mcp.notifier';
-import { MCP_SESSION_STORE } from './stores/session.store';
-import { InMemorySessionStore } from './stores/in-memory-session.store';
-import { MCP_EVENT_STORE } from './stores/event.store';
-import { InMemoryEventStore } from './stores/in-memory-event.store';
+import { STORE_PROVIDERS } from './stores/store.providers';
 import { HEALTH_CONTROLLERS, HEALTH_PROVIDERS } from './health/health.providers';
 import { SERVICE_PAGE_CONTROLLERS, SERVICE_PAGE_PROVIDERS } from './service-page/service-page.providers';
 import { CORPORATE_PROVIDERS } from './corporate/corporate.providers';
@@ -59,7 +54,6 @@ const CORE_PROVIDERS: Provider[] = [
   CallLimiter,
   SessionAdmission,
   HttpServerTuning,
-  { provide: MCP_LIMIT_STORE, useFactory: () => new InMemoryLimitStore() },
   TokenIntrospector,
   UsageResources,
   McpAuthLifecycle,
@@ -72,8 +66,7 @@ const CORE_PROVIDERS: Provider[] = [
   McpHttpService,
   McpStdioTransport,
   McpNotifier,
-  { provide: MCP_SESSION_STORE, useFactory: () => new InMemorySessionStore() },
-  { provide: MCP_EVENT_STORE, useFactory: () => new InMemoryEventStore() },
+  ...STORE_PROVIDERS,
   ...OBSERVABILITY_PROVIDERS,
   ...HEALTH_PROVIDERS,
   ...CORPORATE_PROVIDERS,

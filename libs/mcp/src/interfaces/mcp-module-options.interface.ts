@@ -59,6 +59,13 @@ export interface McpModuleOptions {
   logging?: McpLoggingOptions;
   /** `agent_brief`, `agent_prompt`, `project://version`, `doc://readme`; see {@link McpCorporateOptions}. */
   corporate?: McpCorporateOptions;
+  /**
+   * Where shared state lives: `memory` (default; one process, nothing to set up) or `redis` (session metadata in
+   * Redis, so any replica serves any session). Env `MCP_STORE`.
+   */
+  store?: 'memory' | 'redis';
+  /** Redis for `store: 'redis'`: `url` (env `REDIS_URL`, default `redis://127.0.0.1:6379`), `keyPrefix` (env `MCP_REDIS_PREFIX`, default `mcp:<name>:`). */
+  redis?: { url?: string; keyPrefix?: string };
   /** The HTML service page on `GET /`. Default true. Env `MCP_SERVICE_PAGE=false` switches it off. */
   servicePage?: boolean;
 }
@@ -145,11 +152,21 @@ export interface McpModuleAsyncOptions extends Pick<ModuleMetadata, 'imports'> {
 export type ResolvedMcpOptions = Required<
   Omit<
     McpModuleOptions,
-    'title' | 'description' | 'instructions' | 'auth' | 'limits' | 'health' | 'metrics' | 'logging' | 'corporate'
+    | 'title'
+    | 'description'
+    | 'instructions'
+    | 'auth'
+    | 'limits'
+    | 'health'
+    | 'metrics'
+    | 'logging'
+    | 'corporate'
+    | 'redis'
   >
 > &
   Pick<McpModuleOptions, 'title' | 'description' | 'instructions' | 'auth' | 'corporate'> & {
     limits: Required<McpLimits>;
+    redis: { url: string; keyPrefix: string };
     health: Required<McpHealthOptions>;
     /** `false` when metrics are off. */
     metrics: false | (Required<Omit<McpMetricsOptions, 'basicAuth'>> & Pick<McpMetricsOptions, 'basicAuth'>);

@@ -1,7 +1,8 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { MCP_MODULE_OPTIONS } from '../mcp.constants';
 import { ResolvedMcpOptions } from '../interfaces/mcp-module-options.interface';
-import { RateLimitedError } from '../errors/mcp.error';
+import { McpError, RateLimitedError } from '../errors/mcp.error';
+import { ErrorCode } from '../wire/json-rpc';
 import { budgetSubject } from '../auth/mcp-principal';
 import { McpSession } from '../sessions/mcp-session';
 import { MCP_LIMIT_STORE, McpLimitStore } from '../stores/limit.store';
@@ -44,7 +45,7 @@ export class CallLimiter {
     const taken: string[] = [];
     try {
       for (const [i, key] of slots.entries()) {
-        if (!(await this.store.acquire(key, i === 0 ? maxConcurrentCalls : own!.maxConcurrent!))) {
+        if (!(await this.reach(() => this.store.acquire(key, i === 0 ? maxConcurrentCalls : own!.maxConcurrent!)))) {
           this.refused(target, 'concurrency', subject);
           throw new RateLimitedError(1, 'Rate limited: too many calls at once; retry when one finishes');
         }
@@ -52,7 +53,8 @@ export class CallLimiter {
       }
       return await work();
     } finally {
-      for (const key of taken) await this.store.release(key);
+      // A release that cannot reach the store is not retried: a shared store expires its slots by itself.
+      for (const key of taken) await this.store.release(key).catch(() => undefined);
     }
   }
 
@@ -62,10 +64,31 @@ export class CallLimiter {
    */
   async admit(session: McpSession, principal: unknown, method: string): Promise<void> {
     const subject = subjectOf(session, principal);
-    const verdict = await this.store.consume(`r:${subject}`, this.options.limits.requestsPerMinute, 60);
+    const verdict = await this.reach(() =>
+      this.store.consume(`r:${subject}`, this.options.limits.requestsPerMinute, 60),
+    );
     if (verdict.ok) return;
     this.refused(method, 'requests', subject);
     throw new RateLimitedError(verdict.retryAfterSec, 'Rate limited: too many requests; retry later');
+  }
+
+  /**
+   * A store operation, or `-32006` (503, `Retry-After`) when the store cannot be reached: limits fail closed, since a
+   * replica that cannot count cannot promise the limit.
+   */
+  private async reach<T>(operation: () => Promise<T>): Promise<T> {
+    try {
+      return await operation();
+    } catch {
+      throw new McpError(
+        ErrorCode.UpstreamUnavailable,
+        'Unavailable: the limits store cannot be reached; retry shortly',
+        {
+          reason: 'limit_store_unavailable',
+          retryAfter: 2,
+        },
+      );
+    }
   }
 
   /** Every refusal is counted; its log line is aggregated per caller and limit (see {@link McpRefusalLog}). */
@@ -75,7 +98,7 @@ export class CallLimiter {
   }
 
   private async take(key: string, perMinute: number, target: string, subject: string): Promise<void> {
-    const verdict = await this.store.consume(key, perMinute, 60);
+    const verdict = await this.reach(() => this.store.consume(key, perMinute, 60));
     if (!verdict.ok) {
       this.refused(target, 'rate', subject);
       throw new RateLimitedError(verdict.retryAfterSec);

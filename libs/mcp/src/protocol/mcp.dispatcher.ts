@@ -297,7 +297,7 @@ function setLevel({ params, session }: RequestScope): MethodResult {
       reason: 'enum',
     });
   }
-  session.logLevel = params.level as LoggingLevel;
+  session.setLogLevel(params.level as LoggingLevel);
   return {};
 }
 

@@ -19,15 +19,24 @@ const shutdownError = () =>
   });
 
 /**
- * Owns the live sessions: creation, idle expiry (one sweep timer, not one per session), and the
- * notifications that go to every session (list changes, resource updates).
+ * Owns the sessions this replica serves: creation, the shared metadata in the {@link McpSessionStore} (saved on
+ * initialize and on every change, its expiry pushed back as the session is used), the live objects (streams, calls
+ * in flight) in a per-replica map, idle expiry (one sweep timer, not one per session), and the notifications that go
+ * to every session (list changes, resource updates). A session created on another replica is rebuilt here from its
+ * record on first use.
  */
 @Injectable()
 export class McpSessionManager implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger('McpSessions');
   private sweeper: NodeJS.Timeout | undefined;
   private sweeping = false;
+  /** HTTP sessions held by this replica, by id. */
+  private readonly live = new Map<string, McpSession>();
+  /** Sessions never looked up by id (stdio). */
   private readonly local = new Set<McpSession>();
   private readonly closeListeners: ((session: McpSession) => void)[] = [];
+  /** Creation times of the records this replica wrote (kept in later saves). */
+  private readonly createdAt = new WeakMap<McpSession, number>();
 
   constructor(
     @Inject(MCP_SESSION_STORE) private readonly store: McpSessionStore,
@@ -42,8 +51,9 @@ export class McpSessionManager implements OnModuleInit, OnModuleDestroy {
 
   /**
    * Graceful shutdown: new calls are refused from now on (see {@link draining}), calls in flight get
-   * up to `limits.shutdownGraceMs` to finish and answer, then every session is closed (calls still
-   * running are aborted, SSE streams end). Nest runs this before it closes the HTTP server.
+   * up to `limits.shutdownGraceMs` to finish and answer, then every session is released here (calls still
+   * running are aborted, SSE streams end). Their records stay in the store: with a shared store, the sessions
+   * go on on the other replicas. Nest runs this before it closes the HTTP server.
    */
   async onModuleDestroy(): Promise<void> {
     if (this.sweeper) clearInterval(this.sweeper);
@@ -59,7 +69,7 @@ export class McpSessionManager implements OnModuleInit, OnModuleDestroy {
       const written = Date.now() + ANSWER_FLUSH_MS;
       while (this.inflight() > 0 && Date.now() < written) await new Promise((r) => setTimeout(r, 10));
     }
-    for (const session of [...this.store.values(), ...this.local]) this.close(session);
+    for (const session of [...this.live.values(), ...this.local]) this.release(session);
   }
 
   /** True once shutdown began: readiness is lost and new calls are refused. */
@@ -71,10 +81,10 @@ export class McpSessionManager implements OnModuleInit, OnModuleDestroy {
     return n;
   }
 
-  /** A new HTTP session, stored and found by id from now on. */
+  /** A new HTTP session, held here and found by id from now on; shared once {@link persist}ed (after initialize). */
   createHttpSession(): McpSession {
     const session = new McpSession(McpSession.newId(), 'http');
-    this.store.set(session);
+    this.live.set(session.id, session);
     return session;
   }
 
@@ -83,20 +93,73 @@ export class McpSessionManager implements OnModuleInit, OnModuleDestroy {
     this.local.add(session);
   }
 
-  /** A live HTTP session, or undefined when unknown or expired (expiry is checked here, too). */
-  find(id: string): McpSession | undefined {
-    const session = this.store.get(id);
-    if (!session) return undefined;
-    if (Date.now() - session.lastSeen > this.options.sessionIdleTimeoutMs && !session.busy) {
-      this.close(session);
-      return undefined;
+  /**
+   * Saves an initialized HTTP session's metadata to the store, and again whenever it changes (log level,
+   * subscriptions), so any replica can serve it.
+   */
+  async persist(session: McpSession): Promise<void> {
+    if (!this.createdAt.has(session)) this.createdAt.set(session, Date.now());
+    session.onChange = () =>
+      void this.save(session).catch((e: Error) => this.logger.error(`session store: save failed: ${e.message}`));
+    await this.save(session);
+  }
+
+  private save(session: McpSession): Promise<void> {
+    session.touchedAt = Date.now();
+    return this.store.save(session.toRecord(this.createdAt.get(session)), this.options.sessionIdleTimeoutMs);
+  }
+
+  /**
+   * A live HTTP session, or undefined when unknown or expired. Held here: its idle expiry is checked, and the
+   * store's expiry pushed back (at most every tenth of the idle timeout); a record gone from the store (deleted or
+   * expired elsewhere) ends the local copy too. Not held here: rebuilt from the store's record.
+   */
+  async find(id: string): Promise<McpSession | undefined> {
+    const idle = this.options.sessionIdleTimeoutMs;
+    const held = this.live.get(id);
+    if (held) {
+      const now = Date.now();
+      if (now - held.lastSeen > idle && !held.busy) {
+        this.close(held);
+        return undefined;
+      }
+      held.lastSeen = now;
+      // Only sessions with a record (persisted after initialize; legacy HTTP+SSE sessions never are).
+      if (held.onChange && (this.store.shared || now - held.touchedAt > idle / 10)) {
+        held.touchedAt = now;
+        if (!(await this.store.touch(id, idle))) {
+          this.release(held);
+          return undefined;
+        }
+      }
+      return held;
     }
-    session.lastSeen = Date.now();
+    const record = await this.store.get(id);
+    if (!record) return undefined;
+    // Another replica may have rebuilt it meanwhile (two requests at once): keep the first.
+    const raced = this.live.get(id);
+    if (raced) return raced;
+    const session = McpSession.fromRecord(record);
+    this.createdAt.set(session, record.createdAt);
+    session.onChange = () =>
+      void this.save(session).catch((e: Error) => this.logger.error(`session store: save failed: ${e.message}`));
+    this.live.set(id, session);
+    await this.store.touch(id, idle);
     return session;
   }
 
+  /** Ends a session everywhere: DELETE, a failed initialize. Its record is removed from the store. */
   close(session: McpSession): void {
-    this.store.delete(session.id);
+    this.release(session);
+    if (session.transport === 'http')
+      this.store
+        .delete(session.id)
+        .catch((e: Error) => this.logger.error(`session store: delete failed: ${e.message}`));
+  }
+
+  /** Ends this replica's copy only (idle here, shutdown): streams end and calls abort; the record stays shared. */
+  private release(session: McpSession): void {
+    this.live.delete(session.id);
     this.local.delete(session);
     session.close();
     for (const l of this.closeListeners) l(session);
@@ -106,8 +169,9 @@ export class McpSessionManager implements OnModuleInit, OnModuleDestroy {
     this.closeListeners.push(listener);
   }
 
+  /** Sessions held by this replica. */
   get size(): number {
-    return this.store.size + this.local.size;
+    return this.live.size + this.local.size;
   }
 
   /** Tells subscribers of `uri` that it changed (`notifications/resources/updated`). */
@@ -124,19 +188,20 @@ export class McpSessionManager implements OnModuleInit, OnModuleDestroy {
   }
 
   private *all(): IterableIterator<McpSession> {
-    yield* this.store.values();
+    yield* this.live.values();
     yield* this.local;
   }
 
   /**
-   * Closes idle sessions a slice at a time, yielding to the event loop between slices: expiring tens of thousands
-   * of sessions at once must not hold up the requests of everyone else.
+   * Releases sessions idle here a slice at a time, yielding to the event loop between slices: expiring tens of
+   * thousands of sessions at once must not hold up the requests of everyone else. Their records expire in the store
+   * on their own (the same idle timeout, pushed back by whichever replica serves them).
    */
   private sweep(): void {
     if (this.sweeping) return;
     this.sweeping = true;
     const cutoff = Date.now() - this.options.sessionIdleTimeoutMs;
-    const sessions = this.store.values();
+    const sessions = this.live.values();
     const slice = (): void => {
       for (let seen = 0; seen < SWEEP_SLICE; seen++) {
         const next = sessions.next();
@@ -144,7 +209,7 @@ export class McpSessionManager implements OnModuleInit, OnModuleDestroy {
           this.sweeping = false;
           return;
         }
-        if (next.value.lastSeen < cutoff && !next.value.busy) this.close(next.value);
+        if (next.value.lastSeen < cutoff && !next.value.busy) this.release(next.value);
       }
       setImmediate(slice);
     };

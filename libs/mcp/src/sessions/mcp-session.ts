@@ -4,6 +4,7 @@ import { McpError } from '../errors/mcp.error';
 import { ErrorCode, JsonRpcId, JsonRpcMessage, JsonRpcResponse } from '../wire/json-rpc';
 import { MessageSink } from '../wire/message-sink';
 import { EraFeatures, ProtocolVersion, eraFeatures } from '../wire/protocol-version';
+import { McpSessionRecord } from '../stores/session.store';
 
 interface PendingRequest {
   resolve(result: Record<string, unknown>): void;
@@ -40,6 +41,10 @@ export class McpSession {
   readonly inflight = new Map<string, InflightCall>();
   private readonly pending = new Map<string, PendingRequest>();
   private nextId = 0;
+  /** Set by the manager for shared sessions: the metadata changed and must be saved. */
+  onChange?: () => void;
+  /** When the store's expiry was last pushed back (epoch ms). */
+  touchedAt = Date.now();
 
   constructor(
     readonly id: string,
@@ -64,6 +69,52 @@ export class McpSession {
     this.clientInfo = clientInfo;
     this.clientCapabilities = capabilities;
     this.initialized = true;
+  }
+
+  /** The shared part of this session (see {@link McpSessionRecord}). */
+  toRecord(createdAt = Date.now()): McpSessionRecord {
+    const owner = this.principal as { subject?: string; anonymous?: boolean } | undefined;
+    return {
+      id: this.id,
+      protocolVersion: this.protocolVersion,
+      clientInfo: this.clientInfo,
+      clientCapabilities: this.clientCapabilities,
+      logLevel: this.logLevel,
+      subscriptions: [...this.subscriptions],
+      owner: owner ? { subject: owner.subject ?? '', ...(owner.anonymous ? { anonymous: true } : {}) } : undefined,
+      createdAt,
+    };
+  }
+
+  /** Rebuilds a session another replica created from its record; live parts start empty. */
+  static fromRecord(record: McpSessionRecord): McpSession {
+    const session = new McpSession(record.id, 'http');
+    session.negotiate(record.protocolVersion as ProtocolVersion, record.clientInfo, record.clientCapabilities);
+    session.logLevel = record.logLevel;
+    for (const uri of record.subscriptions) session.subscriptions.add(uri);
+    if (record.owner)
+      session.principal = {
+        subject: record.owner.subject,
+        scopes: new Set<string>(),
+        claims: {},
+        ...(record.owner.anonymous ? { anonymous: true } : {}),
+      };
+    return session;
+  }
+
+  setLogLevel(level: LoggingLevel): void {
+    this.logLevel = level;
+    this.onChange?.();
+  }
+
+  subscribe(uri: string): void {
+    if (this.subscriptions.has(uri)) return;
+    this.subscriptions.add(uri);
+    this.onChange?.();
+  }
+
+  unsubscribe(uri: string): void {
+    if (this.subscriptions.delete(uri)) this.onChange?.();
   }
 
   /** In use: a call is running or the standalone stream is connected, so idle expiry must wait. */

@@ -1,24 +1,63 @@
-import { McpSession } from '../sessions/mcp-session';
-import { McpSessionStore } from './session.store';
+import { McpSessionRecord, McpSessionStore } from './session.store';
 
-/** The default store: a Map. */
+/** Records the expiry sweep looks at per save: its work is bounded whatever the store holds. */
+const SWEEP_SLICE = 1_000;
+
+/**
+ * The default store: records in a Map with their expiry. Expired records are invisible at once and removed a slice
+ * at a time (at most once a second, on writes), so the store never holds up a request to clean itself.
+ */
 export class InMemorySessionStore implements McpSessionStore {
-  private readonly sessions = new Map<string, McpSession>();
-  get(id: string) {
-    return this.sessions.get(id);
+  private readonly records = new Map<string, { record: McpSessionRecord; expiresAt: number }>();
+  private cursor: IterableIterator<[string, { expiresAt: number }]> | undefined;
+  private lastSweep = Date.now();
+
+  async get(id: string): Promise<McpSessionRecord | undefined> {
+    const held = this.records.get(id);
+    if (!held) return undefined;
+    if (held.expiresAt <= Date.now()) {
+      this.records.delete(id);
+      return undefined;
+    }
+    return structuredClone(held.record);
   }
-  set(session: McpSession) {
-    this.sessions.set(session.id, session);
+
+  async save(record: McpSessionRecord, ttlMs: number): Promise<void> {
+    this.sweep();
+    this.records.set(record.id, { record: structuredClone(record), expiresAt: Date.now() + ttlMs });
   }
-  delete(id: string) {
-    this.sessions.delete(id);
+
+  async touch(id: string, ttlMs: number): Promise<boolean> {
+    const held = this.records.get(id);
+    if (!held || held.expiresAt <= Date.now()) return false;
+    held.expiresAt = Date.now() + ttlMs;
+    return true;
   }
-  values() {
-    return this.sessions.values();
+
+  async delete(id: string): Promise<void> {
+    this.records.delete(id);
   }
-  get size() {
-    return this.sessions.size;
-  }
+
   /** In process: always reachable. */
   async ping(): Promise<void> {}
+
+  /** Records held, expired ones not yet swept included (for tests). */
+  get size(): number {
+    return this.records.size;
+  }
+
+  private sweep(): void {
+    const now = Date.now();
+    if (now - this.lastSweep < 1_000) return;
+    this.lastSweep = now;
+    this.cursor ??= this.records.entries();
+    for (let seen = 0; seen < SWEEP_SLICE; seen++) {
+      const next = this.cursor.next();
+      if (next.done) {
+        this.cursor = undefined;
+        return;
+      }
+      if (next.value[1].expiresAt <= now) this.records.delete(next.value[0]);
+    }
+  }
 }

@@ -1,15 +1,41 @@
-import { McpSession } from '../sessions/mcp-session';
+import { LoggingLevel, McpClientInfo } from '../interfaces/call-context.interface';
 
 /**
- * Where live sessions are kept. The default keeps them in memory; a shared store (Redis, in a later
- * issue) keeps their metadata so any replica can tell "expired" from "never existed".
+ * What is shared of a 2025-era HTTP session: metadata only, never live objects (streams, abort controllers,
+ * timers stay with the replica that holds them). Any replica can rebuild the session from it.
+ */
+export interface McpSessionRecord {
+  id: string;
+  /** The negotiated protocol revision. */
+  protocolVersion: string;
+  clientInfo?: McpClientInfo;
+  clientCapabilities: Record<string, unknown>;
+  logLevel: LoggingLevel;
+  /** Resource URIs the client subscribed to. */
+  subscriptions: string[];
+  /** The caller the session is bound to: a token subject, or a caller without a token (anonymous listing). */
+  owner?: { subject: string; anonymous?: boolean };
+  /** Epoch milliseconds. */
+  createdAt: number;
+}
+
+/**
+ * Where session metadata lives. The default keeps it in this process; a shared store (Redis) lets any replica
+ * serve any session. Records expire `ttlMs` after they were last saved or touched (a sliding idle timeout).
  */
 export interface McpSessionStore {
-  get(id: string): McpSession | undefined;
-  set(session: McpSession): void;
-  delete(id: string): void;
-  values(): IterableIterator<McpSession>;
-  readonly size: number;
+  /**
+   * True when other replicas use the same store: every request then checks the session's record (so a session
+   * deleted on one replica is gone on all at once). False or absent: the record is touched at most every tenth of
+   * the idle timeout.
+   */
+  readonly shared?: boolean;
+  get(id: string): Promise<McpSessionRecord | undefined>;
+  /** Creates or replaces the record, expiring `ttlMs` from now. */
+  save(record: McpSessionRecord, ttlMs: number): Promise<void>;
+  /** Pushes the expiry to `ttlMs` from now; false when the record is gone (expired or deleted). */
+  touch(id: string, ttlMs: number): Promise<boolean>;
+  delete(id: string): Promise<void>;
   /**
    * Readiness probe (`GET /ready`): resolves when the store can serve, rejects otherwise. Optional: without it the
    * store counts as reachable.

@@ -103,10 +103,10 @@ export function subscribe(scope: RequestScope): MethodResult {
       reason: 'limit',
     });
   }
-  session.subscriptions.add(uri);
+  session.subscribe(uri);
   return {};
 }
 export function unsubscribe(scope: RequestScope): MethodResult {
-  scope.session.subscriptions.delete(uriOf(scope.params));
+  scope.session.unsubscribe(uriOf(scope.params));
   return {};
 }

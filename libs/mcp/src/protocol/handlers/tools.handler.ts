@@ -68,6 +68,8 @@ export async function callTool(scope: RequestScope): Promise<MethodResult> {
     return projectToolResult(result, scope.session.protocolVersion);
   } catch (error) {
     if (error instanceof TimeoutError || error instanceof RateLimitedError) throw error;
+    // The platform's own refusal (the limits store unreachable), not the tool's outcome.
+    if (error instanceof McpError && error.data?.reason === 'limit_store_unavailable') throw error;
     if (scope.signal.aborted) {
       // Aborted by the platform with a protocol error (shutdown): that is the answer. Otherwise the client cancelled.
       if (scope.signal.reason instanceof McpError) throw scope.signal.reason;

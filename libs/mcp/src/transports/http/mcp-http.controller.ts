@@ -30,8 +30,8 @@ export function createMcpHttpController(path: string): Type<unknown> {
     }
 
     @Delete()
-    delete(@Req() req: Request, @Res() res: Response): void {
-      this.http.delete(req, res);
+    delete(@Req() req: Request, @Res() res: Response): Promise<void> {
+      return this.http.delete(req, res);
     }
   }
   return McpHttpController;

@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { MCP_MODULE_OPTIONS } from '../../mcp.constants';
 import { ResolvedMcpOptions } from '../../interfaces/mcp-module-options.interface';
@@ -88,7 +88,7 @@ export class McpHttpService {
         );
       return this.initialize(body, req, res);
     }
-    const session = this.sessionFor(sessionId, req, res);
+    const session = await this.sessionFor(sessionId, req, res);
     if (!session) return;
     const headers = { 'Mcp-Session-Id': session.id };
     if (Array.isArray(body)) {
@@ -142,7 +142,7 @@ export class McpHttpService {
     if (version !== undefined && !isSupportedVersion(version)) {
       return sendHttpError(res, 400, ErrorCode.InvalidRequest, 'Bad Request: unsupported MCP-Protocol-Version');
     }
-    const session = this.sessionFor(req.headers[SESSION_HEADER] as string | undefined, req, res);
+    const session = await this.sessionFor(req.headers[SESSION_HEADER] as string | undefined, req, res);
     if (!session) return;
     const headers = { 'Mcp-Session-Id': session.id };
     const lastEventId = req.headers['last-event-id'];
@@ -163,9 +163,9 @@ export class McpHttpService {
     stream.attach(res, headers, session.era.sseResumePriming ? this.options.sseRetryMs : undefined);
   }
 
-  delete(req: Request, res: Response): void {
+  async delete(req: Request, res: Response): Promise<void> {
     if (isAnonymous(req)) throw new McpAuthError(401, undefined, 'Authentication required', 'anonymous DELETE');
-    const session = this.sessionFor(req.headers[SESSION_HEADER] as string | undefined, req, res);
+    const session = await this.sessionFor(req.headers[SESSION_HEADER] as string | undefined, req, res);
     if (!session) return;
     this.sessions.close(session);
     res.writeHead(200).end();
@@ -177,14 +177,20 @@ export class McpHttpService {
     const session = this.sessions.createHttpSession();
     bindPrincipal(session, req);
     this.admission.track(session);
-    return this.dispatcher.dispatch(body, session, nullSink, requestIdOf(req), userOf(req)).then((outcome) => {
-      if (!outcome || outcome.errorCode !== undefined || !session.initialized) {
-        this.sessions.close(session);
-        res.writeHead(400, { 'Content-Type': 'application/json' }).end(outcome?.body);
-        return;
-      }
-      res.writeHead(200, { 'Content-Type': 'application/json', 'Mcp-Session-Id': session.id }).end(outcome.body);
-    });
+    const outcome = await this.dispatcher.dispatch(body, session, nullSink, requestIdOf(req), userOf(req));
+    if (!outcome || outcome.errorCode !== undefined || !session.initialized) {
+      this.sessions.close(session);
+      res.writeHead(400, { 'Content-Type': 'application/json' }).end(outcome?.body);
+      return;
+    }
+    // Shared before the client learns its id: its next request may reach any replica.
+    try {
+      await this.sessions.persist(session);
+    } catch (error) {
+      this.sessions.close(session);
+      return storeUnavailable(res, error);
+    }
+    res.writeHead(200, { 'Content-Type': 'application/json', 'Mcp-Session-Id': session.id }).end(outcome.body);
   }
 
   /** A refused initialize: the JSON-RPC error with the profile's status, and `Retry-After` when it has one. */
@@ -216,12 +222,18 @@ export class McpHttpService {
     res.end(replayed.map(([id, m]) => frame(id, m)).join(''));
   }
 
-  private sessionFor(id: string | undefined, req: Request, res: Response): McpSession | undefined {
+  private async sessionFor(id: string | undefined, req: Request, res: Response): Promise<McpSession | undefined> {
     if (!id) {
       sendHttpError(res, 400, ErrorCode.InvalidRequest, 'Bad Request: Mcp-Session-Id header is required');
       return undefined;
     }
-    const found = id.length <= 128 ? this.sessions.find(id) : undefined;
+    let found: McpSession | undefined;
+    try {
+      found = id.length <= 128 ? await this.sessions.find(id) : undefined;
+    } catch (error) {
+      storeUnavailable(res, error);
+      return undefined;
+    }
     const session = found?.legacySse ? undefined : found;
     if (!session) {
       sendHttpError(res, 404, ErrorCode.InvalidRequest, 'Not Found: session unknown or expired; initialize a new one');
@@ -233,6 +245,19 @@ export class McpHttpService {
 }
 
 const nullSink = { send: () => false };
+const logger = new Logger('McpHttp');
+
+/** The session store cannot be reached (Redis down): a clear 503 the client retries, never a hang or a stack. */
+function storeUnavailable(res: Response, error: unknown): void {
+  logger.warn(`session store unavailable: ${(error as Error).message}`);
+  sendHttpError(
+    res,
+    503,
+    ErrorCode.UpstreamUnavailable,
+    'Unavailable: the session store cannot be reached; retry shortly',
+    { 'Retry-After': '2' },
+  );
+}
 const userOf = (req: Request): unknown => (req as { user?: unknown }).user;
 
 function insufficientScope(outcome: { errorCode?: number; errorData?: unknown }): string | undefined {

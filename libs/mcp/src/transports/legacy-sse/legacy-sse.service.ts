@@ -84,7 +84,7 @@ export class LegacySseService {
         'Unsupported Media Type: Content-Type must be application/json',
       );
     }
-    const target = this.sessionFor(req, res);
+    const target = await this.sessionFor(req, res);
     if (!target) return;
     const parsed = await readJsonBody(req, res, this.options.maxRequestBytes);
     if (!parsed) return;
@@ -107,14 +107,17 @@ export class LegacySseService {
     }
   }
 
-  private sessionFor(req: Request, res: Response): { session: McpSession; stream: LegacySseStream } | undefined {
+  private async sessionFor(
+    req: Request,
+    res: Response,
+  ): Promise<{ session: McpSession; stream: LegacySseStream } | undefined> {
     const id = new URL(req.originalUrl ?? req.url, 'http://localhost').searchParams.get('sessionId');
     if (!id) {
       sendHttpError(res, 400, ErrorCode.InvalidRequest, 'Bad Request: the sessionId query parameter is required');
       return undefined;
     }
     const stream = id.length <= 128 ? this.streams.get(id) : undefined;
-    const session = stream ? this.sessions.find(id) : undefined;
+    const session = stream ? await this.sessions.find(id) : undefined;
     if (!stream || !session) {
       sendHttpError(
         res,

@@ -1,0 +1,57 @@
+import { randomBytes } from 'node:crypto';
+import Redis from 'ioredis';
+import { RedisLimitStore } from './redis-limit.store';
+
+// The machine's Redis; every run on its own key prefix, removed afterwards.
+const prefix = `test:${randomBytes(6).toString('hex')}:`;
+
+describe('RedisLimitStore (real Redis)', () => {
+  let redis: Redis;
+  beforeAll(() => {
+    redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { lazyConnect: true });
+  });
+  afterAll(async () => {
+    const keys = await redis.keys(`${prefix}*`);
+    if (keys.length) await redis.del(...keys);
+    redis.disconnect();
+  });
+
+  it('shares one rate budget between two stores (two replicas)', async () => {
+    const a = new RedisLimitStore(redis, prefix);
+    const b = new RedisLimitStore(redis, prefix);
+    const verdicts = [];
+    for (let i = 0; i < 6; i++) verdicts.push(await (i % 2 ? a : b).consume('s:alice', 4, 60));
+    expect(verdicts.filter((v) => v.ok)).toHaveLength(4);
+    expect(verdicts[5]).toEqual({ ok: false, retryAfterSec: expect.any(Number) });
+    expect((await a.consume('s:bob', 4, 60)).ok).toBe(true);
+  });
+
+  it('shares concurrency slots, and gives them back', async () => {
+    const a = new RedisLimitStore(redis, prefix);
+    const b = new RedisLimitStore(redis, prefix);
+    expect(await a.acquire('s:carol', 2)).toBe(true);
+    expect(await b.acquire('s:carol', 2)).toBe(true);
+    expect(await a.acquire('s:carol', 2)).toBe(false);
+    await b.release('s:carol');
+    expect(await a.acquire('s:carol', 2)).toBe(true);
+    await a.release('s:carol');
+    await a.release('s:carol');
+    await a.release('s:carol'); // one too many: never below zero
+    expect(await redis.exists(`${prefix}slots:s:carol`)).toBe(0);
+    expect(await redis.pttl(`${prefix}slots:s:dave`)).toBe(-2);
+    await a.acquire('s:dave', 1);
+    expect(await redis.pttl(`${prefix}slots:s:dave`)).toBeGreaterThan(0); // a dead replica's slot frees itself
+  });
+
+  it('throws (the limiter then fails closed) when Redis cannot be reached', async () => {
+    const down = new Redis('redis://127.0.0.1:1', {
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
+    const store = new RedisLimitStore(down, prefix);
+    await expect(store.consume('s:x', 1, 60)).rejects.toThrow();
+    await expect(store.acquire('s:x', 1)).rejects.toThrow();
+    down.disconnect();
+  });
+});

@@ -1,0 +1,69 @@
+import type { Redis } from 'ioredis';
+import { RateLimiterRedis } from 'rate-limiter-flexible';
+import { LimitVerdict, McpLimitStore } from './limit.store';
+
+/** How long a concurrency counter outlives its last change: slots held by a replica that died free themselves. */
+const SLOT_TTL_MS = 10 * 60_000;
+
+/** Takes a slot when fewer than ARGV[1] are held; keeps the counter from living forever (ARGV[2] ms). */
+const ACQUIRE = `
+local n = tonumber(redis.call('GET', KEYS[1]) or '0')
+if n >= tonumber(ARGV[1]) then return 0 end
+redis.call('INCR', KEYS[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return 1`;
+/** Gives a slot back, never below zero. */
+const RELEASE = `
+local n = tonumber(redis.call('GET', KEYS[1]) or '0')
+if n <= 1 then redis.call('DEL', KEYS[1]) else redis.call('DECR', KEYS[1]) end
+return 1`;
+
+/**
+ * Rate and concurrency budgets shared by every replica: rates with `rate-limiter-flexible`'s Redis limiter (an
+ * atomic counter per key and window), concurrency slots with a small Lua script per take and release. N calls a
+ * minute means N for the whole deployment, not N per replica. When Redis cannot be reached the calls throw: the
+ * limiter refuses the call (fails closed), as a replica that cannot count cannot promise the limit.
+ */
+export class RedisLimitStore implements McpLimitStore {
+  private readonly limiters = new Map<string, RateLimiterRedis>();
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix = 'mcp:',
+  ) {}
+
+  async consume(key: string, points: number, durationSec: number): Promise<LimitVerdict> {
+    const id = `${points}/${durationSec}`;
+    let limiter = this.limiters.get(id);
+    if (!limiter) {
+      limiter = new RateLimiterRedis({
+        storeClient: this.redis,
+        keyPrefix: `${this.prefix}rate:${id}`,
+        points,
+        duration: durationSec,
+      });
+      this.limiters.set(id, limiter);
+    }
+    try {
+      await limiter.consume(key);
+      return { ok: true };
+    } catch (rejection) {
+      // rate-limiter-flexible rejects with its result when over the budget, with an Error when Redis failed.
+      if (rejection instanceof Error) throw rejection;
+      const ms = (rejection as { msBeforeNext?: number }).msBeforeNext ?? durationSec * 1000;
+      return { ok: false, retryAfterSec: Math.max(1, Math.ceil(ms / 1000)) };
+    }
+  }
+
+  async acquire(key: string, max: number): Promise<boolean> {
+    return (await this.redis.eval(ACQUIRE, 1, `${this.prefix}slots:${key}`, max, SLOT_TTL_MS)) === 1;
+  }
+
+  async release(key: string): Promise<void> {
+    await this.redis.eval(RELEASE, 1, `${this.prefix}slots:${key}`);
+  }
+
+  async ping(): Promise<void> {
+    await this.redis.ping();
+  }
+}

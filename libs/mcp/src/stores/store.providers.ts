@@ -1,0 +1,38 @@
+import { Provider } from '@nestjs/common';
+import { MCP_MODULE_OPTIONS } from '../mcp.constants';
+import { ResolvedMcpOptions } from '../interfaces/mcp-module-options.interface';
+import { MCP_SESSION_STORE } from './session.store';
+import { MCP_EVENT_STORE } from './event.store';
+import { MCP_LIMIT_STORE } from './limit.store';
+import { InMemorySessionStore } from './in-memory-session.store';
+import { InMemoryEventStore } from './in-memory-event.store';
+import { InMemoryLimitStore } from './in-memory-limit.store';
+import { RedisSessionStore } from './redis-session.store';
+import { RedisLimitStore } from './redis-limit.store';
+import { RedisConnection } from './redis.connection';
+
+/**
+ * The stores, chosen by `store` (`MCP_STORE`): `memory` (default, nothing to set up) or `redis`. A team can still
+ * provide its own implementation under any of the tokens.
+ * @internal
+ */
+export const STORE_PROVIDERS: Provider[] = [
+  {
+    provide: RedisConnection,
+    inject: [MCP_MODULE_OPTIONS],
+    useFactory: (o: ResolvedMcpOptions) => (o.store === 'redis' ? new RedisConnection(o) : undefined),
+  },
+  {
+    provide: MCP_SESSION_STORE,
+    inject: [MCP_MODULE_OPTIONS, RedisConnection],
+    useFactory: (o: ResolvedMcpOptions, redis?: RedisConnection) =>
+      redis ? new RedisSessionStore(redis.client, o.redis.keyPrefix) : new InMemorySessionStore(),
+  },
+  { provide: MCP_EVENT_STORE, useFactory: () => new InMemoryEventStore() },
+  {
+    provide: MCP_LIMIT_STORE,
+    inject: [MCP_MODULE_OPTIONS, RedisConnection],
+    useFactory: (o: ResolvedMcpOptions, redis?: RedisConnection) =>
+      redis ? new RedisLimitStore(redis.client, o.redis.keyPrefix) : new InMemoryLimitStore(),
+  },
+];

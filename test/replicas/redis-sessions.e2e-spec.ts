@@ -1,0 +1,138 @@
+import { randomBytes } from 'node:crypto';
+import Redis from 'ioredis';
+import { DESK_MAIN, RunningServer, startHttpServer } from '../support/server-process';
+import { TestIssuer } from '../support/test-issuer';
+import { mcpPost, openMcpSession } from '../support/mcp-post';
+
+/**
+ * Two replica processes of the desk fixture on the machine's Redis (`MCP_STORE=redis`, a key prefix of their own):
+ * a session opened on one is served by the other, and ended everywhere at once.
+ */
+describe('sessions across replicas on Redis', () => {
+  const prefix = `test:${randomBytes(6).toString('hex')}:`;
+  let issuer: TestIssuer;
+  let a: RunningServer;
+  let b: RunningServer;
+  let token: string;
+  const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { lazyConnect: true });
+
+  beforeAll(async () => {
+    issuer = await TestIssuer.start();
+    const env = { ...issuer.env(), MCP_STORE: 'redis', MCP_REDIS_PREFIX: prefix };
+    [a, b] = await Promise.all([startHttpServer(DESK_MAIN, env), startHttpServer(DESK_MAIN, env)]);
+    token = await issuer.mint({ sub: 'alice' });
+  });
+  afterAll(async () => {
+    await Promise.all([a?.stop(), b?.stop()]);
+    await issuer?.close();
+    const keys = await redis.keys(`${prefix}*`);
+    if (keys.length) await redis.del(...keys);
+    redis.disconnect();
+  });
+
+  const list = (server: RunningServer, session: string, id: number) =>
+    mcpPost(server.url, { jsonrpc: '2.0', id, method: 'tools/list' }, token, { 'mcp-session-id': session });
+
+  it('serves a session opened on one replica from the other, with what was negotiated', async () => {
+    const session = await openMcpSession(a.url, token);
+    expect(await redis.exists(`${prefix}session:${session}`)).toBe(1);
+    const res = await list(b, session, 1);
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { result: { tools: unknown[] } }).result.tools.length).toBeGreaterThan(0);
+    const call = await mcpPost(
+      b.url,
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'search_tickets', arguments: { query: 'vpn' } } },
+      token,
+      { 'mcp-session-id': session },
+    );
+    expect(call.status).toBe(200);
+    expect(await call.json()).toMatchObject({ id: 2, result: { structuredContent: expect.any(Object) } });
+  });
+
+  it('keeps the session bound to its subject on every replica', async () => {
+    const session = await openMcpSession(a.url, token);
+    const mallory = await issuer.mint({ sub: 'mallory' });
+    const res = await mcpPost(b.url, { jsonrpc: '2.0', id: 3, method: 'tools/list' }, mallory, {
+      'mcp-session-id': session,
+    });
+    expect(res.status).toBe(403);
+  });
+
+  it('ends a session on every replica at once when it is deleted on one', async () => {
+    const session = await openMcpSession(a.url, token);
+    expect((await list(a, session, 4)).status).toBe(200);
+    expect((await list(b, session, 5)).status).toBe(200);
+    const ended = await fetch(b.url, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${token}`, 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' },
+    });
+    expect(ended.status).toBe(200);
+    expect((await list(a, session, 6)).status).toBe(404);
+    expect(await redis.exists(`${prefix}session:${session}`)).toBe(0);
+  });
+
+  it('counts rate limits for the whole deployment: N calls a minute in total, not N per replica', async () => {
+    const env = {
+      ...issuer.env(),
+      MCP_STORE: 'redis',
+      MCP_REDIS_PREFIX: `${prefix}limits:`,
+      MCP_RATE_LIMIT_PER_MINUTE: '6',
+    };
+    const [c, d] = await Promise.all([startHttpServer(DESK_MAIN, env), startHttpServer(DESK_MAIN, env)]);
+    try {
+      const bob = await issuer.mint({ sub: 'bob' });
+      const session = await openMcpSession(c.url, bob);
+      const statuses: number[] = [];
+      for (let i = 0; i < 10; i++) {
+        const res = await mcpPost(
+          (i % 2 ? c : d).url,
+          {
+            jsonrpc: '2.0',
+            id: i,
+            method: 'tools/call',
+            params: { name: 'search_tickets', arguments: { query: 'x' } },
+          },
+          bob,
+          { 'mcp-session-id': session },
+        );
+        statuses.push(res.status);
+      }
+      expect(statuses.filter((s) => s === 200)).toHaveLength(6);
+      expect(statuses.slice(6)).toEqual([429, 429, 429, 429]);
+    } finally {
+      await Promise.all([c.stop(), d.stop()]);
+    }
+  });
+
+  it('answers 503 -32006 quickly, never a hang, when the store cannot be reached; /ready names it', async () => {
+    const down = await startHttpServer(DESK_MAIN, {
+      ...issuer.env(),
+      MCP_STORE: 'redis',
+      REDIS_URL: 'redis://127.0.0.1:1',
+      MCP_REDIS_PREFIX: prefix,
+    });
+    try {
+      const started = Date.now();
+      const init = await mcpPost(
+        down.url,
+        {
+          jsonrpc: '2.0',
+          id: 0,
+          method: 'initialize',
+          params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+        },
+        token,
+      );
+      expect(init.status).toBe(503);
+      expect(init.headers.get('retry-after')).toBe('2');
+      expect(await init.json()).toMatchObject({ error: { code: -32006, message: expect.stringMatching(/store/) } });
+      expect(Date.now() - started).toBeLessThan(5_000);
+      const ready = await fetch(new URL('/ready', down.url));
+      expect(ready.status).toBe(503);
+      expect(await ready.json()).toMatchObject({ checks: { session_store: 'down' } });
+      expect(down.stdout!()).not.toMatch(/\bat .+\(.+:\d+:\d+\)/);
+    } finally {
+      await down.stop();
+    }
+  });
+});
