@@ -47,6 +47,7 @@ export { ErrorCode } from './wire/json-rpc';
 
 // Store contracts (in memory by default; provide your own under the token)
 export { McpSessionStore, McpSessionRecord, MCP_SESSION_STORE } from './stores/session.store';
+export { McpMessageBus, MCP_MESSAGE_BUS } from './stores/message.bus';
 export { McpEventStore, MCP_EVENT_STORE } from './stores/event.store';
 export { McpLimitStore, MCP_LIMIT_STORE } from './stores/limit.store';
 

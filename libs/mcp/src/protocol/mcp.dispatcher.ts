@@ -96,7 +96,7 @@ export class McpDispatcher {
       case 'invalid':
         return fail(msg.id, ErrorCode.InvalidRequest, `Invalid Request: ${msg.reason}`, undefined, rid);
       case 'response':
-        session.resolveResponse(msg.message);
+        if (!session.resolveResponse(msg.message)) this.sessions.forwardResponse(session, msg.message);
         return undefined;
       case 'notification':
         this.notification(msg.message, session);
@@ -198,12 +198,10 @@ export class McpDispatcher {
       case 'notifications/cancelled': {
         const requestId = n.params?.requestId;
         if (!isJsonRpcId(requestId)) return;
-        const call = session.inflight.get(McpSession.inflightKey(requestId));
-        if (!call) return;
-        call.cancelled = true;
         const reason = typeof n.params?.reason === 'string' ? n.params.reason.slice(0, 200) : 'cancelled by client';
         this.logger.debug(`request cancelled by the client: ${reason}`);
-        call.controller.abort(new McpError(ErrorCode.ServerError, 'Request cancelled'));
+        // Running on another replica: the sessions layer passes the cancellation on.
+        if (!session.cancel(requestId)) this.sessions.forwardCancel(session, requestId);
         return;
       }
       default:

@@ -1,10 +1,22 @@
-import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit, Optional } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
 import { MCP_MODULE_OPTIONS } from '../mcp.constants';
 import { ResolvedMcpOptions } from '../interfaces/mcp-module-options.interface';
 import { MCP_SESSION_STORE, McpSessionStore } from '../stores/session.store';
-import { ErrorCode, JsonRpcNotification } from '../wire/json-rpc';
+import { ErrorCode, JsonRpcId, JsonRpcNotification, JsonRpcResponse } from '../wire/json-rpc';
+import { MCP_MESSAGE_BUS, McpMessageBus } from '../stores/message.bus';
+import { InMemoryMessageBus } from '../stores/in-memory-message.bus';
 import { McpError } from '../errors/mcp.error';
 import { McpSession } from './mcp-session';
+
+/** What travels on the bus between replicas. */
+interface BusMessage {
+  uri?: string;
+  message?: unknown;
+  sessionId?: string;
+  requestId?: JsonRpcId;
+  by?: string;
+}
 
 /** Sessions the idle sweep looks at per event-loop turn. */
 const SWEEP_SLICE = 500;
@@ -38,15 +50,34 @@ export class McpSessionManager implements OnModuleInit, OnModuleDestroy {
   /** Creation times of the records this replica wrote (kept in later saves). */
   private readonly createdAt = new WeakMap<McpSession, number>();
 
+  /** This replica, as named in bus messages (to skip its own). */
+  private readonly replica = randomUUID();
+  private readonly bus: McpMessageBus;
+
   constructor(
     @Inject(MCP_SESSION_STORE) private readonly store: McpSessionStore,
     @Inject(MCP_MODULE_OPTIONS) private readonly options: ResolvedMcpOptions,
-  ) {}
+    @Optional() @Inject(MCP_MESSAGE_BUS) bus?: McpMessageBus,
+  ) {
+    this.bus = bus ?? new InMemoryMessageBus();
+  }
 
   onModuleInit(): void {
     const every = Math.min(60_000, Math.max(1_000, Math.floor(this.options.sessionIdleTimeoutMs / 4)));
     this.sweeper = setInterval(() => this.sweep(), every);
     this.sweeper.unref();
+    // Not awaited: with Redis down at boot, the replica starts (not ready) and subscribes once Redis is back.
+    const on = (topic: string, handler: (m: BusMessage) => void) =>
+      void this.bus
+        .subscribe(topic, (m) => handler(m as BusMessage))
+        .catch((e: Error) => this.logger.error(`bus: cannot subscribe to ${topic}: ${e.message}`));
+    on('resource-updated', (m) => this.deliverResourceUpdated(m.uri!));
+    on('broadcast', (m) => this.deliverBroadcast(m.message as JsonRpcNotification));
+    on('cancel', (m) => this.live.get(m.sessionId!)?.cancel(m.requestId as JsonRpcId));
+    on('response', (m) => this.live.get(m.sessionId!)?.resolveResponse(m.message as JsonRpcResponse));
+    on('session-saved', (m) => {
+      if (m.by !== this.replica) void this.refresh(m.sessionId!);
+    });
   }
 
   /**
@@ -104,9 +135,38 @@ export class McpSessionManager implements OnModuleInit, OnModuleDestroy {
     await this.save(session);
   }
 
-  private save(session: McpSession): Promise<void> {
+  private async save(session: McpSession): Promise<void> {
     session.touchedAt = Date.now();
-    return this.store.save(session.toRecord(this.createdAt.get(session)), this.options.sessionIdleTimeoutMs);
+    await this.store.save(session.toRecord(this.createdAt.get(session)), this.options.sessionIdleTimeoutMs);
+    // Other replicas holding a copy (its GET stream, say) take the change: subscriptions, log level.
+    if (this.store.shared) await this.publish('session-saved', { sessionId: session.id, by: this.replica });
+  }
+
+  /** A copy held here takes what another replica saved. */
+  private async refresh(id: string): Promise<void> {
+    const held = this.live.get(id);
+    if (!held) return;
+    const record = await this.store.get(id).catch(() => undefined);
+    if (!record) return;
+    held.logLevel = record.logLevel;
+    held.subscriptions.clear();
+    for (const uri of record.subscriptions) held.subscriptions.add(uri);
+  }
+
+  /** A client's `notifications/cancelled` for a call that runs on another replica. */
+  forwardCancel(session: McpSession, requestId: JsonRpcId): void {
+    void this.publish('cancel', { sessionId: session.id, requestId });
+  }
+
+  /** A client's answer to a server request (elicitation, sampling, roots) that waits on another replica. */
+  forwardResponse(session: McpSession, message: JsonRpcResponse): void {
+    void this.publish('response', { sessionId: session.id, message });
+  }
+
+  private publish(topic: string, message: BusMessage): Promise<void> {
+    return this.bus
+      .publish(topic, message)
+      .catch((e: Error) => this.logger.error(`bus: cannot publish ${topic}: ${e.message}`));
   }
 
   /**
@@ -174,16 +234,24 @@ export class McpSessionManager implements OnModuleInit, OnModuleDestroy {
     return this.live.size + this.local.size;
   }
 
-  /** Tells subscribers of `uri` that it changed (`notifications/resources/updated`). */
+  /** Tells subscribers of `uri` that it changed (`notifications/resources/updated`), on every replica. */
   resourceUpdated(uri: string): void {
+    void this.publish('resource-updated', { uri });
+  }
+
+  /** Sends `message` on the standalone stream of every initialized session (list changes), on every replica. */
+  broadcast(message: JsonRpcNotification): void {
+    void this.publish('broadcast', { message });
+  }
+
+  private deliverResourceUpdated(uri: string): void {
     const message: JsonRpcNotification = { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri } };
     for (const session of this.all()) {
       if (session.initialized && session.subscriptions.has(uri)) session.standalone?.send(message);
     }
   }
 
-  /** Sends `message` on the standalone stream of every initialized session (list changes). */
-  broadcast(message: JsonRpcNotification): void {
+  private deliverBroadcast(message: JsonRpcNotification): void {
     for (const session of this.all()) if (session.initialized) session.standalone?.send(message);
   }
 

@@ -178,6 +178,15 @@ export class McpSession {
     });
   }
 
+  /** Cancels the call `requestId` of this session when it runs here; false when it does not. */
+  cancel(requestId: JsonRpcId): boolean {
+    const call = this.inflight.get(McpSession.inflightKey(requestId));
+    if (!call) return false;
+    call.cancelled = true;
+    call.controller.abort(new McpError(ErrorCode.ServerError, 'Request cancelled'));
+    return true;
+  }
+
   /** Routes a client's response to the server request waiting for it. Unknown ids are ignored. */
   resolveResponse(response: JsonRpcResponse): boolean {
     if (typeof response.id !== 'string') return false;

@@ -10,6 +10,9 @@ import { InMemoryLimitStore } from './in-memory-limit.store';
 import { RedisSessionStore } from './redis-session.store';
 import { RedisLimitStore } from './redis-limit.store';
 import { RedisConnection } from './redis.connection';
+import { MCP_MESSAGE_BUS } from './message.bus';
+import { InMemoryMessageBus } from './in-memory-message.bus';
+import { RedisMessageBus } from './redis-message.bus';
 
 /**
  * The stores, chosen by `store` (`MCP_STORE`): `memory` (default, nothing to set up) or `redis`. A team can still
@@ -27,6 +30,12 @@ export const STORE_PROVIDERS: Provider[] = [
     inject: [MCP_MODULE_OPTIONS, RedisConnection],
     useFactory: (o: ResolvedMcpOptions, redis?: RedisConnection) =>
       redis ? new RedisSessionStore(redis.client, o.redis.keyPrefix) : new InMemorySessionStore(),
+  },
+  {
+    provide: MCP_MESSAGE_BUS,
+    inject: [MCP_MODULE_OPTIONS, RedisConnection],
+    useFactory: (o: ResolvedMcpOptions, redis?: RedisConnection) =>
+      redis ? new RedisMessageBus(redis.client, o.redis.keyPrefix) : new InMemoryMessageBus(),
   },
   { provide: MCP_EVENT_STORE, useFactory: () => new InMemoryEventStore() },
   {

@@ -1,0 +1,119 @@
+import { randomBytes } from 'node:crypto';
+import Redis from 'ioredis';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  ResourceUpdatedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import { DESK_MAIN, RunningServer, startHttpServer } from '../support/server-process';
+import { TestIssuer } from '../support/test-issuer';
+import { RoundRobinProxy, startRoundRobinProxy } from '../support/round-robin-proxy';
+
+const waitFor = async (check: () => boolean, ms = 5_000) => {
+  const until = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > until) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+};
+
+/**
+ * Two desk replicas on the machine's Redis behind a round-robin proxy with no session affinity, driven by the
+ * official 1.x client: consecutive requests of one session land on different replicas, so every answer, update,
+ * cancellation and client answer below crosses replicas through the session store and the message bus.
+ */
+describe('one session across two replicas behind a round-robin proxy (SDK 1.x)', () => {
+  const prefix = `test:${randomBytes(6).toString('hex')}:`;
+  const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { lazyConnect: true });
+  let issuer: TestIssuer;
+  let replicas: RunningServer[];
+  let proxy: RoundRobinProxy;
+  let client: Client;
+
+  beforeAll(async () => {
+    issuer = await TestIssuer.start();
+    const env = { ...issuer.env(), MCP_STORE: 'redis', MCP_REDIS_PREFIX: prefix };
+    replicas = await Promise.all([startHttpServer(DESK_MAIN, env), startHttpServer(DESK_MAIN, env)]);
+    proxy = await startRoundRobinProxy(replicas.map((r) => new URL(r.url).origin));
+  });
+  afterAll(async () => {
+    await proxy?.close();
+    await Promise.all((replicas ?? []).map((r) => r.stop()));
+    await issuer?.close();
+    const keys = await redis.keys(`${prefix}*`);
+    if (keys.length) await redis.del(...keys);
+    redis.disconnect();
+  });
+
+  beforeEach(async () => {
+    client = new Client({ name: 'replicas', version: '1.0.0' }, { capabilities: { sampling: {}, elicitation: {} } });
+    const token = await issuer.mint({ sub: 'alice' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL('/mcp', proxy.origin), {
+        requestInit: { headers: { authorization: `Bearer ${token}` } },
+      }),
+    );
+  });
+  afterEach(() => client.close());
+
+  it('lists and calls on whichever replica the proxy picks', async () => {
+    const before = [...proxy.counts];
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toContain('search_tickets');
+    for (let i = 0; i < 4; i++) {
+      const result = await client.callTool({ name: 'search_tickets', arguments: { query: 'vpn' } });
+      expect(result.isError).toBeFalsy();
+    }
+    expect(proxy.counts[0] - before[0]).toBeGreaterThan(1);
+    expect(proxy.counts[1] - before[1]).toBeGreaterThan(1);
+  });
+
+  it('answers elicitation and sampling through another replica, and delivers an update to a subscriber anywhere', async () => {
+    const updated: string[] = [];
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updated.push(n.params.uri));
+    client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: { confirm: true } }));
+    client.setRequestHandler(CreateMessageRequestSchema, async () => ({
+      role: 'assistant',
+      content: { type: 'text', text: 'Dear requester' },
+      model: 'test-model',
+    }));
+    await client.subscribeResource({ uri: 'desk://tickets/HD-3' });
+    await new Promise((r) => setTimeout(r, 200)); // the GET stream is open on one replica
+    for (let i = 0; i < 2; i++) {
+      const draft = await client.callTool({ name: 'draft_reply', arguments: { id: 'HD-4' } });
+      expect((draft.content as { text: string }[])[0].text).toBe('Dear requester');
+    }
+    // Each replica keeps its own tickets (the fixture's data is per process); both close HD-3 in turn.
+    for (let i = 0; i < 2; i++) {
+      const closed = await client.callTool({ name: 'close_ticket', arguments: { id: 'HD-3', resolution: 'done' } });
+      expect(closed.structuredContent).toMatchObject({ id: 'HD-3', status: 'closed' });
+    }
+    await waitFor(() => updated.includes('desk://tickets/HD-3'));
+  });
+
+  it('cancels a call running on another replica', async () => {
+    const controller = new AbortController();
+    const call = client.callTool({ name: 'export_tickets', arguments: {} }, undefined, { signal: controller.signal });
+    await new Promise((r) => setTimeout(r, 300));
+    controller.abort('changed my mind');
+    await expect(call).rejects.toThrow();
+    const cancelled = async () => {
+      let n = 0;
+      for (const r of replicas) {
+        const url = /metrics on (http:\/\/\S+)/.exec(r.stderr())![1];
+        const scrape = await (await fetch(url)).text();
+        const m = /^mcp_tool_calls_total\{[^}]*tool="export_tickets"[^}]*status="cancelled"[^}]*\} (\d+)$/m.exec(
+          scrape,
+        );
+        n += Number(m?.[1] ?? 0);
+      }
+      return n;
+    };
+    const until = Date.now() + 3_000;
+    while ((await cancelled()) < 1 && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+    expect(await cancelled()).toBe(1);
+    expect(await client.ping()).toEqual({});
+  });
+});
