@@ -104,6 +104,60 @@ describe('sessions across replicas on Redis', () => {
     }
   });
 
+  it('resumes a stream with Last-Event-ID on another replica after the one holding it was killed', async () => {
+    const env = { ...issuer.env(), MCP_STORE: 'redis', MCP_REDIS_PREFIX: prefix };
+    const [c, d] = await Promise.all([startHttpServer(DESK_MAIN, env), startHttpServer(DESK_MAIN, env)]);
+    try {
+      const session = await openMcpSession(c.url, token);
+      // A streamed call on c: its progress events get ids and go to the shared event log.
+      const res = await mcpPost(
+        c.url,
+        {
+          jsonrpc: '2.0',
+          id: 7,
+          method: 'tools/call',
+          params: { name: 'export_tickets', arguments: {}, _meta: { progressToken: 'p7' } },
+        },
+        token,
+        { 'mcp-session-id': session },
+      );
+      expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+      const reader = res.body!.getReader();
+      const ids: string[] = [];
+      let text = '';
+      while (ids.filter((i) => !i.endsWith('_0')).length < 3) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        text += Buffer.from(value).toString();
+        ids.splice(0, ids.length, ...[...text.matchAll(/^id: (\S+)$/gm)].map((m) => m[1]));
+      }
+      const seen = ids.filter((i) => !i.endsWith('_0'));
+      expect(seen.length).toBeGreaterThanOrEqual(3);
+      c.process.kill('SIGKILL');
+      await new Promise((r) => c.process.once('exit', r));
+
+      const resumed = await fetch(d.url, {
+        headers: {
+          authorization: `Bearer ${token}`,
+          accept: 'text/event-stream',
+          'mcp-session-id': session,
+          'mcp-protocol-version': '2025-11-25',
+          'last-event-id': seen[0],
+        },
+      });
+      expect(resumed.status).toBe(200);
+      const replay = await resumed.text();
+      const replayedIds = [...replay.matchAll(/^id: (\S+)$/gm)].map((m) => m[1]);
+      expect(replayedIds.slice(0, 2)).toEqual(seen.slice(1, 3));
+      expect(replay).toContain('"method":"notifications/progress"');
+      // The session itself goes on on d.
+      expect((await list(d, session, 8)).status).toBe(200);
+    } finally {
+      await d.stop();
+      if (c.process.exitCode === null && c.process.signalCode === null) await c.stop();
+    }
+  });
+
   it('answers 503 -32006 quickly, never a hang, when the store cannot be reached; /ready names it', async () => {
     const down = await startHttpServer(DESK_MAIN, {
       ...issuer.env(),

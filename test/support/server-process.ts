@@ -65,7 +65,7 @@ export function startHttpServer(main: string, env: Record<string, string> = {}, 
 }
 
 function stop(child: ChildProcess): Promise<number | null> {
-  if (child.exitCode !== null) return Promise.resolve(child.exitCode);
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
   return new Promise((r) => {
     child.once('exit', (code) => r(code));
     child.kill('SIGTERM');

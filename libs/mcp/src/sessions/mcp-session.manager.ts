@@ -46,7 +46,7 @@ export class McpSessionManager implements OnModuleInit, OnModuleDestroy {
   private readonly live = new Map<string, McpSession>();
   /** Sessions never looked up by id (stdio). */
   private readonly local = new Set<McpSession>();
-  private readonly closeListeners: ((session: McpSession) => void)[] = [];
+  private readonly closeListeners: ((session: McpSession, ended: boolean) => void)[] = [];
   /** Creation times of the records this replica wrote (kept in later saves). */
   private readonly createdAt = new WeakMap<McpSession, number>();
 
@@ -210,7 +210,7 @@ export class McpSessionManager implements OnModuleInit, OnModuleDestroy {
 
   /** Ends a session everywhere: DELETE, a failed initialize. Its record is removed from the store. */
   close(session: McpSession): void {
-    this.release(session);
+    this.release(session, true);
     if (session.transport === 'http')
       this.store
         .delete(session.id)
@@ -218,14 +218,15 @@ export class McpSessionManager implements OnModuleInit, OnModuleDestroy {
   }
 
   /** Ends this replica's copy only (idle here, shutdown): streams end and calls abort; the record stays shared. */
-  private release(session: McpSession): void {
+  private release(session: McpSession, ended = false): void {
     this.live.delete(session.id);
     this.local.delete(session);
     session.close();
-    for (const l of this.closeListeners) l(session);
+    for (const l of this.closeListeners) l(session, ended);
   }
 
-  onClose(listener: (session: McpSession) => void): void {
+  /** `listener` runs when a session ends here: `ended` everywhere (DELETE, expiry), or only this replica's copy. */
+  onClose(listener: (session: McpSession, ended: boolean) => void): void {
     this.closeListeners.push(listener);
   }
 

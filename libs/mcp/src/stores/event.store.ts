@@ -1,23 +1,30 @@
 import { JsonRpcMessage } from '../wire/json-rpc';
 
+/** What a `Last-Event-ID` resume replays. */
+export interface McpReplay {
+  streamId: string;
+  complete: boolean;
+  /** Event id and message, in order. */
+  events: [string, JsonRpcMessage][];
+}
+
 /**
  * Keeps the events of SSE streams so a client can resume with `Last-Event-ID`. Event ids name
  * their stream, so a replay never crosses streams.
  */
 export interface McpEventStore {
-  /** Stores a message on a stream and returns its event id. */
+  /**
+   * Stores a message on a stream and returns its event id at once (a shared store writes in the background, so
+   * streaming never waits on it).
+   */
   append(streamId: string, message: JsonRpcMessage): string;
   /** Marks a stream complete (its response was sent); complete streams are kept for a while for replays. */
   complete(streamId: string): void;
   /**
-   * Calls `send` for every event after `lastEventId` on the same stream, and returns that stream's
-   * id and whether it is complete; undefined when the id is unknown, expired or of another session.
+   * The events after `lastEventId` on the same stream, with that stream's id and whether it is complete; undefined
+   * when the id is unknown, expired or of another session.
    */
-  replayAfter(
-    lastEventId: string,
-    sessionId: string,
-    send: (eventId: string, message: JsonRpcMessage) => void,
-  ): { streamId: string; complete: boolean } | undefined;
+  replayAfter(lastEventId: string, sessionId: string): Promise<McpReplay | undefined>;
   /** Registers a stream before its first event. */
   open(streamId: string, sessionId: string): void;
   /** Forgets every stream of a session. */

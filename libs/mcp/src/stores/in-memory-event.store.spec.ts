@@ -3,7 +3,7 @@ import { InMemoryEventStore } from './in-memory-event.store';
 const msg = { jsonrpc: '2.0' as const, method: 'notifications/progress', params: {} };
 
 describe('InMemoryEventStore', () => {
-  it('keeps at most maxCompleteStreamsPerSession finished streams per session, dropping the oldest first', () => {
+  it('keeps at most maxCompleteStreamsPerSession finished streams per session, dropping the oldest first', async () => {
     const store = new InMemoryEventStore(1_000, 60_000, 100);
     const firstIds: string[] = [];
     for (let i = 0; i < 30_000; i++) {
@@ -12,16 +12,15 @@ describe('InMemoryEventStore', () => {
       store.complete(`s${i}`);
     }
     expect(store.size).toBe(100);
-    expect(store.replayAfter(firstIds[0].replace(/_1$/, '_0'), 'busy', () => undefined)).toBeUndefined();
-    const replayed: string[] = [];
-    expect(store.replayAfter('s29999_0', 'busy', (id) => replayed.push(id))).toEqual({
+    expect(await store.replayAfter(firstIds[0].replace(/_1$/, '_0'), 'busy')).toBeUndefined();
+    expect(await store.replayAfter('s29999_0', 'busy')).toEqual({
       streamId: 's29999',
       complete: true,
+      events: [['s29999_1', msg]],
     });
-    expect(replayed).toEqual(['s29999_1']);
   });
 
-  it("keeps open streams whatever their number, and drops only the ended session's streams", () => {
+  it("keeps open streams whatever their number, and drops only the ended session's streams", async () => {
     const store = new InMemoryEventStore(1_000, 60_000, 2);
     for (let i = 0; i < 5; i++) store.open(`a${i}`, 'A');
     store.open('b0', 'B');
@@ -29,8 +28,8 @@ describe('InMemoryEventStore', () => {
     expect(store.size).toBe(6);
     store.dropSession('A');
     expect(store.size).toBe(1);
-    expect(store.replayAfter('b0_0', 'B', () => undefined)).toEqual({ streamId: 'b0', complete: false });
-    expect(store.replayAfter('b0_0', 'A', () => undefined)).toBeUndefined();
+    expect(await store.replayAfter('b0_0', 'B')).toEqual({ streamId: 'b0', complete: false, events: [['b0_1', msg]] });
+    expect(await store.replayAfter('b0_0', 'A')).toBeUndefined();
   });
 
   it('expires finished streams after the TTL a slice at a time', () => {

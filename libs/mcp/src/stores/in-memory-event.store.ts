@@ -1,5 +1,5 @@
 import { JsonRpcMessage } from '../wire/json-rpc';
-import { McpEventStore } from './event.store';
+import { McpEventStore, McpReplay } from './event.store';
 
 interface StoredStream {
   sessionId: string;
@@ -68,18 +68,19 @@ export class InMemoryEventStore implements McpEventStore {
     }
   }
 
-  replayAfter(lastEventId: string, sessionId: string, send: (eventId: string, message: JsonRpcMessage) => void) {
+  async replayAfter(lastEventId: string, sessionId: string): Promise<McpReplay | undefined> {
     const cut = lastEventId.lastIndexOf('_');
     if (cut <= 0) return undefined;
     const streamId = lastEventId.slice(0, cut);
     const seq = Number(lastEventId.slice(cut + 1));
     const stream = this.streams.get(streamId);
     if (!stream || stream.sessionId !== sessionId || !Number.isInteger(seq)) return undefined;
+    const events: [string, JsonRpcMessage][] = [];
     for (const event of stream.events) {
-      if (Number(event.id.slice(cut + 1)) > seq) send(event.id, event.message);
+      if (Number(event.id.slice(cut + 1)) > seq) events.push([event.id, event.message]);
     }
     stream.touched = Date.now();
-    return { streamId, complete: stream.complete };
+    return { streamId, complete: stream.complete, events };
   }
 
   dropSession(sessionId: string): void {

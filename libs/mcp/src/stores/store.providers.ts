@@ -9,6 +9,7 @@ import { InMemoryEventStore } from './in-memory-event.store';
 import { InMemoryLimitStore } from './in-memory-limit.store';
 import { RedisSessionStore } from './redis-session.store';
 import { RedisLimitStore } from './redis-limit.store';
+import { RedisEventStore } from './redis-event.store';
 import { RedisConnection } from './redis.connection';
 import { MCP_MESSAGE_BUS } from './message.bus';
 import { InMemoryMessageBus } from './in-memory-message.bus';
@@ -37,7 +38,12 @@ export const STORE_PROVIDERS: Provider[] = [
     useFactory: (o: ResolvedMcpOptions, redis?: RedisConnection) =>
       redis ? new RedisMessageBus(redis.client, o.redis.keyPrefix) : new InMemoryMessageBus(),
   },
-  { provide: MCP_EVENT_STORE, useFactory: () => new InMemoryEventStore() },
+  {
+    provide: MCP_EVENT_STORE,
+    inject: [MCP_MODULE_OPTIONS, RedisConnection],
+    useFactory: (o: ResolvedMcpOptions, redis?: RedisConnection) =>
+      redis ? new RedisEventStore(redis.client, o.redis.keyPrefix, o.sessionIdleTimeoutMs) : new InMemoryEventStore(),
+  },
   {
     provide: MCP_LIMIT_STORE,
     inject: [MCP_MODULE_OPTIONS, RedisConnection],

@@ -5,11 +5,11 @@ import { ResolvedMcpOptions } from '../../interfaces/mcp-module-options.interfac
 import { McpDispatcher } from '../../protocol/mcp.dispatcher';
 import { McpSessionManager } from '../../sessions/mcp-session.manager';
 import { McpSession } from '../../sessions/mcp-session';
-import { ErrorCode, JsonRpcId, JsonRpcMessage, errorResponse } from '../../wire/json-rpc';
+import { ErrorCode, JsonRpcId, errorResponse } from '../../wire/json-rpc';
 import { McpError } from '../../errors/mcp.error';
 import { SessionAdmission } from '../../sessions/session-admission';
 import { isSupportedVersion } from '../../wire/protocol-version';
-import { MCP_EVENT_STORE, McpEventStore } from '../../stores/event.store';
+import { MCP_EVENT_STORE, McpEventStore, McpReplay } from '../../stores/event.store';
 import { accepts, mediaType, readJsonBody, sendHttpError } from './http-checks';
 import { PostResponseChannel } from './post-response.channel';
 import { SseStream, frame } from './sse-stream';
@@ -40,14 +40,16 @@ export class McpHttpService {
     private readonly challenge: McpChallenge,
     private readonly admission: SessionAdmission,
   ) {
-    sessions.onClose((s) => {
+    sessions.onClose((s, ended) => {
       if (s.transport !== 'http') return;
       for (const [id, stream] of this.streams) {
         if (stream.sessionId !== s.id) continue;
         stream.end();
         this.streams.delete(id);
       }
-      events.dropSession(s.id);
+      // Only a session ended everywhere loses its event logs: a replica that lets its copy go (idle here, shutdown)
+      // leaves them for a resume on another.
+      if (ended) events.dropSession(s.id);
     });
   }
 
@@ -206,9 +208,19 @@ export class McpHttpService {
     res.end(JSON.stringify(errorResponse((body as { id?: JsonRpcId }).id ?? null, error.code, error.message, data)));
   }
 
-  private resume(lastEventId: string, session: McpSession, res: Response, headers: Record<string, string>): void {
-    const replayed: [string, JsonRpcMessage][] = [];
-    const found = this.events.replayAfter(lastEventId.slice(0, 256), session.id, (id, m) => replayed.push([id, m]));
+  private async resume(
+    lastEventId: string,
+    session: McpSession,
+    res: Response,
+    headers: Record<string, string>,
+  ): Promise<void> {
+    let found: McpReplay | undefined;
+    try {
+      found = await this.events.replayAfter(lastEventId.slice(0, 256), session.id);
+    } catch (error) {
+      return storeUnavailable(res, error, 'event log');
+    }
+    const replayed = found?.events ?? [];
     if (!found) return sendHttpError(res, 404, ErrorCode.InvalidRequest, 'Not Found: unknown or expired Last-Event-ID');
     const live = found.complete ? undefined : this.streams.get(found.streamId);
     if (live) {
@@ -248,15 +260,11 @@ const nullSink = { send: () => false };
 const logger = new Logger('McpHttp');
 
 /** The session store cannot be reached (Redis down): a clear 503 the client retries, never a hang or a stack. */
-function storeUnavailable(res: Response, error: unknown): void {
-  logger.warn(`session store unavailable: ${(error as Error).message}`);
-  sendHttpError(
-    res,
-    503,
-    ErrorCode.UpstreamUnavailable,
-    'Unavailable: the session store cannot be reached; retry shortly',
-    { 'Retry-After': '2' },
-  );
+function storeUnavailable(res: Response, error: unknown, what = 'session store'): void {
+  logger.warn(`${what} unavailable: ${(error as Error).message}`);
+  sendHttpError(res, 503, ErrorCode.UpstreamUnavailable, `Unavailable: the ${what} cannot be reached; retry shortly`, {
+    'Retry-After': '2',
+  });
 }
 const userOf = (req: Request): unknown => (req as { user?: unknown }).user;
 

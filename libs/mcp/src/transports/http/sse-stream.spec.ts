@@ -37,7 +37,7 @@ describe('SseStream', () => {
     expect(res.chunks.filter((c) => c.includes('keepalive'))).toHaveLength(0);
   });
 
-  it('stores events while detached and replays them after the last seen id', () => {
+  it('stores events while detached and replays them after the last seen id', async () => {
     const store = new InMemoryEventStore();
     const stream = new SseStream(store, 's1');
     const res = new FakeResponse();
@@ -45,12 +45,9 @@ describe('SseStream', () => {
     stream.send({ jsonrpc: '2.0', method: 'a' });
     res.emit('close');
     stream.send({ jsonrpc: '2.0', method: 'b' });
-    const replayed: string[] = [];
-    const found = store.replayAfter(`${stream.id}_1`, 's1', (_id, m) =>
-      replayed.push((m as { method: string }).method),
-    );
-    expect(found).toEqual({ streamId: stream.id, complete: false });
-    expect(replayed).toEqual(['b']);
-    expect(store.replayAfter(`${stream.id}_1`, 'other-session', () => undefined)).toBeUndefined();
+    const found = await store.replayAfter(`${stream.id}_1`, 's1');
+    expect(found).toMatchObject({ streamId: stream.id, complete: false });
+    expect(found!.events.map(([, m]) => (m as { method: string }).method)).toEqual(['b']);
+    expect(await store.replayAfter(`${stream.id}_1`, 'other-session')).toBeUndefined();
   });
 });
