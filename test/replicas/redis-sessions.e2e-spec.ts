@@ -104,6 +104,45 @@ describe('sessions across replicas on Redis', () => {
     }
   });
 
+  it('holds the session caps for the whole deployment, not per replica', async () => {
+    const env = {
+      ...issuer.env(),
+      MCP_STORE: 'redis',
+      MCP_REDIS_PREFIX: `${prefix}caps:`,
+      MCP_MAX_SESSIONS_PER_SUBJECT: '3',
+      MCP_INITIALIZE_PER_MINUTE: '5',
+    };
+    const [c, d] = await Promise.all([startHttpServer(DESK_MAIN, env), startHttpServer(DESK_MAIN, env)]);
+    try {
+      const carol = await issuer.mint({ sub: 'carol' });
+      const INIT = {
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'caps', version: '1' } },
+      };
+      const statuses = [];
+      for (const server of [c, d, c, d]) statuses.push((await mcpPost(server.url, INIT, carol)).status);
+      expect(statuses).toEqual([200, 200, 200, 429]);
+      // The initialize rate is shared as well: 5 a minute in all, even with every session ended at once.
+      const erin = await issuer.mint({ sub: 'erin' });
+      const rates = [];
+      for (const server of [c, d, c, d, c, d]) {
+        const res = await mcpPost(server.url, INIT, erin);
+        rates.push(res.status);
+        const id = res.headers.get('mcp-session-id');
+        if (id)
+          await fetch(server.url, {
+            method: 'DELETE',
+            headers: { authorization: `Bearer ${erin}`, 'mcp-session-id': id, 'mcp-protocol-version': '2025-11-25' },
+          });
+      }
+      expect(rates).toEqual([200, 200, 200, 200, 200, 429]);
+    } finally {
+      await Promise.all([c.stop(), d.stop()]);
+    }
+  });
+
   it('resumes a stream with Last-Event-ID on another replica after the one holding it was killed', async () => {
     const env = { ...issuer.env(), MCP_STORE: 'redis', MCP_REDIS_PREFIX: prefix };
     const [c, d] = await Promise.all([startHttpServer(DESK_MAIN, env), startHttpServer(DESK_MAIN, env)]);

@@ -5,6 +5,7 @@ import { ErrorCode, JsonRpcId, JsonRpcMessage, JsonRpcResponse } from '../wire/j
 import { MessageSink } from '../wire/message-sink';
 import { EraFeatures, ProtocolVersion, eraFeatures } from '../wire/protocol-version';
 import { McpSessionRecord } from '../stores/session.store';
+import { budgetSubject } from '../auth/mcp-principal';
 
 interface PendingRequest {
   resolve(result: Record<string, unknown>): void;
@@ -81,7 +82,13 @@ export class McpSession {
       clientCapabilities: this.clientCapabilities,
       logLevel: this.logLevel,
       subscriptions: [...this.subscriptions],
-      owner: owner ? { subject: owner.subject ?? '', ...(owner.anonymous ? { anonymous: true } : {}) } : undefined,
+      owner: owner
+        ? {
+            subject: owner.subject ?? '',
+            ...(owner.anonymous ? { anonymous: true } : {}),
+            key: budgetSubject(owner, 'anonymous'),
+          }
+        : undefined,
       createdAt,
     };
   }
@@ -97,7 +104,7 @@ export class McpSession {
         subject: record.owner.subject,
         scopes: new Set<string>(),
         claims: {},
-        ...(record.owner.anonymous ? { anonymous: true } : {}),
+        ...(record.owner.anonymous ? { anonymous: true, source: record.owner.key?.replace(/^anonymous@/, '') } : {}),
       };
     return session;
   }

@@ -1,5 +1,4 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { MCP_MODULE_OPTIONS } from '../mcp.constants';
 import { ResolvedMcpOptions } from '../interfaces/mcp-module-options.interface';
 import { ErrorCode } from '../wire/json-rpc';
@@ -7,6 +6,8 @@ import { McpError } from '../errors/mcp.error';
 import { budgetSubject } from '../auth/mcp-principal';
 import { McpSession } from './mcp-session';
 import { McpSessionManager } from './mcp-session.manager';
+import { MCP_SESSION_STORE, McpSessionStore } from '../stores/session.store';
+import { MCP_LIMIT_STORE, McpLimitStore } from '../stores/limit.store';
 import { McpMetrics } from '../observability/mcp-metrics.service';
 import { McpRefusalLog } from '../observability/refusal-log';
 
@@ -17,7 +18,8 @@ const subjectOf = (principal: unknown): string => budgetSubject(principal, 'anon
  * Bounds what callers can make the server hold in sessions: open sessions per subject and in total, and
  * `initialize` calls per subject per minute. A client that re-initializes on every call, or a flood of
  * `initialize`, is refused with a JSON-RPC error (429 `-32003` per subject, 503 `-32006` at capacity) instead of
- * growing the heap until the process dies. Counts are per process (each replica bounds itself).
+ * growing the heap until the process dies. With a shared store (`MCP_STORE=redis`) the counts and the rate hold for
+ * the whole deployment; in memory, each process bounds itself.
  * @internal
  */
 @Injectable()
@@ -25,19 +27,31 @@ export class SessionAdmission {
   private readonly open = new Map<string, number>();
   private readonly counted = new WeakSet<McpSession>();
   private total = 0;
-  private readonly initializeRate: RateLimiterMemory;
 
   constructor(
     @Inject(MCP_MODULE_OPTIONS) private readonly options: ResolvedMcpOptions,
     private readonly sessions: McpSessionManager,
     private readonly metrics: McpMetrics,
+    @Inject(MCP_SESSION_STORE) private readonly store: McpSessionStore,
+    @Inject(MCP_LIMIT_STORE) private readonly limits: McpLimitStore,
     @Optional() private readonly refusals?: McpRefusalLog,
   ) {
-    this.initializeRate = new RateLimiterMemory({ points: options.limits.initializePerMinute, duration: 60 });
     sessions.onClose((session) => this.release(session));
   }
 
-  /** The refusal for a new session of this principal, or undefined when it may open one. */
+  /**
+   * Open sessions, of `subject` or all: the shared store's count when it has one (the caps then hold for the
+   * deployment), else this replica's.
+   */
+  private async openSessions(subject?: string): Promise<number> {
+    if (this.store.shared && this.store.countOpen) return this.store.countOpen(subject);
+    return subject === undefined ? this.total : (this.open.get(subject) ?? 0);
+  }
+
+  /**
+   * The refusal for a new session of this principal, or undefined when it may open one. Throws when a shared store
+   * cannot be reached (the transport answers 503).
+   */
   async refusal(principal: unknown): Promise<McpError | undefined> {
     const subject = subjectOf(principal);
     const { maxSessions, maxSessionsPerSubject } = this.options.limits;
@@ -47,14 +61,14 @@ export class SessionAdmission {
         reason: 'shutting_down',
         retryAfter: 1,
       });
-    if (this.total >= maxSessions) {
+    if ((await this.openSessions()) >= maxSessions) {
       this.refused('sessions_total', subject);
       return new McpError(ErrorCode.UpstreamUnavailable, 'Server busy: too many open sessions; retry later', {
         reason: 'session_capacity',
         retryAfter: 30,
       });
     }
-    if ((this.open.get(subject) ?? 0) >= maxSessionsPerSubject) {
+    if ((await this.openSessions(subject)) >= maxSessionsPerSubject) {
       this.refused('sessions', subject);
       return new McpError(
         ErrorCode.RateLimited,
@@ -62,14 +76,13 @@ export class SessionAdmission {
         { reason: 'session_limit', retryAfter: 60 },
       );
     }
-    try {
-      await this.initializeRate.consume(subject);
-    } catch (rejection) {
+    // The initialize rate goes through the limit store: shared by every replica when the store is.
+    const verdict = await this.limits.consume(`i:${subject}`, this.options.limits.initializePerMinute, 60);
+    if (!verdict.ok) {
       this.refused('rate', subject);
-      const ms = (rejection as { msBeforeNext?: number }).msBeforeNext ?? 60_000;
       return new McpError(ErrorCode.RateLimited, 'Too many initialize requests: reuse the session you have', {
         reason: 'initialize_rate',
-        retryAfter: Math.max(1, Math.ceil(ms / 1000)),
+        retryAfter: verdict.retryAfterSec,
       });
     }
     return undefined;

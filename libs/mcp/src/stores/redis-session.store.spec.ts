@@ -51,4 +51,19 @@ describe('RedisSessionStore (real Redis)', () => {
     await redis.set(`${prefix}session:s3`, '{not json', 'PX', 10_000);
     expect(await store.get('s3')).toBeUndefined();
   });
+
+  it('counts open sessions in all and per owner, forgetting deleted and expired ones', async () => {
+    const counted = new RedisSessionStore(redis, `${prefix}count:`);
+    const owned = (id: string, key: string) => ({ ...record(id), owner: { subject: key, key } });
+    await counted.save(owned('c1', 'alice'), 60_000);
+    await counted.save(owned('c2', 'alice'), 60_000);
+    await counted.save(owned('c3', 'bob'), 150);
+    expect(await counted.countOpen()).toBe(3);
+    expect(await counted.countOpen('alice')).toBe(2);
+    await counted.delete('c1');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await counted.countOpen('alice')).toBe(1);
+    expect(await counted.countOpen('bob')).toBe(0);
+    expect(await counted.countOpen()).toBe(1);
+  });
 });

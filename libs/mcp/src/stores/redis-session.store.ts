@@ -1,10 +1,18 @@
 import type { Redis } from 'ioredis';
 import { McpSessionRecord, McpSessionStore } from './session.store';
 
+/** Runs a MULTI and returns each command's result, or throws the first error. */
+async function exec(batch: ReturnType<Redis['multi']>): Promise<unknown[]> {
+  const results = (await batch.exec()) ?? [];
+  for (const [error] of results) if (error) throw error;
+  return results.map(([, value]) => value);
+}
+
 /**
  * Session metadata in Redis, one JSON string per session under `<prefix>session:<id>` with a sliding expiry
  * (`SET ... PX`, `PEXPIRE`): any replica can serve any session, and a session deleted or expired anywhere is gone
  * everywhere. Every request checks its record (`shared`), one round trip.
+ * Open sessions are also counted (`countOpen`), so the session caps hold for the whole deployment.
  */
 export class RedisSessionStore implements McpSessionStore {
   readonly shared = true;
@@ -29,15 +37,54 @@ export class RedisSessionStore implements McpSessionStore {
   }
 
   async save(record: McpSessionRecord, ttlMs: number): Promise<void> {
-    await this.redis.set(this.key(record.id), JSON.stringify(record), 'PX', ttlMs);
+    const batch = this.redis
+      .multi()
+      .set(this.key(record.id), JSON.stringify(record), 'PX', ttlMs)
+      .zadd(this.openKey, Date.now() + ttlMs, record.id);
+    if (record.owner?.key)
+      batch.sadd(this.ownerKey(record.owner.key), record.id).pexpire(this.ownerKey(record.owner.key), ttlMs);
+    await exec(batch);
   }
 
   async touch(id: string, ttlMs: number): Promise<boolean> {
-    return (await this.redis.pexpire(this.key(id), ttlMs)) === 1;
+    const [touched] = await exec(
+      this.redis
+        .multi()
+        .pexpire(this.key(id), ttlMs)
+        .zadd(this.openKey, 'XX', Date.now() + ttlMs, id),
+    );
+    return touched === 1;
   }
 
   async delete(id: string): Promise<void> {
-    await this.redis.del(this.key(id));
+    await exec(this.redis.multi().del(this.key(id)).zrem(this.openKey, id));
+  }
+
+  /**
+   * All open sessions: a sorted set scored by expiry (expired ones trimmed first). One owner's: its set of session
+   * ids, each checked to still exist (the set is at most about the per-caller cap, so this stays small).
+   */
+  async countOpen(ownerKey?: string): Promise<number> {
+    if (ownerKey === undefined) {
+      const [, count] = await exec(
+        this.redis.multi().zremrangebyscore(this.openKey, '-inf', Date.now()).zcard(this.openKey),
+      );
+      return count as number;
+    }
+    const ids = await this.redis.smembers(this.ownerKey(ownerKey));
+    if (ids.length === 0) return 0;
+    const exists = await exec(ids.reduce((b, id) => b.exists(this.key(id)), this.redis.multi()));
+    const gone = ids.filter((_, i) => exists[i] === 0);
+    if (gone.length) await this.redis.srem(this.ownerKey(ownerKey), ...gone);
+    return ids.length - gone.length;
+  }
+
+  private get openKey(): string {
+    return `${this.prefix}sessions:open`;
+  }
+
+  private ownerKey(key: string): string {
+    return `${this.prefix}sessions:owner:${key}`;
   }
 
   async ping(): Promise<void> {

@@ -13,8 +13,11 @@ export interface McpSessionRecord {
   logLevel: LoggingLevel;
   /** Resource URIs the client subscribed to. */
   subscriptions: string[];
-  /** The caller the session is bound to: a token subject, or a caller without a token (anonymous listing). */
-  owner?: { subject: string; anonymous?: boolean };
+  /**
+   * The caller the session is bound to: a token subject, or a caller without a token (anonymous listing); `key` is
+   * who its session caps count it under (the subject, or `anonymous@<address>`).
+   */
+  owner?: { subject: string; anonymous?: boolean; key?: string };
   /** Epoch milliseconds. */
   createdAt: number;
 }
@@ -36,6 +39,11 @@ export interface McpSessionStore {
   /** Pushes the expiry to `ttlMs` from now; false when the record is gone (expired or deleted). */
   touch(id: string, ttlMs: number): Promise<boolean>;
   delete(id: string): Promise<void>;
+  /**
+   * Open sessions in the deployment, of one owner `key` or all. Optional: a shared store has it so the session caps
+   * hold for the deployment; without it each replica counts its own.
+   */
+  countOpen?(ownerKey?: string): Promise<number>;
   /**
    * Readiness probe (`GET /ready`): resolves when the store can serve, rejects otherwise. Optional: without it the
    * store counts as reachable.

@@ -174,7 +174,12 @@ export class McpHttpService {
   }
 
   private async initialize(body: unknown, req: Request, res: Response): Promise<void> {
-    const refusal = await this.admission.refusal(userOf(req));
+    let refusal: McpError | undefined;
+    try {
+      refusal = await this.admission.refusal(userOf(req));
+    } catch (error) {
+      return storeUnavailable(res, error);
+    }
     if (refusal) return this.refuse(body, refusal, res);
     const session = this.sessions.createHttpSession();
     bindPrincipal(session, req);

@@ -6,6 +6,7 @@ import { ResolvedMcpOptions } from '../../interfaces/mcp-module-options.interfac
 import { McpDispatcher } from '../../protocol/mcp.dispatcher';
 import { McpSessionManager } from '../../sessions/mcp-session.manager';
 import { McpSession } from '../../sessions/mcp-session';
+import { McpError } from '../../errors/mcp.error';
 import { ErrorCode, classifyMessage } from '../../wire/json-rpc';
 import { accepts, mediaType, readJsonBody, sendHttpError } from '../http/http-checks';
 import { LegacySseStream } from './legacy-sse.stream';
@@ -49,7 +50,12 @@ export class LegacySseService {
     if (!accepts(req.headers.accept, 'text/event-stream')) {
       return sendHttpError(res, 406, ErrorCode.InvalidRequest, 'Not Acceptable: Accept must allow text/event-stream');
     }
-    const refusal = await this.admission.refusal((req as { user?: unknown }).user);
+    const refusal = await this.admission.refusal((req as { user?: unknown }).user).catch(
+      () =>
+        new McpError(ErrorCode.UpstreamUnavailable, 'Unavailable: the session store cannot be reached; retry shortly', {
+          retryAfter: 2,
+        }),
+    );
     if (refusal) {
       const retryAfter = (refusal.data as { retryAfter?: number } | undefined)?.retryAfter;
       return sendHttpError(
