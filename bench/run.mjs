@@ -35,6 +35,7 @@ import { dirname, resolve } from 'node:path';
 import { startIssuer } from './lib/issuer.mjs';
 import { mergeLimiter, printLimiter, runLimiter } from './lib/limiter.mjs';
 import { mergeAbuse, printAbuse, runAbuse } from './lib/abuse.mjs';
+import { dropRedisPrefix, redisBytesPerSession } from './lib/redis.mjs';
 import { BASE_HEADERS, CALL_BODY, LIST_BODY, checkAuth, newId, openSession, post } from './lib/mcp-client.mjs';
 import { fmtPct, report, summarise, valid } from './lib/report.mjs';
 import { PIN, load, machineBusyPct, runChild, startServer } from './lib/servers.mjs';
@@ -113,9 +114,19 @@ async function main() {
   // `mcp-logs` is the same with the production logs on (JSON lines to /dev/null), against `mcp`.
   const mcp = await startServer('mcp', 'mcp', { NODE_ENV: 'development', BENCH_AUTH: 'off', BENCH_LOGS: 'off' });
   const mcpLogs = await startServer('mcp-logs', 'mcp', { NODE_ENV: 'development', BENCH_AUTH: 'off' });
+  // `mcp-redis`: `mcp` with every store in Redis (MCP_STORE=redis, a key prefix of its own, removed afterwards).
+  const redisPrefix = `bench:${randomUUID().slice(0, 8)}:`;
+  const mcpRedis = await startServer('mcp-redis', 'mcp', {
+    NODE_ENV: 'development',
+    BENCH_AUTH: 'off',
+    BENCH_LOGS: 'off',
+    MCP_STORE: 'redis',
+    MCP_REDIS_PREFIX: redisPrefix,
+  });
   let ceiling;
   let mcpAuth;
   let authCheck;
+  let redisMemory;
   const runs = {};
   try {
     const sessions = [];
@@ -164,6 +175,8 @@ async function main() {
     const authHeaders = { ...BASE_HEADERS, ...bearer };
     const logSessions = [];
     for (let i = 0; i < Math.max(...CONNECTIONS); i++) logSessions.push(await openSession(mcpLogs.url));
+    const redisSessions = [];
+    for (let i = 0; i < Math.max(...CONNECTIONS); i++) redisSessions.push(await openSession(mcpRedis.url));
 
     const plan = [
       ...CONNECTIONS.flatMap((c) => [
@@ -197,6 +210,17 @@ async function main() {
           sessions: authSessions,
           verify: 'call',
           headers: authHeaders,
+          ref: `mcp.call.${c}`,
+        },
+        {
+          key: `redis.call.${c}`,
+          label: `mcp tools/call (redis) x${c}`,
+          server: mcpRedis,
+          path: '/mcp',
+          c,
+          body: CALL_BODY,
+          sessions: redisSessions,
+          verify: 'call',
           ref: `mcp.call.${c}`,
         },
         {
@@ -244,9 +268,15 @@ async function main() {
         );
       }
     }
+    // Redis memory per idle session: what 2,000 more sessions add to Redis's used_memory.
+    redisMemory = await redisBytesPerSession(mcpRedis.url, 2_000);
+    process.stdout.write(
+      `  redis: ${redisMemory.bytesPerSession} B of Redis memory per idle session (${redisMemory.sessions} sessions)\n`,
+    );
   } finally {
-    await Promise.all([mcp.stop(), mcpLogs.stop(), ceiling?.stop(), mcpAuth?.stop()]);
+    await Promise.all([mcp.stop(), mcpLogs.stop(), mcpRedis.stop(), ceiling?.stop(), mcpAuth?.stop()]);
     await issuer.stop();
+    await dropRedisPrefix(redisPrefix);
   }
   const measured = summarise(runs);
 
@@ -287,6 +317,7 @@ async function main() {
     limiter,
     heap,
     abuse,
+    redisMemory,
   );
 }
 

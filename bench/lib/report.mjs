@@ -110,6 +110,14 @@ function buildRows(runs, measured) {
     row('ceiling tools/call (canned)', `ceiling call x${c}`, `ceiling.call.${c}`);
     row('mcp tools/call echo', `mcp call x${c}`, `mcp.call.${c}`, `ceiling.call.${c}`, TARGETS.call);
     row('mcp tools/call echo (auth)', `auth call x${c}`, `auth.call.${c}`, `mcp.call.${c}`, TARGETS.auth, 'mcp');
+    row(
+      'mcp tools/call echo (Redis stores)',
+      `redis call x${c}`,
+      `redis.call.${c}`,
+      `mcp.call.${c}`,
+      c === 16 ? TARGETS.redis : undefined,
+      'mcp',
+    );
     row('mcp tools/call echo (logs)', `logs call x${c}`, `logs.call.${c}`, `mcp.call.${c}`, TARGETS.logs, 'mcp');
   }
   row(`ceiling list (${TOOL_COUNT} tools, res.json)`, 'ceiling list', 'ceiling.list');
@@ -185,7 +193,17 @@ function printTable(rows) {
  * the limiter scenario's block (runLimiter); `heap` the heap-under-load probe's answer; `abuse` the abuse
  * scenario's block (runAbuse).
  */
-export function report(runs, measured, idle, { loadBefore, busyBefore }, { jwksFetches, check }, limiter, heap, abuse) {
+export function report(
+  runs,
+  measured,
+  idle,
+  { loadBefore, busyBefore },
+  { jwksFetches, check },
+  limiter,
+  heap,
+  abuse,
+  redisMemory,
+) {
   const rows = buildRows(runs, measured);
   const idleVerdict =
     idle.liveSessionsAfter - idle.liveSessionsBefore !== idle.sessions
@@ -206,6 +224,10 @@ export function report(runs, measured, idle, { loadBefore, busyBefore }, { jwksF
   );
   printLimiter(limiter);
   printAbuse(abuse);
+  if (redisMemory)
+    console.log(
+      `\nredis: ${redisMemory.bytesPerSession} B of Redis memory per idle session (${redisMemory.sessions} sessions)`,
+    );
   const loadAfter = loadavg();
   console.log(
     `\nload average (1 min) before/after: ${loadBefore[0].toFixed(2)} / ${loadAfter[0].toFixed(2)} (the bench itself adds about 2)`,
@@ -253,6 +275,7 @@ export function report(runs, measured, idle, { loadBefore, busyBefore }, { jwksF
         heapUnderLoad: { ...heap, targetGrowthMB: TARGETS.heapGrowthMB, result: heapVerdict },
         limiter,
         abuse,
+        redisMemory,
         failed,
       },
       null,

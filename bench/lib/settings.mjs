@@ -23,7 +23,8 @@ export const LIST_CONNECTIONS = 16;
 // call, list: against the ceiling; auth: the authenticated tools/call against the unauthenticated one.
 // logs: the production JSON logs (an access line and a call entry per request) may cost at most 40% of a
 // trivial tool call's throughput; a regression guard, set when the logs arrived (#6), not a design goal.
-export const TARGETS = { call: 0.5, list: 0.8, auth: 0.8, logs: 0.6, idleMB: 100, heapGrowthMB: 5 };
+// redis: tools/call with every store in Redis, against the memory stores, at 16 connections (issue #12).
+export const TARGETS = { call: 0.5, list: 0.8, auth: 0.8, logs: 0.6, redis: 0.7, idleMB: 100, heapGrowthMB: 5 };
 export const AUTH_ISSUER = 'https://issuer.bench.invalid';
 export const AUTH_AUDIENCE = 'mcp:bench';
 // The limiter scenario: its own MCP server with the module's default limits (BENCH_LIMITS=default) and
