@@ -3,6 +3,7 @@ import Redis from 'ioredis';
 import { DESK_MAIN, RunningServer, startHttpServer } from '../support/server-process';
 import { TestIssuer } from '../support/test-issuer';
 import { mcpPost, openMcpSession } from '../support/mcp-post';
+import { startCuttableProxy } from '../support/tcp-cut-proxy';
 
 /**
  * Two replica processes of the desk fixture on the machine's Redis (`MCP_STORE=redis`, a key prefix of their own):
@@ -194,6 +195,73 @@ describe('sessions across replicas on Redis', () => {
     } finally {
       await d.stop();
       if (c.process.exitCode === null && c.process.signalCode === null) await c.stop();
+    }
+  });
+
+  it('loses no session when a replica is killed under steady load; the survivor answers every request', async () => {
+    const env = { ...issuer.env(), MCP_STORE: 'redis', MCP_REDIS_PREFIX: prefix };
+    const [c, d] = await Promise.all([startHttpServer(DESK_MAIN, env), startHttpServer(DESK_MAIN, env)]);
+    try {
+      const sessions = [];
+      for (let i = 0; i < 10; i++) sessions.push(await openMcpSession((i % 2 ? c : d).url, token));
+      // Steady load on the survivor from every session while c dies.
+      let stop = false;
+      const statuses: number[] = [];
+      const load = Promise.all(
+        sessions.map(async (session, i) => {
+          for (let n = 0; !stop; n++) statuses.push((await list(d, session, 1_000 * i + n)).status);
+        }),
+      );
+      await new Promise((r) => setTimeout(r, 300));
+      c.process.kill('SIGKILL');
+      await new Promise((r) => c.process.once('exit', r));
+      await new Promise((r) => setTimeout(r, 700));
+      stop = true;
+      await load;
+      expect(statuses.length).toBeGreaterThan(50);
+      expect(statuses.filter((s) => s !== 200)).toEqual([]);
+      for (const [i, session] of sessions.entries()) expect((await list(d, session, 99_000 + i)).status).toBe(200);
+    } finally {
+      await d.stop();
+      if (c.process.exitCode === null && c.process.signalCode === null) await c.stop();
+    }
+  });
+
+  it('answers 503 while Redis is cut off and recovers by itself when it is back, sessions intact', async () => {
+    const link = await startCuttableProxy('127.0.0.1', 6379);
+    const replica = await startHttpServer(DESK_MAIN, {
+      ...issuer.env(),
+      MCP_STORE: 'redis',
+      MCP_REDIS_PREFIX: prefix,
+      REDIS_URL: `redis://127.0.0.1:${link.port}`,
+      MCP_READY_CACHE_MS: '0',
+    });
+    try {
+      const session = await openMcpSession(replica.url, token);
+      expect((await list(replica, session, 20)).status).toBe(200);
+      await link.cut();
+      const started = Date.now();
+      const during = await list(replica, session, 21);
+      expect(during.status).toBe(503);
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(await during.json()).toMatchObject({ error: { code: -32006 } });
+      expect((await fetch(new URL('/ready', replica.url))).status).toBe(503);
+
+      await link.restore();
+      const back = Date.now();
+      let status = 0;
+      while (status !== 200 && Date.now() - back < 10_000) {
+        status = (await list(replica, session, 22)).status;
+        if (status !== 200) await new Promise((r) => setTimeout(r, 250));
+      }
+      // The same session, no restart: ioredis reconnects within its 2 s backoff.
+      expect(status).toBe(200);
+      expect(Date.now() - back).toBeLessThan(6_000);
+      expect((await fetch(new URL('/ready', replica.url))).status).toBe(200);
+      expect(replica.stdout!()).not.toMatch(/\bat .+\(.+:\d+:\d+\)/);
+    } finally {
+      await replica.stop();
+      await link.close();
     }
   });
 

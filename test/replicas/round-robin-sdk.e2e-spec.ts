@@ -1,6 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import Redis from 'ioredis';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import {
+  Client as Client2,
+  StreamableHTTPClientTransport as StreamableHTTPClientTransport2,
+} from '@modelcontextprotocol/client';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
   CreateMessageRequestSchema,
@@ -24,7 +28,7 @@ const waitFor = async (check: () => boolean, ms = 5_000) => {
  * official 1.x client: consecutive requests of one session land on different replicas, so every answer, update,
  * cancellation and client answer below crosses replicas through the session store and the message bus.
  */
-describe('one session across two replicas behind a round-robin proxy (SDK 1.x)', () => {
+describe('one session across two replicas behind a round-robin proxy (official clients 1.x and 2.x)', () => {
   const prefix = `test:${randomBytes(6).toString('hex')}:`;
   const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { lazyConnect: true });
   let issuer: TestIssuer;
@@ -115,5 +119,39 @@ describe('one session across two replicas behind a round-robin proxy (SDK 1.x)',
     while ((await cancelled()) < 1 && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
     expect(await cancelled()).toBe(1);
     expect(await client.ping()).toEqual({});
+  });
+
+  it('serves a whole session of the official 2.x client the same way', async () => {
+    const token = await issuer.mint({ sub: 'bob' });
+    const modern = new Client2(
+      { name: 'replicas-2x', version: '2.0.0' },
+      { capabilities: { elicitation: {}, sampling: {} } },
+    );
+    const updated: string[] = [];
+    await modern.connect(
+      new StreamableHTTPClientTransport2(new URL('/mcp', proxy.origin), { authProvider: { token: async () => token } }),
+    );
+    try {
+      modern.setNotificationHandler('notifications/resources/updated', (n) => void updated.push(n.params.uri));
+      modern.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { confirm: true } }));
+      modern.setRequestHandler('sampling/createMessage', async () => ({
+        role: 'assistant',
+        content: { type: 'text', text: 'Dear requester' },
+        model: 'test-model',
+      }));
+      expect((await modern.listTools()).tools.map((t) => t.name)).toContain('close_ticket');
+      await modern.subscribeResource({ uri: 'desk://tickets/HD-6' });
+      await new Promise((r) => setTimeout(r, 200));
+      const draft = await modern.callTool({ name: 'draft_reply', arguments: { id: 'HD-6' } });
+      expect((draft.content as { text: string }[])[0].text).toBe('Dear requester');
+      for (let i = 0; i < 2; i++) {
+        const closed = await modern.callTool({ name: 'close_ticket', arguments: { id: 'HD-6', resolution: 'done' } });
+        expect(closed.structuredContent).toMatchObject({ id: 'HD-6', status: 'closed' });
+      }
+      await waitFor(() => updated.includes('desk://tickets/HD-6'));
+      expect(await modern.ping()).toEqual({});
+    } finally {
+      await modern.close();
+    }
   });
 });
