@@ -39,21 +39,22 @@ const ABSOLUTE = /^(?:[/\\]|[A-Za-z]:)/;
 const HEX = /^[0-9A-Fa-f]{2}$/;
 
 /**
- * Matches URIs against an RFC 6570 template with the guarantees a resource handler relies on (README "Resource
- * templates"). Values are percent-decoded once. No value holds a control or bidi character or a `%XX` left by
- * double encoding, or is `.` or `..`. Simple forms (`{var}`, `{.var}`, `{/var}`, `{;var}`, `{?var}`, `{&var}`)
- * hold no reserved character and no backslash; each item of an exploded list obeys that rule and is non-empty,
- * so `{/path*}` is a relative path without empty or dot segments. `{+var}` and `{#var}` may hold `/` and the
- * other reserved characters but no `.`/`..` segment and are never rooted (`/x`, `\x`, `C:`). Values are checked
- * again after NFKC folding, so fullwidth `．．／` counts as `../`. A URI matches only when expanding the decoded
- * values gives it back exactly. Anything else is no match (the caller answers "resource not found"), never an
- * exception, in time linear in the URI length.
+ * Matches URIs against an RFC 6570 template with the guarantees a resource handler relies on (README,
+ * `@McpResourceTemplate`). Values are percent-decoded once. No value holds a control or bidi character or a `%XX`
+ * left by double encoding, or is `.` or `..`. Simple forms (`{var}`, `{.var}`, `{/var}`, `{;var}`, `{?var}`,
+ * `{&var}`) hold no reserved character and no backslash; each item of an exploded list obeys that rule and is
+ * non-empty, so `{/path*}` is a relative path without empty or dot segments. `{+var}` and `{#var}` may hold `/`
+ * and the other reserved characters but no `.`/`..` segment and are never rooted (`/x`, `\x`, `C:`). Values are
+ * checked again after NFKC folding, so fullwidth `．．／` counts as `../`. A URI matches only when expanding the
+ * decoded values gives it back exactly. Anything else is no match (the caller answers "resource not found"),
+ * never an exception, in time linear in the URI length.
  * @internal
  */
 export class UriTemplateMatcher {
   private readonly expressions: Expression[] = [];
   private readonly program: Op[] = [];
   private readonly expander: UriTemplate;
+  private variables = 0;
 
   constructor(readonly template: string) {
     this.expander = new UriTemplate(template);
@@ -63,8 +64,9 @@ export class UriTemplateMatcher {
       if (close < 0) throw new Error('an expression is not closed');
       this.literal(rest.slice(0, open));
       const expression = parseExpression(rest.slice(open + 1, close));
-      this.compile(expression, this.expressions.reduce((n, e) => n + e.vars.length, 0));
+      this.compile(expression, this.variables);
       this.expressions.push(expression);
+      this.variables += expression.vars.length;
       rest = rest.slice(close + 1);
     }
     this.literal(rest);
@@ -166,7 +168,7 @@ export class UriTemplateMatcher {
   private run(uri: string): number[] | null {
     const width = uri.length + 1;
     const failed = new Uint8Array(this.program.length * width);
-    const slots: number[] = new Array(2 * this.expressions.reduce((n, e) => n + e.vars.length, 0)).fill(-1);
+    const slots: number[] = new Array(2 * this.variables).fill(-1);
     // Frames of three numbers: [pc, pos, -1] resumes a thread, [-2, slot, old] undoes a save.
     const stack: number[] = [0, 0, -1];
     while (stack.length) {

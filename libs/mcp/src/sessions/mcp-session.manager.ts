@@ -18,6 +18,9 @@ interface BusMessage {
   by?: string;
 }
 
+/** How often a session held here is checked against a shared store (its expiry pushed back, its deletion seen). */
+const SHARED_CHECK_MS = 1_000;
+
 /** Sessions the idle sweep looks at per event-loop turn. */
 const SWEEP_SLICE = 500;
 
@@ -75,6 +78,10 @@ export class McpSessionManager implements OnModuleInit, OnModuleDestroy {
     on('broadcast', (m) => this.deliverBroadcast(m.message as JsonRpcNotification));
     on('cancel', (m) => this.live.get(m.sessionId!)?.cancel(m.requestId as JsonRpcId));
     on('response', (m) => this.live.get(m.sessionId!)?.resolveResponse(m.message as JsonRpcResponse));
+    on('session-ended', (m) => {
+      const held = m.by !== this.replica ? this.live.get(m.sessionId!) : undefined;
+      if (held) this.release(held, true);
+    });
     on('session-saved', (m) => {
       if (m.by !== this.replica) void this.refresh(m.sessionId!);
     });
@@ -185,7 +192,10 @@ export class McpSessionManager implements OnModuleInit, OnModuleDestroy {
       }
       held.lastSeen = now;
       // Only sessions with a record (persisted after initialize; legacy HTTP+SSE sessions never are).
-      if (held.onChange && (this.store.shared || now - held.touchedAt > idle / 10)) {
+      // A shared store is checked at most once a second per session here (DELETE elsewhere arrives at once on the
+      // bus; the check covers a missed message); a local one every tenth of the idle timeout.
+      const every = this.store.shared ? SHARED_CHECK_MS : idle / 10;
+      if (held.onChange && now - held.touchedAt > every) {
         held.touchedAt = now;
         if (!(await this.store.touch(id, idle))) {
           this.release(held);
@@ -208,13 +218,15 @@ export class McpSessionManager implements OnModuleInit, OnModuleDestroy {
     return session;
   }
 
-  /** Ends a session everywhere: DELETE, a failed initialize. Its record is removed from the store. */
-  close(session: McpSession): void {
+  /** Ends a session everywhere: DELETE, a failed initialize. Its record is removed from the store (never throws). */
+  async close(session: McpSession): Promise<void> {
     this.release(session, true);
-    if (session.transport === 'http')
-      this.store
-        .delete(session.id)
-        .catch((e: Error) => this.logger.error(`session store: delete failed: ${e.message}`));
+    if (session.transport !== 'http') return;
+    await this.store
+      .delete(session.id)
+      .catch((e: Error) => this.logger.error(`session store: delete failed: ${e.message}`));
+    // Before the caller answers: the other replicas drop their copies before the client's next request.
+    if (this.store.shared) await this.publish('session-ended', { sessionId: session.id, by: this.replica });
   }
 
   /** Ends this replica's copy only (idle here, shutdown): streams end and calls abort; the record stays shared. */

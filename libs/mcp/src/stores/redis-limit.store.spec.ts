@@ -26,6 +26,18 @@ describe('RedisLimitStore (real Redis)', () => {
     expect((await a.consume('s:bob', 4, 60)).ok).toBe(true);
   });
 
+  it('takes big budgets in leases: never more than the budget for the deployment, one round trip per lease', async () => {
+    const a = new RedisLimitStore(redis, prefix);
+    const b = new RedisLimitStore(redis, prefix);
+    let allowed = 0;
+    for (let i = 0; i < 250; i++) if ((await (i % 2 ? a : b).consume('s:erin', 200, 60)).ok) allowed++;
+    expect(allowed).toBeLessThanOrEqual(200);
+    expect(allowed).toBeGreaterThanOrEqual(196); // at most a lease (2) per replica unspent
+    // Leases are counted in Redis when taken: the shared counter reached the budget.
+    const counted = Number(await redis.get(`${prefix}rate:200/60:s:erin`));
+    expect(counted).toBeGreaterThanOrEqual(200);
+  });
+
   it('shares concurrency slots, and gives them back', async () => {
     const a = new RedisLimitStore(redis, prefix);
     const b = new RedisLimitStore(redis, prefix);

@@ -2,6 +2,11 @@ import type { Redis } from 'ioredis';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
 import { LimitVerdict, McpLimitStore } from './limit.store';
 
+/** A lease is 1/LEASE_DIVISOR of a budget. */
+const LEASE_DIVISOR = 100;
+/** Callers with a lease held at once, per replica. */
+const MAX_LEASES = 10_000;
+
 /** How long a concurrency counter outlives its last change: slots held by a replica that died free themselves. */
 const SLOT_TTL_MS = 10 * 60_000;
 
@@ -20,12 +25,14 @@ return 1`;
 
 /**
  * Rate and concurrency budgets shared by every replica: rates with `rate-limiter-flexible`'s Redis limiter (an
- * atomic counter per key and window), concurrency slots with a small Lua script per take and release. N calls a
- * minute means N for the whole deployment, not N per replica. When Redis cannot be reached the calls throw: the
- * limiter refuses the call (fails closed), as a replica that cannot count cannot promise the limit.
+ * atomic counter per key and window, taken in leases of 1% of the budget), concurrency slots with a small Lua
+ * script per take and release. N calls a minute means N for the whole deployment, not N per replica. When Redis
+ * cannot be reached the calls throw: the limiter refuses the call (fails closed), as a replica that cannot count
+ * cannot promise the limit.
  */
 export class RedisLimitStore implements McpLimitStore {
   private readonly limiters = new Map<string, RateLimiterRedis>();
+  private readonly leases = new Map<string, { left: number; until: number }>();
 
   constructor(
     private readonly redis: Redis,
@@ -34,6 +41,13 @@ export class RedisLimitStore implements McpLimitStore {
 
   async consume(key: string, points: number, durationSec: number): Promise<LimitVerdict> {
     const id = `${points}/${durationSec}`;
+    const now = Date.now();
+    const leaseKey = `${id}|${key}`;
+    const lease = this.leases.get(leaseKey);
+    if (lease && lease.left > 0 && now < lease.until) {
+      lease.left--;
+      return { ok: true };
+    }
     let limiter = this.limiters.get(id);
     if (!limiter) {
       limiter = new RateLimiterRedis({
@@ -44,8 +58,13 @@ export class RedisLimitStore implements McpLimitStore {
       });
       this.limiters.set(id, limiter);
     }
+    // A lease: 1% of the budget (at least one) taken from Redis at once and spent here, so a busy caller costs a
+    // round trip per lease, not per call. Taken points are counted in Redis when leased: never more than the budget
+    // passes; at most a lease per replica goes unspent when a window ends.
+    const chunk = Math.max(1, Math.floor(points / LEASE_DIVISOR));
     try {
-      await limiter.consume(key);
+      const taken = await limiter.consume(key, chunk);
+      if (chunk > 1) this.remember(leaseKey, chunk - 1, now + taken.msBeforeNext);
       return { ok: true };
     } catch (rejection) {
       // rate-limiter-flexible rejects with its result when over the budget, with an Error when Redis failed.
@@ -53,6 +72,15 @@ export class RedisLimitStore implements McpLimitStore {
       const ms = (rejection as { msBeforeNext?: number }).msBeforeNext ?? durationSec * 1000;
       return { ok: false, retryAfterSec: Math.max(1, Math.ceil(ms / 1000)) };
     }
+  }
+
+  private remember(leaseKey: string, left: number, until: number): void {
+    if (this.leases.size >= MAX_LEASES) {
+      const now = Date.now();
+      for (const [k, l] of this.leases) if (l.until <= now || l.left === 0) this.leases.delete(k);
+      if (this.leases.size >= MAX_LEASES) this.leases.clear();
+    }
+    this.leases.set(leaseKey, { left, until });
   }
 
   async acquire(key: string, max: number): Promise<boolean> {

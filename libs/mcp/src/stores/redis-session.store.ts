@@ -11,7 +11,7 @@ async function exec(batch: ReturnType<Redis['multi']>): Promise<unknown[]> {
 /**
  * Session metadata in Redis, one JSON string per session under `<prefix>session:<id>` with a sliding expiry
  * (`SET ... PX`, `PEXPIRE`): any replica can serve any session, and a session deleted or expired anywhere is gone
- * everywhere. Every request checks its record (`shared`), one round trip.
+ * everywhere (each replica checks a session it holds at most once a second, `shared`).
  * Open sessions are also counted (`countOpen`), so the session caps hold for the whole deployment.
  */
 export class RedisSessionStore implements McpSessionStore {

@@ -28,9 +28,9 @@ export interface McpSessionRecord {
  */
 export interface McpSessionStore {
   /**
-   * True when other replicas use the same store: every request then checks the session's record (so a session
-   * deleted on one replica is gone on all at once). False or absent: the record is touched at most every tenth of
-   * the idle timeout.
+   * True when other replicas use the same store: a session held by a replica is then checked against its record at
+   * most once a second (its deletion elsewhere also arrives at once on the message bus). False or absent: the
+   * record is touched at most every tenth of the idle timeout.
    */
   readonly shared?: boolean;
   get(id: string): Promise<McpSessionRecord | undefined>;

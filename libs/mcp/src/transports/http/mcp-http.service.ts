@@ -169,7 +169,7 @@ export class McpHttpService {
     if (isAnonymous(req)) throw new McpAuthError(401, undefined, 'Authentication required', 'anonymous DELETE');
     const session = await this.sessionFor(req.headers[SESSION_HEADER] as string | undefined, req, res);
     if (!session) return;
-    this.sessions.close(session);
+    await this.sessions.close(session);
     res.writeHead(200).end();
   }
 
