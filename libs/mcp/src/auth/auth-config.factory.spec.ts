@@ -15,6 +15,7 @@ describe('createAuthConfig', () => {
       algorithms: ['RS256', 'ES256'],
       clockSkewSec: 30,
       jwksCacheTtlMs: 600_000,
+      jwksRefetchIntervalMs: 10_000,
     });
     Object.assign(process.env, {
       MCP_JWKS_URI: 'https://e/jwks',
@@ -56,6 +57,18 @@ describe('createAuthConfig', () => {
     await expect(createAuthConfig({ ...configured, algorithms: ['none' as 'RS256'] }, 'svc')).rejects.toThrow(
       /algorithms/,
     );
+  });
+
+  it('takes the JWKS refetch interval from options or MCP_JWKS_REFETCH_INTERVAL_MS, 100 ms to 60 s', async () => {
+    process.env.MCP_JWKS_REFETCH_INTERVAL_MS = '1000';
+    expect((await createAuthConfig(configured, 'svc')).jwksRefetchIntervalMs).toBe(1_000);
+    expect(
+      (await createAuthConfig({ ...configured, jwksRefetchIntervalMs: 60_000 }, 'svc')).jwksRefetchIntervalMs,
+    ).toBe(60_000);
+    for (const jwksRefetchIntervalMs of [99, 60_001, 1.5])
+      await expect(createAuthConfig({ ...configured, jwksRefetchIntervalMs }, 'svc')).rejects.toThrow(
+        /jwksRefetchIntervalMs/,
+      );
   });
 
   it('refuses "*" origins in production', () => {

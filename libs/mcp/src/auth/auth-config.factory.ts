@@ -4,6 +4,7 @@ import { DevIssuer } from './dev-issuer';
 
 const MAX_SKEW_SEC = 60;
 const MAX_JWKS_TTL_MS = 10 * 60_000;
+const MAX_REFETCH_INTERVAL_MS = 60_000;
 const ALGORITHMS = ['RS256', 'ES256'] as const;
 
 /**
@@ -40,8 +41,10 @@ export async function createAuthConfig(
       );
     if (base.hs256Secret.length < 32) throw new Error('McpModule auth: hs256Secret must be at least 32 characters');
   }
-  if (!Number.isInteger(base.jwksRefetchIntervalMs) || base.jwksRefetchIntervalMs < 100)
-    throw new Error('McpModule auth: jwksRefetchIntervalMs must be an integer of at least 100 ms');
+  // The interval is how long a real key rotation may wait behind strangers' unknown kids: a minute at most.
+  const interval = base.jwksRefetchIntervalMs;
+  if (!Number.isInteger(interval) || interval < 100 || interval > MAX_REFETCH_INTERVAL_MS)
+    throw new Error('McpModule auth: jwksRefetchIntervalMs must be an integer from 100 ms to 60 s');
   if (base.clockSkewSec < 0 || base.clockSkewSec > MAX_SKEW_SEC)
     throw new Error(`McpModule auth: clockSkewSec must be 0-${MAX_SKEW_SEC}`);
   if (base.jwksCacheTtlMs <= 0 || base.jwksCacheTtlMs > MAX_JWKS_TTL_MS)

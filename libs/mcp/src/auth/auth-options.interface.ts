@@ -18,7 +18,8 @@ export interface McpAuthOptions {
   jwksCacheTtlMs?: number;
   /**
    * At most one JWKS refetch for unknown `kid`s per interval (only for tokens whose issuer, audience, expiry and
-   * subject pass). Default 10 s. Env `MCP_JWKS_REFETCH_INTERVAL_MS`.
+   * subject pass): a rotated key is accepted within one interval. Default 10 s, at most 60 s. Env
+   * `MCP_JWKS_REFETCH_INTERVAL_MS`.
    */
   jwksRefetchIntervalMs?: number;
   /** Authorization servers named in the protected resource metadata (RFC 9728). Default: the issuer. */

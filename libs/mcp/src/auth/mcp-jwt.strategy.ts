@@ -10,8 +10,8 @@ import { claimsRefusal } from './token-precheck';
 /**
  * passport-jwt with keys from the issuer's JWKS ({@link JwksKeySource}): cached for the configured TTL, and an
  * unknown `kid` triggers at most one refetch per interval, so key rotation needs no restart. `iss`, `aud`,
- * `exp`, `nbf` and the algorithm list are checked by jsonwebtoken (and `iss`, `aud`, `exp`, `sub` once before any
- * key lookup).
+ * `exp`, `nbf` and the algorithm list are checked by jsonwebtoken (and `iss`, `aud`, `exp`, `nbf`, `sub` once before
+ * any key lookup).
  * @internal
  */
 @Injectable()
@@ -63,7 +63,9 @@ export class McpJwtStrategy extends PassportStrategy(Strategy, 'mcp-jwt') {
 
 function header(rawJwt: string): { alg?: unknown; kid?: unknown } {
   try {
-    return JSON.parse(Buffer.from(rawJwt.split('.')[0], 'base64url').toString('utf8')) as { alg?: unknown };
+    const parsed: unknown = JSON.parse(Buffer.from(rawJwt.split('.')[0], 'base64url').toString('utf8'));
+    // `null` or a number is valid JSON but no header: reading `.alg` of it must not throw (a 500).
+    return typeof parsed === 'object' && parsed !== null ? parsed : {};
   } catch {
     return {};
   }

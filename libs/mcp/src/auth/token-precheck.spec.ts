@@ -19,6 +19,9 @@ describe('claimsRefusal (before any key lookup)', () => {
     ['no subject', jwt({ ...good, sub: '' }), /subject/],
     ['no expiry', jwt({ ...good, exp: undefined }), /expiry/],
     ['an algorithm not allowed', jwt(good, { alg: 'none' }), /algorithm/],
+    ['a header that is not an object', `${b64(null)}.${b64(good)}.sig`, /no header/],
+    ['claims that are not an object', `${b64({ alg: 'RS256' })}.${b64(42)}.sig`, /no claims/],
+    ['a non-numeric nbf', jwt({ ...good, nbf: 'soon' }), /not active/],
   ])('refuses %s', (_, token, message) => {
     expect(claimsRefusal(token, config)?.message).toMatch(message);
   });
@@ -27,5 +30,11 @@ describe('claimsRefusal (before any key lookup)', () => {
     const now = Math.floor(Date.now() / 1000);
     expect(claimsRefusal(jwt({ ...good, exp: now - 10 }), config)).toBeUndefined();
     expect(claimsRefusal(jwt({ ...good, exp: now - 60 }), config)?.name).toBe('TokenExpiredError');
+  });
+
+  it('reports a token not yet valid as jsonwebtoken does, beyond the clock skew only', () => {
+    const now = Math.floor(Date.now() / 1000);
+    expect(claimsRefusal(jwt({ ...good, nbf: now + 10 }), config)).toBeUndefined();
+    expect(claimsRefusal(jwt({ ...good, nbf: now + 60 }), config)?.name).toBe('NotBeforeError');
   });
 });
