@@ -144,6 +144,47 @@ describe('sessions across replicas on Redis', () => {
     }
   });
 
+  it('counts calls at once for the whole deployment, and keeps sessions going when a replica drains on SIGTERM', async () => {
+    const env = {
+      ...issuer.env(),
+      MCP_STORE: 'redis',
+      MCP_REDIS_PREFIX: `${prefix}drain:`,
+      MCP_MAX_CONCURRENT_CALLS: '2',
+      MCP_SHUTDOWN_GRACE_MS: '3000',
+    };
+    const [c, d] = await Promise.all([startHttpServer(DESK_MAIN, env), startHttpServer(DESK_MAIN, env)]);
+    try {
+      const frank = await issuer.mint({ sub: 'frank' });
+      const session = await openMcpSession(c.url, frank);
+      const exportOn = (server: RunningServer, id: number) =>
+        mcpPost(
+          server.url,
+          { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'export_tickets', arguments: {} } },
+          frank,
+          {
+            'mcp-session-id': session,
+          },
+        );
+      // Two slow calls on c take both slots of the deployment: a third on d is refused.
+      const running = [exportOn(c, 1), exportOn(c, 2)];
+      await new Promise((r) => setTimeout(r, 300));
+      const third = await exportOn(d, 3);
+      expect(third.status).toBe(429);
+      expect(await third.json()).toMatchObject({ error: { code: -32003 } });
+      // c drains: its calls finish and answer, the session record stays for d.
+      const exited = new Promise((r) => c.process.once('exit', r));
+      c.process.kill('SIGTERM');
+      expect((await Promise.all(running)).map((r) => r.status)).toEqual([200, 200]);
+      await exited;
+      expect((await list(d, session, 4, frank)).status).toBe(200);
+      const again = await exportOn(d, 5);
+      expect(again.status).toBe(200); // the slots came back with the calls
+    } finally {
+      await d.stop();
+      if (c.process.exitCode === null && c.process.signalCode === null) await c.stop();
+    }
+  });
+
   it('resumes a stream with Last-Event-ID on another replica after the one holding it was killed', async () => {
     const env = { ...issuer.env(), MCP_STORE: 'redis', MCP_REDIS_PREFIX: prefix };
     const [c, d] = await Promise.all([startHttpServer(DESK_MAIN, env), startHttpServer(DESK_MAIN, env)]);
@@ -173,8 +214,9 @@ describe('sessions across replicas on Redis', () => {
       }
       const seen = ids.filter((i) => !i.endsWith('_0'));
       expect(seen.length).toBeGreaterThanOrEqual(3);
+      const killed = new Promise((r) => c.process.once('exit', r));
       c.process.kill('SIGKILL');
-      await new Promise((r) => c.process.once('exit', r));
+      await killed;
 
       const resumed = await fetch(d.url, {
         headers: {
@@ -215,8 +257,9 @@ describe('sessions across replicas on Redis', () => {
         }),
       );
       await new Promise((r) => setTimeout(r, 300));
+      const killed = new Promise((r) => c.process.once('exit', r));
       c.process.kill('SIGKILL');
-      await new Promise((r) => c.process.once('exit', r));
+      await killed;
       await new Promise((r) => setTimeout(r, 700));
       stop = true;
       await load;
