@@ -11,18 +11,10 @@
 import { readFileSync, statSync, writeFileSync, existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { BASE_HEADERS, CALL_BODY, openSession, post } from './mcp-client.mjs';
-import { runChild, startServer } from './servers.mjs';
+import { rssMB, runChild, startServer } from './servers.mjs';
 import { ABUSE, AUTH_AUDIENCE, AUTH_ISSUER, LOAD, RESULTS, ROOT, TMP } from './settings.mjs';
 
 const r1 = (v) => (v === undefined ? undefined : Math.round(v * 10) / 10);
-function rssMB(pid) {
-  try {
-    const m = /VmRSS:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) / 1024 : undefined;
-  } catch {
-    return undefined;
-  }
-}
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 const INIT = (version) =>

@@ -4,18 +4,8 @@
 // memory flat.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { BASE_HEADERS, CALL_BODY, openSession } from './mcp-client.mjs';
-import { runChild, startServer } from './servers.mjs';
+import { rssMB, runChild, startServer } from './servers.mjs';
 import { LIMITER, LOAD, RESULTS, ROOT } from './settings.mjs';
-
-/** VmRSS of a process in MB (from /proc/<pid>/status), or undefined off Linux. */
-function rssMB(pid) {
-  try {
-    const m = /VmRSS:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) / 1024 : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /** Least-squares slope of [t seconds, mb] points, in MB per minute. */
 function slopePerMin(points) {

@@ -129,3 +129,13 @@ export async function load(server, path, connections, body, sessions, verify, he
   r.reqPerServerCpuSec = used ? r.requestsTotal / used : undefined;
   return r;
 }
+
+/** VmRSS of a process in MB (from /proc/<pid>/status), or undefined off Linux. */
+export function rssMB(pid) {
+  try {
+    const m = /VmRSS:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) / 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}

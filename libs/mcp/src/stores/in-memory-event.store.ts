@@ -1,5 +1,6 @@
 import { JsonRpcMessage } from '../wire/json-rpc';
 import { McpEventStore, McpReplay } from './event.store';
+import { SlicedSweep } from './sliced-sweep';
 
 interface StoredStream {
   sessionId: string;
@@ -8,9 +9,6 @@ interface StoredStream {
   complete: boolean;
   touched: number;
 }
-
-/** Streams the expiry sweep looks at per pass: its work per event-loop turn is bounded, whatever the store holds. */
-const SWEEP_SLICE = 1_000;
 
 /**
  * The default store: bounded per stream (oldest events dropped first) and per session (at most
@@ -22,8 +20,12 @@ export class InMemoryEventStore implements McpEventStore {
   private readonly streams = new Map<string, StoredStream>();
   /** Stream ids per session; finished ones in the order they finished (a Set keeps insertion order). */
   private readonly bySession = new Map<string, { open: Set<string>; complete: Set<string> }>();
-  private cursor: IterableIterator<[string, StoredStream]> | undefined;
-  private lastSweep = Date.now();
+  /** Finished streams past their TTL go; open ones (a quiet GET stream, a call waiting) live until the session ends. */
+  private readonly expiry = new SlicedSweep(this.streams, (id, s, now) => {
+    if (!s.complete || now - s.touched <= this.ttlMs) return;
+    this.streams.delete(id);
+    this.bySession.get(s.sessionId)?.complete.delete(id);
+  });
 
   constructor(
     private readonly maxEventsPerStream = 1_000,
@@ -32,7 +34,7 @@ export class InMemoryEventStore implements McpEventStore {
   ) {}
 
   open(streamId: string, sessionId: string): void {
-    this.sweep();
+    this.expiry.run();
     this.streams.set(streamId, { sessionId, events: [], seq: 0, complete: false, touched: Date.now() });
     this.indexOf(sessionId).open.add(streamId);
   }
@@ -103,25 +105,5 @@ export class InMemoryEventStore implements McpEventStore {
     let index = this.bySession.get(sessionId);
     if (!index) this.bySession.set(sessionId, (index = { open: new Set(), complete: new Set() }));
     return index;
-  }
-
-  /** One slice of the expiry sweep, at most once a second; the next call goes on where this one stopped. */
-  private sweep(): void {
-    const now = Date.now();
-    if (now - this.lastSweep < 1_000) return;
-    this.lastSweep = now;
-    this.cursor ??= this.streams.entries();
-    for (let seen = 0; seen < SWEEP_SLICE; seen++) {
-      const next = this.cursor.next();
-      if (next.done) {
-        this.cursor = undefined;
-        return;
-      }
-      const [id, s] = next.value;
-      // Open streams (a quiet GET stream, a call waiting on the client) live until their session ends.
-      if (!s.complete || now - s.touched <= this.ttlMs) continue;
-      this.streams.delete(id);
-      this.bySession.get(s.sessionId)?.complete.delete(id);
-    }
   }
 }

@@ -1,7 +1,5 @@
 import { McpSessionRecord, McpSessionStore } from './session.store';
-
-/** Records the expiry sweep looks at per save: its work is bounded whatever the store holds. */
-const SWEEP_SLICE = 1_000;
+import { SlicedSweep } from './sliced-sweep';
 
 /**
  * The default store: records in a Map with their expiry. Expired records are invisible at once and removed a slice
@@ -9,8 +7,9 @@ const SWEEP_SLICE = 1_000;
  */
 export class InMemorySessionStore implements McpSessionStore {
   private readonly records = new Map<string, { record: McpSessionRecord; expiresAt: number }>();
-  private cursor: IterableIterator<[string, { expiresAt: number }]> | undefined;
-  private lastSweep = Date.now();
+  private readonly expiry = new SlicedSweep(this.records, (id, held, now) => {
+    if (held.expiresAt <= now) this.records.delete(id);
+  });
 
   async get(id: string): Promise<McpSessionRecord | undefined> {
     const held = this.records.get(id);
@@ -23,7 +22,7 @@ export class InMemorySessionStore implements McpSessionStore {
   }
 
   async save(record: McpSessionRecord, ttlMs: number): Promise<void> {
-    this.sweep();
+    this.expiry.run();
     this.records.set(record.id, { record: structuredClone(record), expiresAt: Date.now() + ttlMs });
   }
 
@@ -44,20 +43,5 @@ export class InMemorySessionStore implements McpSessionStore {
   /** Records held, expired ones not yet swept included (for tests). */
   get size(): number {
     return this.records.size;
-  }
-
-  private sweep(): void {
-    const now = Date.now();
-    if (now - this.lastSweep < 1_000) return;
-    this.lastSweep = now;
-    this.cursor ??= this.records.entries();
-    for (let seen = 0; seen < SWEEP_SLICE; seen++) {
-      const next = this.cursor.next();
-      if (next.done) {
-        this.cursor = undefined;
-        return;
-      }
-      if (next.value[1].expiresAt <= now) this.records.delete(next.value[0]);
-    }
   }
 }
