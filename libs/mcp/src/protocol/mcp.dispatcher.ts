@@ -18,6 +18,7 @@ import {
 import { McpSession } from '../sessions/mcp-session';
 import { MessageSink } from '../wire/message-sink';
 import { BATCH_PARALLELISM, joinBatchAnswer, mapBounded } from './batch-answer';
+import { answerOrAbort } from './answer-or-abort';
 import { MethodHandler, MethodResult, RequestScope } from './handlers/handler-context';
 import { callTool, listTools } from './handlers/tools.handler';
 import { getPrompt, listPrompts } from './handlers/prompts.handler';
@@ -264,21 +265,6 @@ export class McpDispatcher {
     );
     return joinBatchAnswer(items, outcomes, maxBatchResponseBytes, rid);
   }
-}
-
-/**
- * The handler's answer, or the abort reason as soon as the call is aborted with a protocol error (the shutdown's
- * `-32006` past the grace period): a handler that ignores its signal cannot keep the caller from its answer.
- */
-function answerOrAbort(work: Promise<MethodResult> | MethodResult, signal: AbortSignal): Promise<MethodResult> {
-  if (!(work instanceof Promise)) return Promise.resolve(work);
-  return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      if (signal.reason instanceof McpError) reject(signal.reason);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }
 
 function batchedInitialize(item: unknown, rid?: string): DispatchOutcome | undefined {
