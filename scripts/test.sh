@@ -11,6 +11,16 @@ if ! command -v docker-compose >/dev/null 2>&1; then
     echo "could not install docker-compose (apt-get install -y docker-compose); the deploy-files tests need it" >&2
   fi
 fi
+# The compose process test runs the compose file's nginx.conf in the real nginx (Debian's nginx-light); the
+# package starts a daemon on port 80 when installed, which the tests do not use: stop it.
+if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then
+  if { apt-get update -qq && apt-get install -y -qq --no-install-recommends nginx-light >/dev/null; } >/tmp/ci-apt-nginx.log 2>&1; then
+    /usr/sbin/nginx -s quit >/dev/null 2>&1 || true
+  else
+    tail -20 /tmp/ci-apt-nginx.log
+    echo "could not install nginx-light (apt-get install -y nginx-light); the compose process test needs nginx" >&2
+  fi
+fi
 # The service-page test drives Debian's Chromium with playwright-core; without it that test fails (never skips).
 if [ ! -x /usr/bin/chromium ]; then
   if ! { apt-get update -qq && apt-get install -y -qq chromium >/dev/null; } >/tmp/ci-apt-chromium.log 2>&1; then
@@ -34,7 +44,7 @@ fi
 count_file="$(mktemp)"
 export TEST_COUNT_FILE="$count_file"
 
-if ! { nest build desk && nest build conformance && tsc -p libs/schematics/tsconfig.json; } >/tmp/nest-build.log 2>&1; then
+if ! { nest build desk && nest build conformance && nest build helpdesk && tsc -p libs/schematics/tsconfig.json; } >/tmp/nest-build.log 2>&1; then
   cat /tmp/nest-build.log
   echo "0 passed, 1 failed"
   exit 1

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { copyRepository, run } from '../support/repo-copy';
@@ -28,6 +29,29 @@ describe('a team starts its own server with nest g (README flow, in a temporary 
     const cli = JSON.parse(readFileSync(join(dir, 'nest-cli.json'), 'utf8'));
     expect(cli.projects[APP]).toMatchObject({ type: 'application', root: `apps/${APP}` });
     expect(readFileSync(join(dir, `apps/${APP}/src/main.ts`), 'utf8')).toContain('bootstrapMcpServer(AppModule');
+  });
+
+  it('the new server gets the deployment files: a Kubernetes overlay that validates, and the compose stack', () => {
+    const overlay = `apps/${APP}/deploy/kubernetes`;
+    expect(existsSync(join(dir, overlay, 'kustomization.yaml'))).toBe(true);
+    const check = run(dir, 'npm', ['run', '-s', 'k8s:check']);
+    expect(check).toContain(`ok   ${overlay}: 14 resources`);
+    const rendered = JSON.parse(run(dir, 'node', ['scripts/kubernetes-check.mjs', '--json', overlay]))[overlay];
+    const deployment = rendered.resources.find(
+      (r: { kind: string; metadata: { name: string } }) => r.kind === 'Deployment' && r.metadata.name === 'mcp-server',
+    );
+    expect(deployment.metadata.namespace).toBe(APP);
+    expect(deployment.spec.template.spec.containers[0].image).toBe(`registry.example.com/${APP}:0.1.0`);
+    // The compose stack builds whichever app APP names (docker-compose validates it; no engine needed).
+    const compose = spawnSync('docker-compose', ['config'], {
+      cwd: dir,
+      env: { ...process.env, APP },
+      encoding: 'utf8',
+    });
+    expect(compose.status).toBe(0);
+    expect(compose.stdout).toMatch(new RegExp(`APP: ${APP}\\n`));
+    expect(compose.stdout).toContain(`OTEL_SERVICE_NAME: ${APP}`);
+    expect(readFileSync(join(dir, `apps/${APP}/README.md`), 'utf8')).toContain(`APP=${APP} docker-compose up --build`);
   });
 
   it('--dry-run writes nothing', () => {

@@ -1,6 +1,7 @@
 import { packageVersion } from './app-version';
 import { McpModuleOptions, ResolvedMcpOptions } from './interfaces/mcp-module-options.interface';
 import { DEFAULT_ALLOWED_HOSTS, DEFAULT_ALLOWED_ORIGINS } from './transports/http/http-checks';
+import { resolveRedisOptions } from './stores/redis-options.resolver';
 
 const num = (v: string | undefined): number | undefined => (v === undefined || v === '' ? undefined : Number(v));
 const list = (v: string | undefined) =>
@@ -57,10 +58,7 @@ export function resolveMcpOptions(o: McpModuleOptions): ResolvedMcpOptions {
     },
     legacySse: legacySseEnabled(o.legacySse),
     store: o.store ?? ((env.MCP_STORE?.trim() || 'memory') as 'memory' | 'redis'),
-    redis: {
-      url: o.redis?.url ?? env.REDIS_URL ?? 'redis://127.0.0.1:6379',
-      keyPrefix: o.redis?.keyPrefix ?? env.MCP_REDIS_PREFIX ?? `mcp:${o.name}:`,
-    },
+    redis: resolveRedisOptions(o.redis, o.name, env),
     health: {
       enabled: o.health?.enabled ?? true,
       cacheMs: o.health?.cacheMs ?? num(env.MCP_READY_CACHE_MS) ?? 5_000,

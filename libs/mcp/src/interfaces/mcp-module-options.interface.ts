@@ -64,8 +64,8 @@ export interface McpModuleOptions {
    * Redis, so any replica serves any session). Env `MCP_STORE`.
    */
   store?: 'memory' | 'redis';
-  /** Redis for `store: 'redis'`: `url` (env `REDIS_URL`, default `redis://127.0.0.1:6379`), `keyPrefix` (env `MCP_REDIS_PREFIX`, default `mcp:<name>:`). */
-  redis?: { url?: string; keyPrefix?: string };
+  /** Redis for `store: 'redis'`; see {@link McpRedisOptions}. */
+  redis?: McpRedisOptions;
   /** The HTML service page on `GET /`. Default true. Env `MCP_SERVICE_PAGE=false` switches it off. */
   servicePage?: boolean;
 }
@@ -166,9 +166,30 @@ export type ResolvedMcpOptions = Required<
 > &
   Pick<McpModuleOptions, 'title' | 'description' | 'instructions' | 'auth' | 'corporate'> & {
     limits: Required<McpLimits>;
-    redis: { url: string; keyPrefix: string };
+    redis: Required<McpRedisOptions>;
     health: Required<McpHealthOptions>;
     /** `false` when metrics are off. */
     metrics: false | (Required<Omit<McpMetricsOptions, 'basicAuth'>> & Pick<McpMetricsOptions, 'basicAuth'>);
     logging: Required<McpLoggingOptions>;
   };
+
+/**
+ * Where the Redis stores connect (`store: 'redis'`). One of three shapes: `url` alone; `sentinels` (the master
+ * named `sentinelName`, followed through failovers); `clusterNodes` (a Redis Cluster). With sentinels or cluster
+ * nodes, `url` still gives the data nodes' credentials, database and TLS (`rediss://`).
+ */
+export interface McpRedisOptions {
+  /** `redis://[user:password@]host:port[/db]`, `rediss://` for TLS. Env `REDIS_URL`, default `redis://127.0.0.1:6379`. */
+  url?: string;
+  /**
+   * Prefix of every key and channel. Env `MCP_REDIS_PREFIX`, default `mcp:<name>:` (`{mcp:<name>}:` with a
+   * Cluster: a hash tag puts a server's keys in one slot, which its multi-key commands need).
+   */
+  keyPrefix?: string;
+  /** Sentinel addresses (`host:port`). Env `REDIS_SENTINELS` (comma list). */
+  sentinels?: string[];
+  /** The master's name at the sentinels. Env `REDIS_SENTINEL_NAME`, default `mymaster`. */
+  sentinelName?: string;
+  /** Cluster seed nodes (`host:port`). Env `REDIS_CLUSTER_NODES` (comma list). */
+  clusterNodes?: string[];
+}

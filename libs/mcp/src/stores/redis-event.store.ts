@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-client.factory';
 import { JsonRpcMessage } from '../wire/json-rpc';
 import { McpEventStore, McpReplay } from './event.store';
 
@@ -23,7 +23,7 @@ export class RedisEventStore implements McpEventStore {
   private readonly owner = new Map<string, string>();
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly prefix = 'mcp:',
     private readonly openTtlMs = 30 * 60_000,
     private readonly maxEventsPerStream = 1_000,

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-client.factory';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
 import { LimitVerdict, McpLimitStore } from './limit.store';
 
@@ -35,7 +35,7 @@ export class RedisLimitStore implements McpLimitStore {
   private readonly leases = new Map<string, { left: number; until: number }>();
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly prefix = 'mcp:',
   ) {}
 

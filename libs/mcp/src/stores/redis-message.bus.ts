@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import type { Redis } from 'ioredis';
+import { RedisClient, createSubscriber } from './redis-client.factory';
 import { McpMessageBus } from './message.bus';
 
 /**
@@ -10,15 +10,14 @@ import { McpMessageBus } from './message.bus';
  */
 export class RedisMessageBus implements McpMessageBus {
   private readonly logger = new Logger('McpBus');
-  private readonly subscriber: Redis;
+  private readonly subscriber: RedisClient;
   private readonly handlers = new Map<string, ((message: unknown) => void)[]>();
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly prefix = 'mcp:',
   ) {
-    // Subscriptions survive reconnects (ioredis resubscribes); commands on this connection are only (un)subscribe.
-    this.subscriber = redis.duplicate({ maxRetriesPerRequest: null, commandTimeout: undefined });
+    this.subscriber = createSubscriber(redis);
     this.subscriber.on('error', () => undefined); // the shared connection logs outages
     this.subscriber.on('message', (channel: string, raw: string) => {
       const handlers = this.handlers.get(channel);

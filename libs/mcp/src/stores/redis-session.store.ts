@@ -1,8 +1,9 @@
-import type { Redis } from 'ioredis';
+import type { ChainableCommander } from 'ioredis';
+import type { RedisClient } from './redis-client.factory';
 import { McpSessionRecord, McpSessionStore } from './session.store';
 
 /** Runs a MULTI and returns each command's result, or throws the first error. */
-async function exec(batch: ReturnType<Redis['multi']>): Promise<unknown[]> {
+async function exec(batch: ChainableCommander): Promise<unknown[]> {
   const results = (await batch.exec()) ?? [];
   for (const [error] of results) if (error) throw error;
   return results.map(([, value]) => value);
@@ -18,7 +19,7 @@ export class RedisSessionStore implements McpSessionStore {
   readonly shared = true;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly prefix = 'mcp:',
   ) {}
 

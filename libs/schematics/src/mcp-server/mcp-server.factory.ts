@@ -27,8 +27,8 @@ interface NestCliJson {
 /**
  * `nest g mcp-server <name>`: a new application `apps/<name>` (main.ts through `bootstrapMcpServer`, an
  * AppModule configured from the environment, one read-only sample tool with its DTO, a health module, the
- * agent brief and prompt, its own version and CHANGELOG, an e2e spec on the testing kit), registered in
- * nest-cli.json so `npm start -- <name>` and `npm run build -- <name>` know it.
+ * agent brief and prompt, its own version and CHANGELOG, an e2e spec on the testing kit, a Kubernetes overlay of
+ * deploy/kubernetes/base), registered in nest-cli.json so `npm start -- <name>` and `npm run build -- <name>` know it.
  */
 export function main(options: McpServerSchematicOptions): Rule {
   const name = (options.name ?? '').trim();

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { Rule, Tree } from '@angular-devkit/schematics';
 
-const FORMATTED = ['.ts', '.json'];
+const FORMATTED = ['.ts', '.json', '.yaml'];
 
 /**
  * Formats every file the schematic created or changed with the repository's Prettier configuration, so what

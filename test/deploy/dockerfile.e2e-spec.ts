@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
  * The Dockerfile, read as text (no container engine here): one image for any app of the monorepo, chosen by
  * the build argument APP. The example's docker-compose.yml has its own suite beside the example app.
  */
-const ROOT = resolve(__dirname, '..');
+const ROOT = resolve(__dirname, '../..');
 
 /** nest-cli.json's applications: the compose file must build one of them. */
 const NEST_CLI = JSON.parse(readFileSync(resolve(ROOT, 'nest-cli.json'), 'utf8')) as {

@@ -1,0 +1,70 @@
+import Redis, { Cluster, RedisOptions } from 'ioredis';
+
+/** A standalone or Sentinel-managed connection, or a Cluster: the Redis stores use what the three have in common. */
+export type RedisClient = Redis | Cluster;
+
+/** Where the Redis stores connect (`redis` options resolved from the environment). */
+export interface RedisTarget {
+  url: string;
+  sentinels: string[];
+  sentinelName: string;
+  clusterNodes: string[];
+}
+
+/**
+ * Commands fail within a second when Redis cannot be reached (one retry, a command timeout) instead of queueing,
+ * so a request gets a clear 503 rather than hanging; ioredis reconnects by itself.
+ */
+const FAIL_FAST: RedisOptions = {
+  maxRetriesPerRequest: 1,
+  commandTimeout: 1_000,
+  connectTimeout: 2_000,
+  retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
+};
+
+const address = (hostPort: string): { host: string; port: number } => {
+  const at = hostPort.lastIndexOf(':');
+  return { host: hostPort.slice(0, at).replace(/^\[|\]$/g, ''), port: Number(hostPort.slice(at + 1)) };
+};
+
+/**
+ * The connection for `target`: `url` alone (`redis://`, `rediss://` for TLS); with `sentinels`, the master named
+ * `sentinelName` as the sentinels report it (failover followed); with `clusterNodes`, a Cluster. In the last two
+ * the URL gives the credentials, database and TLS (`rediss://`) of the data nodes.
+ */
+export function createRedisClient(target: RedisTarget): RedisClient {
+  if (!target.sentinels.length && !target.clusterNodes.length) return new Redis(target.url, FAIL_FAST);
+  const url = new URL(target.url);
+  const tls = url.protocol === 'rediss:' ? {} : undefined;
+  const auth: RedisOptions = {
+    username: decodeURIComponent(url.username) || undefined,
+    password: decodeURIComponent(url.password) || undefined,
+    tls,
+  };
+  if (target.sentinels.length) {
+    return new Redis({
+      ...FAIL_FAST,
+      ...auth,
+      db: Number(url.pathname.slice(1)) || 0,
+      sentinels: target.sentinels.map(address),
+      name: target.sentinelName,
+      enableTLSForSentinelMode: tls !== undefined,
+    });
+  }
+  return new Cluster(target.clusterNodes.map(address), {
+    redisOptions: { ...FAIL_FAST, ...auth },
+    clusterRetryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
+  });
+}
+
+/**
+ * A second connection to the same place for pub/sub (a subscribed connection can do nothing else), without the
+ * command timeout: subscriptions wait for messages and survive reconnects (ioredis resubscribes).
+ */
+export function createSubscriber(client: RedisClient): RedisClient {
+  const patient = { maxRetriesPerRequest: null, commandTimeout: undefined };
+  if (client instanceof Cluster) {
+    return client.duplicate(undefined, { redisOptions: { ...client.options.redisOptions, ...patient } });
+  }
+  return client.duplicate(patient);
+}
