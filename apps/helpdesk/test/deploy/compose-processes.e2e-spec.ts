@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpTestIssuer } from '@app/mcp-testing';
+import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { RunningServer, startHttpServer } from '../../../../test/support/server-process';
 import { suiteRedis } from '../../../../test/support/replicas';
@@ -34,6 +35,9 @@ describe('docker-compose.yml run as processes: replicas on Redis behind nginx, p
   let client: Client;
 
   beforeAll(async () => {
+    // The app as the image builds it (the test command builds only the library's fixtures).
+    const build = spawnSync('npx', ['nest', 'build', 'helpdesk'], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
+    if (build.status !== 0) throw new Error(`nest build helpdesk failed:\n${build.stdout}\n${build.stderr}`);
     const config = composeConfig();
     const services = replicaServices(config);
     const first = environment(services[0][1].environment);
@@ -51,7 +55,7 @@ describe('docker-compose.yml run as processes: replicas on Redis behind nginx, p
       resolve(COMPOSE_DIR, 'nginx.conf'),
       Object.fromEntries(replicas.map((r) => [r.name, new URL(r.server.url).host])),
     );
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await client?.close().catch(() => undefined);
