@@ -1,9 +1,8 @@
 import { createHmac, createPublicKey } from 'node:crypto';
 import { RunningServer, startDeskHttp } from './support/server-process';
 import { TestIssuer } from './support/test-issuer';
-import { mcpPost } from './support/mcp-post';
+import { authProbe } from './support/auth-probe';
 
-const V = '2025-11-25';
 const b64 = (v: unknown) => Buffer.from(typeof v === 'string' ? v : JSON.stringify(v)).toString('base64url');
 
 /**
@@ -14,54 +13,8 @@ describe('JWT authentication (passport-jwt + JWKS)', () => {
   let server: RunningServer;
   let issuer: TestIssuer;
   let session: string;
-  let marker = 0;
 
-  const post = (body: unknown, token: string | undefined, headers: Record<string, string> = {}, path = '') =>
-    mcpPost(`${server.url}${path}`, body, token, headers);
-  const initialize = async (token: string) => {
-    const res = await post(
-      {
-        jsonrpc: '2.0',
-        id: 0,
-        method: 'initialize',
-        params: { protocolVersion: V, capabilities: {}, clientInfo: { name: 'auth-e2e', version: '1' } },
-      },
-      token,
-    );
-    expect(res.status).toBe(200);
-    const id = res.headers.get('mcp-session-id')!;
-    await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, token, { 'mcp-session-id': id });
-    return id;
-  };
-  /** Tries to create a uniquely named ticket; returns the response and the title to look for. */
-  const attemptCreate = async (token: string | undefined, headers: Record<string, string> = {}, path = '') => {
-    const title = `auth probe ${++marker} ${Date.now()}`;
-    const args = {
-      title,
-      description: 'probe',
-      category: 'access',
-      priority: 'low',
-      requester: 'p@example.com',
-      idempotencyKey: `probe-key-${marker}-${Date.now()}`,
-    };
-    const res = await post(
-      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'create_ticket', arguments: args } },
-      token,
-      { 'mcp-session-id': session, ...headers },
-      path,
-    );
-    return { res, title };
-  };
-  const ticketExists = async (title: string) => {
-    const res = await post(
-      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'search_tickets', arguments: { query: title } } },
-      server.token,
-      { 'mcp-session-id': session },
-    );
-    return (
-      ((await res.json()) as { result: { structuredContent: { count: number } } }).result.structuredContent.count > 0
-    );
-  };
+  const { post, initialize, attemptCreate, ticketExists } = authProbe(() => ({ server, session }));
   const expectRefused = async (
     token: string | undefined,
     status: number,
@@ -204,84 +157,6 @@ describe('JWT authentication (passport-jwt + JWKS)', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
     expect(res.headers.get('access-control-expose-headers')).toContain('Mcp-Session-Id');
-  });
-
-  describe('authorization by scope (@McpScopes)', () => {
-    const list = async (token: string, method: string, key: string) => {
-      const sid = await initialize(token);
-      const res = await post({ jsonrpc: '2.0', id: 4, method, params: {} }, token, { 'mcp-session-id': sid });
-      return ((await res.json()) as { result: Record<string, { name?: string; uri?: string }[]> }).result[key];
-    };
-
-    it('lists only what the caller may call', async () => {
-      const reader = await issuer.mint({ scope: 'tickets:read', sub: 'reader' });
-      expect((await list(reader, 'tools/list', 'tools')).map((t) => t.name)).toEqual([
-        'search_tickets',
-        'get_ticket',
-        'export_tickets',
-        'draft_reply',
-      ]);
-      const writer = await issuer.mint({ scope: 'tickets:read tickets:write', sub: 'writer' });
-      expect(await list(writer, 'tools/list', 'tools')).toHaveLength(6);
-      const nobody = await issuer.mint({ scope: '', sub: 'nobody' });
-      expect(await list(nobody, 'tools/list', 'tools')).toEqual([]);
-      // The corporate built-ins need no scope: use://auth and use://http-headers tell a caller how to get
-      // one, agent_brief/agent_prompt and their mirrors tell an agent whether to use this server at all.
-      expect((await list(nobody, 'prompts/list', 'prompts')).map((p) => p.name)).toEqual([
-        'agent_brief',
-        'agent_prompt',
-      ]);
-      expect((await list(nobody, 'resources/list', 'resources')).map((r) => r.uri)).toEqual([
-        'use://auth',
-        'use://http-headers',
-        'desk://agent/brief',
-        'desk://agent/prompt',
-        'project://version',
-        'doc://readme',
-      ]);
-    });
-
-    it('applies scopes to completion and subscriptions too', async () => {
-      const nobody = await issuer.mint({ scope: '', sub: 'nobody-2' });
-      const sid = await initialize(nobody);
-      const completion = await post(
-        {
-          jsonrpc: '2.0',
-          id: 7,
-          method: 'completion/complete',
-          params: { ref: { type: 'ref/prompt', name: 'triage_ticket' }, argument: { name: 'ticketId', value: 'HD' } },
-        },
-        nobody,
-        { 'mcp-session-id': sid },
-      );
-      expect(completion.status).toBe(403);
-      expect(completion.headers.get('www-authenticate')).toContain('scope="tickets:read"');
-      const subscribe = await post(
-        { jsonrpc: '2.0', id: 8, method: 'resources/subscribe', params: { uri: 'desk://tickets/HD-3' } },
-        nobody,
-        { 'mcp-session-id': sid },
-      );
-      expect(subscribe.status).toBe(403);
-    });
-
-    it('refuses a call without the scope with 403 insufficient_scope naming it, and the tool does not run', async () => {
-      const reader = await issuer.mint({ scope: 'tickets:read' });
-      session = await initialize(reader);
-      const { res, title } = await attemptCreate(reader);
-      expect(res.status).toBe(403);
-      expect(res.headers.get('www-authenticate')).toMatch(
-        /^Bearer realm="desk", resource_metadata="[^"]+", error="insufficient_scope", error_description="[^"]+", scope="tickets:read tickets:write"$/,
-      );
-      expect(await res.json()).toMatchObject({
-        id: 1,
-        error: {
-          code: -32001,
-          data: { reason: 'insufficient_scope', requiredScopes: ['tickets:read', 'tickets:write'] },
-        },
-      });
-      session = await initialize(server.token!);
-      expect(await ticketExists(title)).toBe(false);
-    });
   });
 
   it('describes itself in use://auth and use://http-headers, generated from the configuration', async () => {
