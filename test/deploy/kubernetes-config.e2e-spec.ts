@@ -6,6 +6,7 @@ import { K8sResource, checkKustomization, find } from '../support/kubernetes';
 import { imageEnvironment } from '../support/dockerfile-env';
 import { OtlpSink, startOtlpSink } from '../support/otlp-sink';
 import { suiteRedis } from '../support/replicas';
+import { managementUrlOf } from '../support/management-url';
 import { DESK_MAIN, RunningServer, startHttpServer } from '../support/server-process';
 
 /**
@@ -48,13 +49,7 @@ describe('the Kubernetes base configuration, run as a pod would run it', () => {
       MCP_JWKS_URI: issuer.jwksUri,
       OTEL_EXPORTER_OTLP_ENDPOINT: sink.url,
     });
-    const deadline = Date.now() + 5_000;
-    let found: string | undefined;
-    while (!(found = /Prometheus metrics on (http:\/\/[^\s"]+)/.exec(server.stdout!() + server.stderr())?.[1])) {
-      if (Date.now() > deadline) throw new Error(`no management address in the log:\n${server.stdout!()}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    management = new URL(found);
+    management = await managementUrlOf(server);
   }, 30_000);
 
   afterAll(async () => {

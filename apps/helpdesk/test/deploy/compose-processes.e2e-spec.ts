@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { RunningServer, startHttpServer } from '../../../../test/support/server-process';
 import { suiteRedis } from '../../../../test/support/replicas';
+import { managementUrlOf } from '../../../../test/support/management-url';
 import {
   COMPOSE_DIR,
   ROOT,
@@ -49,7 +50,7 @@ describe('docker-compose.yml run as processes: replicas on Redis behind nginx, p
     sink = await startOtlpSink();
     for (const [name, service] of services) {
       const server = await startHttpServer(APP_MAIN, localEnvironment(service));
-      replicas.push({ name, server, metricsUrl: await metricsUrlOf(server) });
+      replicas.push({ name, server, metricsUrl: (await managementUrlOf(server)).href });
     }
     nginx = await startNginx(
       resolve(COMPOSE_DIR, 'nginx.conf'),
@@ -167,15 +168,4 @@ async function toolCalls(metricsUrl: string, tool: string): Promise<number> {
     .split('\n')
     .filter((line) => line.startsWith('mcp_tool_calls_total{') && line.includes(`tool="${tool}"`))
     .reduce((sum, line) => sum + Number(line.split(' ').pop()), 0);
-}
-
-/** The management port's address, from the replica's log (it listens on an ephemeral port here). */
-async function metricsUrlOf(server: RunningServer): Promise<string> {
-  const deadline = Date.now() + 5_000;
-  for (;;) {
-    const found = /Prometheus metrics on (http:\/\/[^\s"]+)/.exec(server.stdout!() + server.stderr())?.[1];
-    if (found) return found;
-    if (Date.now() > deadline) throw new Error(`no metrics address in the log:\n${server.stdout!()}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
