@@ -3,7 +3,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { McpTestIssuer } from '@app/mcp-testing';
 import { request } from 'node:http';
 import { K8sResource, checkKustomization, find } from '../support/kubernetes';
-import { imageEnvironment } from '../support/dockerfile-env';
+import { imageEnvironment, onThisMachine } from '../support/deploy-env';
 import { OtlpSink, startOtlpSink } from '../support/otlp-sink';
 import { suiteRedis } from '../support/replicas';
 import { managementUrlOf } from '../support/management-url';
@@ -41,13 +41,7 @@ describe('the Kubernetes base configuration, run as a pod would run it', () => {
       ...secret.stringData,
       POD_NAME: 'mcp-server-7d9f-abcde',
       OTEL_RESOURCE_ATTRIBUTES: 'service.instance.id=mcp-server-7d9f-abcde',
-      HOST: '127.0.0.1',
-      PORT: '0',
-      MCP_METRICS_PORT: '0',
-      REDIS_URL: 'redis://127.0.0.1:6379',
-      MCP_REDIS_PREFIX: redis.prefix,
-      MCP_JWKS_URI: issuer.jwksUri,
-      OTEL_EXPORTER_OTLP_ENDPOINT: sink.url,
+      ...onThisMachine({ redisPrefix: redis.prefix, jwksUri: issuer.jwksUri, otlpUrl: sink.url }),
     });
     management = await managementUrlOf(server);
   }, 30_000);

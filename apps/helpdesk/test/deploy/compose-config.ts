@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
  * suites fail rather than skip.
  */
 export const ROOT = resolve(__dirname, '../../../..');
-export { imageEnvironment } from '../../../../test/support/dockerfile-env';
+export { imageEnvironment } from '../../../../test/support/deploy-env';
 export const COMPOSE_DIR = resolve(ROOT, 'deploy/compose');
 
 export interface ComposeService {

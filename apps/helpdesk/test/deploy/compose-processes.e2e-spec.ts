@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import { RunningServer, startHttpServer } from '../../../../test/support/server-process';
 import { suiteRedis } from '../../../../test/support/replicas';
 import { managementUrlOf } from '../../../../test/support/management-url';
+import { onThisMachine } from '../../../../test/support/deploy-env';
 import {
   COMPOSE_DIR,
   ROOT,
@@ -72,17 +73,7 @@ describe('docker-compose.yml run as processes: replicas on Redis behind nginx, p
     const env = { ...imageEnvironment(), ...environment(service.environment) };
     expect(env.REDIS_URL).toBe('redis://redis:6379');
     expect(env.OTEL_EXPORTER_OTLP_ENDPOINT).toBe('http://otel-collector:4318');
-    return {
-      ...env,
-      HOST: '127.0.0.1',
-      PORT: '0',
-      MCP_METRICS_PORT: '0',
-      REDIS_URL: 'redis://127.0.0.1:6379',
-      MCP_REDIS_PREFIX: redis.prefix,
-      MCP_JWKS_URI: issuer.jwksUri,
-      OTEL_EXPORTER_OTLP_ENDPOINT: sink.url,
-      // The compose stack's Keycloak would answer for these; nothing else of the configuration changes.
-    };
+    return { ...env, ...onThisMachine({ redisPrefix: redis.prefix, jwksUri: issuer.jwksUri, otlpUrl: sink.url }) };
   }
 
   it('every replica boots in production mode, names Redis as its store and is ready', async () => {
