@@ -11,7 +11,10 @@ import {
   ElicitRequestSchema,
   ResourceUpdatedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { DESK_MAIN, RunningServer, startHttpServer } from '../support/server-process';
+import { RunningServer } from '../support/server-process';
+import { managementUrlOf } from '../support/management-url';
+import { startReplicas } from '../support/replicas';
+import { mcpPost } from '../support/mcp-post';
 import { TestIssuer } from '../support/test-issuer';
 import { RoundRobinProxy, startRoundRobinProxy } from '../support/round-robin-proxy';
 
@@ -24,22 +27,24 @@ const waitFor = async (check: () => boolean, ms = 5_000) => {
 };
 
 /**
- * Two desk replicas on the machine's Redis behind a round-robin proxy with no session affinity, driven by the
- * official 1.x client: consecutive requests of one session land on different replicas, so every answer, update,
- * cancellation and client answer below crosses replicas through the session store and the message bus.
+ * Three desk replicas on the machine's Redis behind a round-robin proxy with no session affinity, driven by the
+ * official 1.x and 2.x clients: consecutive requests of one session land on different replicas, so every answer,
+ * update, cancellation, progress report and client answer below crosses replicas through the session store, the
+ * message bus and the event log. The last test kills the replica holding a stream.
  */
-describe('one session across two replicas behind a round-robin proxy (official clients 1.x and 2.x)', () => {
+describe('one session across three replicas behind a round-robin proxy (official clients 1.x and 2.x)', () => {
   const prefix = `test:${randomBytes(6).toString('hex')}:`;
   const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { lazyConnect: true });
   let issuer: TestIssuer;
   let replicas: RunningServer[];
   let proxy: RoundRobinProxy;
   let client: Client;
+  let transport: StreamableHTTPClientTransport;
 
   beforeAll(async () => {
     issuer = await TestIssuer.start();
     const env = { ...issuer.env(), MCP_STORE: 'redis', MCP_REDIS_PREFIX: prefix };
-    replicas = await Promise.all([startHttpServer(DESK_MAIN, env), startHttpServer(DESK_MAIN, env)]);
+    replicas = await startReplicas(3, env);
     proxy = await startRoundRobinProxy(replicas.map((r) => new URL(r.url).origin));
   });
   afterAll(async () => {
@@ -54,11 +59,10 @@ describe('one session across two replicas behind a round-robin proxy (official c
   beforeEach(async () => {
     client = new Client({ name: 'replicas', version: '1.0.0' }, { capabilities: { sampling: {}, elicitation: {} } });
     const token = await issuer.mint({ sub: 'alice' });
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL('/mcp', proxy.origin), {
-        requestInit: { headers: { authorization: `Bearer ${token}` } },
-      }),
-    );
+    transport = new StreamableHTTPClientTransport(new URL('/mcp', proxy.origin), {
+      requestInit: { headers: { authorization: `Bearer ${token}` } },
+    });
+    await client.connect(transport);
   });
   afterEach(() => client.close());
 
@@ -66,12 +70,21 @@ describe('one session across two replicas behind a round-robin proxy (official c
     const before = [...proxy.counts];
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toContain('search_tickets');
-    for (let i = 0; i < 4; i++) {
+    for (let i = 0; i < 6; i++) {
       const result = await client.callTool({ name: 'search_tickets', arguments: { query: 'vpn' } });
       expect(result.isError).toBeFalsy();
     }
-    expect(proxy.counts[0] - before[0]).toBeGreaterThan(1);
-    expect(proxy.counts[1] - before[1]).toBeGreaterThan(1);
+    for (const [i, count] of proxy.counts.entries()) expect(count - before[i]).toBeGreaterThan(1);
+  });
+
+  it('reports the progress of a call to the client, from whichever replica runs it', async () => {
+    const progress: number[] = [];
+    const result = await client.callTool({ name: 'export_tickets', arguments: {} }, undefined, {
+      onprogress: (p) => void progress.push(p.progress),
+    });
+    expect(result.isError).toBeFalsy();
+    expect(progress.length).toBeGreaterThanOrEqual(2);
+    expect([...progress].sort((a, b) => a - b)).toEqual(progress);
   });
 
   it('answers elicitation and sampling through another replica, and delivers an update to a subscriber anywhere', async () => {
@@ -106,7 +119,7 @@ describe('one session across two replicas behind a round-robin proxy (official c
     const cancelled = async () => {
       let n = 0;
       for (const r of replicas) {
-        const url = /metrics on (http:\/\/\S+)/.exec(r.stderr())![1];
+        const url = (await managementUrlOf(r)).href;
         const scrape = await (await fetch(url)).text();
         const m = /^mcp_tool_calls_total\{[^}]*tool="export_tickets"[^}]*status="cancelled"[^}]*\} (\d+)$/m.exec(
           scrape,
@@ -153,5 +166,58 @@ describe('one session across two replicas behind a round-robin proxy (official c
     } finally {
       await modern.close();
     }
+  });
+
+  it('resumes a stream with Last-Event-ID through the proxy after the replica holding it is killed; the session goes on', async () => {
+    const token = await issuer.mint({ sub: 'alice' });
+    const session = transport.sessionId!;
+    // A streamed call in the client's session: its progress events get ids and go to the shared event log.
+    const res = await mcpPost(
+      `${proxy.origin}/mcp`,
+      {
+        jsonrpc: '2.0',
+        id: 70,
+        method: 'tools/call',
+        params: { name: 'export_tickets', arguments: {}, _meta: { progressToken: 'p70' } },
+      },
+      token,
+      { 'mcp-session-id': session },
+    );
+    const holder = replicas[proxy.routes[proxy.routes.length - 1]];
+    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const reader = res.body!.getReader();
+    let text = '';
+    const progressIds = () => [...text.matchAll(/^id: (\S+)$/gm)].map((m) => m[1]).filter((i) => !i.endsWith('_0'));
+    while (progressIds().length < 3) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += Buffer.from(value).toString();
+    }
+    const seen = progressIds();
+    expect(seen.length).toBeGreaterThanOrEqual(3);
+    const killed = new Promise((r) => holder.process.once('exit', r));
+    holder.process.kill('SIGKILL');
+    await killed;
+    await reader.cancel().catch(() => undefined);
+
+    // The proxy skips the dead replica; any other one replays what came after the first event from the log.
+    const resumed = await fetch(`${proxy.origin}/mcp`, {
+      headers: {
+        authorization: `Bearer ${token}`,
+        accept: 'text/event-stream',
+        'mcp-session-id': session,
+        'mcp-protocol-version': '2025-11-25',
+        'last-event-id': seen[0],
+      },
+    });
+    expect(resumed.status).toBe(200);
+    const replay = await resumed.text();
+    const replayed = [...replay.matchAll(/^id: (\S+)$/gm)].map((m) => m[1]);
+    expect(replayed.slice(0, 2)).toEqual(seen.slice(1, 3));
+    expect(replay).toContain('"method":"notifications/progress"');
+    // The official client's session goes on, on the two replicas left.
+    expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+    const result = await client.callTool({ name: 'search_tickets', arguments: { query: 'vpn' } });
+    expect(result.isError).toBeFalsy();
   });
 });
