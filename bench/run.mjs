@@ -26,6 +26,7 @@
 //   BENCH_ONLY=limiter  run only the limiter scenario and merge its `limiter` block into the existing
 //                    bench/results/latest.json (the throughput numbers there stay as they were)
 //   BENCH_ONLY=abuse    the same for the abuse scenario (bench/lib/abuse.mjs; BENCH_ABUSE_DURATION, default 8 s)
+//   BENCH_ONLY=replicas the same for two replicas against one behind nginx (bench/lib/replicas.mjs)
 //   BENCH_CPU_PROF=1 run both MCP servers with --cpu-prof; profiles land in .bench/prof/<server>/
 //                    (summarise with bench/profile-summary.mjs)
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -36,6 +37,7 @@ import { startIssuer } from './lib/issuer.mjs';
 import { mergeLimiter, printLimiter, runLimiter } from './lib/limiter.mjs';
 import { mergeAbuse, printAbuse, runAbuse } from './lib/abuse.mjs';
 import { dropRedisPrefix, redisBytesPerSession } from './lib/redis.mjs';
+import { mergeReplicas, printReplicas, runReplicas } from './lib/replicas.mjs';
 import { BASE_HEADERS, CALL_BODY, LIST_BODY, checkAuth, newId, openSession, post } from './lib/mcp-client.mjs';
 import { fmtPct, report, summarise, valid } from './lib/report.mjs';
 import { PIN, load, machineBusyPct, runChild, startServer } from './lib/servers.mjs';
@@ -98,7 +100,15 @@ async function main() {
     }
     return;
   }
-  if (ONLY !== undefined) throw new Error(`BENCH_ONLY=${ONLY}: only "limiter" and "abuse" are supported`);
+  if (ONLY === 'replicas') {
+    process.stdout.write('  replicas (two against one, through nginx) ...');
+    const replicas = await runReplicas();
+    process.stdout.write(' done\n');
+    printReplicas(replicas);
+    mergeReplicas(replicas);
+    return;
+  }
+  if (ONLY !== undefined) throw new Error(`BENCH_ONLY=${ONLY}: only "limiter", "abuse" and "replicas" are supported`);
   console.log(
     `bench: ${DURATION}s measured + ${WARMUP}s warm-up per scenario, ${ROUNDS} round(s); server on core 0, autocannon on core 1; Node ${process.version}\n`,
   );
@@ -291,6 +301,11 @@ async function main() {
   const abuse = await runAbuse(abuseIssuer).finally(() => abuseIssuer.stop());
   process.stdout.write(' done\n');
 
+  // --- replicas: two against one through nginx, both on the server core -----------------------------
+  process.stdout.write('  replicas (two against one, through nginx) ...');
+  const replicas = await runReplicas();
+  process.stdout.write(' done\n');
+
   // --- idle sessions memory -----------------------------------------------------------------------
   process.stdout.write('  idle sessions ...');
   // It boots the fixture in-process with authentication off, hence NODE_ENV=development (see above).
@@ -318,6 +333,7 @@ async function main() {
     heap,
     abuse,
     redisMemory,
+    replicas,
   );
 }
 

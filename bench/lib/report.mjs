@@ -5,6 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { printLimiter } from './limiter.mjs';
 import { printAbuse } from './abuse.mjs';
+import { printReplicas } from './replicas.mjs';
 import { PIN } from './servers.mjs';
 import {
   AUTH_AUDIENCE,
@@ -203,6 +204,7 @@ export function report(
   heap,
   abuse,
   redisMemory,
+  replicas,
 ) {
   const rows = buildRows(runs, measured);
   const idleVerdict =
@@ -224,6 +226,7 @@ export function report(
   );
   printLimiter(limiter);
   printAbuse(abuse);
+  printReplicas(replicas);
   if (redisMemory)
     console.log(
       `\nredis: ${redisMemory.bytesPerSession} B of Redis memory per idle session (${redisMemory.sessions} sessions)`,
@@ -276,6 +279,7 @@ export function report(
         limiter,
         abuse,
         redisMemory,
+        replicas,
         failed,
       },
       null,
