@@ -32,8 +32,13 @@ const exited = (server: RunningServer) =>
 
 /** SIGTERM: new calls refused, calls in flight finish within the grace period, then a clean exit 0. */
 describe('graceful shutdown', () => {
+  // Every server (and its test issuer) is stopped after its test, also when an expectation failed half-way.
+  const servers: RunningServer[] = [];
+  const tracked = (server: RunningServer): RunningServer => (servers.push(server), server);
+  afterEach(() => Promise.all(servers.splice(0).map((s) => s.stop())));
+
   it('lets a call in flight finish, refuses new calls with 503 / -32006, and exits 0', async () => {
-    const server = await startDeskHttp({ MCP_SHUTDOWN_GRACE_MS: '5000' });
+    const server = tracked(await startDeskHttp({ MCP_SHUTDOWN_GRACE_MS: '5000' }));
     const session = await openSession(server);
     const exit = exited(server);
     const running = mcpPost(server.url, exportCall(1), server.token, { 'mcp-session-id': session }).then((r) =>
@@ -55,7 +60,7 @@ describe('graceful shutdown', () => {
   });
 
   it('aborts what is still running when the grace period ends, and still exits 0 promptly', async () => {
-    const server = await startDeskHttp({ MCP_SHUTDOWN_GRACE_MS: '200' });
+    const server = tracked(await startDeskHttp({ MCP_SHUTDOWN_GRACE_MS: '200' }));
     const session = await openSession(server);
     const exit = exited(server);
     const running = mcpPost(server.url, exportCall(1), server.token, { 'mcp-session-id': session }).then(
@@ -72,7 +77,7 @@ describe('graceful shutdown', () => {
   });
 
   it('answers every call cut off past the grace period with 503 / -32006 shutting_down, on SSE streams too', async () => {
-    const server = await startDeskHttp({ MCP_SHUTDOWN_GRACE_MS: '300' });
+    const server = tracked(await startDeskHttp({ MCP_SHUTDOWN_GRACE_MS: '300' }));
     const session = await openSession(server);
     const exit = exited(server);
     const headers = { 'mcp-session-id': session };
@@ -110,6 +115,7 @@ describe('graceful shutdown', () => {
     expect(await ready.json()).toMatchObject({ status: 'draining' });
 
     const answers = await Promise.all(calls);
+    let cut = 0;
     for (const a of answers) {
       const last = a.type?.startsWith('text/event-stream')
         ? JSON.parse(
@@ -120,6 +126,10 @@ describe('graceful shutdown', () => {
               .slice(6),
           )
         : JSON.parse(a.text);
+      // A call the machine let finish within the grace period answers normally (a loaded CI machine can delay the
+      // drain's timer); every other one is cut off with shutting_down.
+      if ((last as { result?: unknown }).result !== undefined && a.status === 200) continue;
+      cut++;
       expect(last).toMatchObject({
         id: a.id,
         error: { code: -32006, data: { reason: 'shutting_down', retryAfter: 1 } },
@@ -129,6 +139,8 @@ describe('graceful shutdown', () => {
         expect(a.retryAfter).toBe('1');
       }
     }
+    // The calls take about a second and the grace period is 300 ms: nearly all of them are cut.
+    expect(cut).toBeGreaterThanOrEqual(10);
     expect(answers.filter((a) => a.type?.startsWith('text/event-stream')).length).toBeGreaterThanOrEqual(5);
     expect(await exit).toEqual({ code: 0, signal: null });
     // Draining is an expected state: no error-level line, no stack trace.
