@@ -1,5 +1,10 @@
+import { randomBytes } from 'node:crypto';
+import Redis from 'ioredis';
 import { resolveMcpOptions } from '../mcp-options.resolver';
+import { JsonRpcMessage } from '../wire/json-rpc';
 import { InMemorySessionStore } from '../stores/in-memory-session.store';
+import { RedisMessageBus } from '../stores/redis-message.bus';
+import { RedisSessionStore } from '../stores/redis-session.store';
 import { McpSessionManager } from './mcp-session.manager';
 import { McpSession } from './mcp-session';
 
@@ -76,5 +81,35 @@ describe('McpSessionManager', () => {
     await new Promise((r) => setImmediate(r));
     expect(await store.get(ended.id)).toBeUndefined();
     expect(await new McpSessionManager(store, options).find(ended.id)).toBeUndefined();
+  });
+
+  it('delivers a list change made on one replica to the GET streams held by another (real Redis bus)', async () => {
+    const prefix = `test:${randomBytes(6).toString('hex')}:`;
+    const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+    const store = new RedisSessionStore(redis, prefix);
+    const [busA, busB] = [new RedisMessageBus(redis, prefix), new RedisMessageBus(redis, prefix)];
+    const a = new McpSessionManager(store, options, busA);
+    const b = new McpSessionManager(store, options, busB);
+    try {
+      a.onModuleInit();
+      b.onModuleInit();
+      await new Promise((r) => setTimeout(r, 100)); // the subscriptions reach Redis
+      const session = await initialized(a);
+      const held = (await b.find(session.id))!;
+      const got: JsonRpcMessage[] = [];
+      held.standalone = { send: (m) => got.push(m) > 0 };
+      a.broadcast({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
+      const until = Date.now() + 3_000;
+      while (!got.length && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+      expect(got).toEqual([{ jsonrpc: '2.0', method: 'notifications/tools/list_changed' }]);
+    } finally {
+      await a.onModuleDestroy();
+      await b.onModuleDestroy();
+      await busA.onApplicationShutdown();
+      await busB.onApplicationShutdown();
+      const keys = await redis.keys(`${prefix}*`);
+      if (keys.length) await redis.del(...keys);
+      redis.disconnect();
+    }
   });
 });
