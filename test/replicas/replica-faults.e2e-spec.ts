@@ -4,6 +4,7 @@ import { mcpPost, openMcpSession } from '../support/mcp-post';
 import { startReplicas, stopReplicas, suiteRedis } from '../support/replicas';
 import { startCuttableProxy } from '../support/tcp-cut-proxy';
 import { startRoundRobinProxy } from '../support/round-robin-proxy';
+import { readEventIds, resumeStream } from '../support/sse-resume';
 
 /**
  * Faults with replicas on the machine's Redis: a replica draining, a replica killed (under load, while it
@@ -85,35 +86,16 @@ describe('replica and Redis faults', () => {
         { 'mcp-session-id': session },
       );
       expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
-      const reader = res.body!.getReader();
-      const ids: string[] = [];
-      let text = '';
-      while (ids.filter((i) => !i.endsWith('_0')).length < 3) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        text += Buffer.from(value).toString();
-        ids.splice(0, ids.length, ...[...text.matchAll(/^id: (\S+)$/gm)].map((m) => m[1]));
-      }
-      const seen = ids.filter((i) => !i.endsWith('_0'));
+      const seen = await readEventIds(res, 3);
       expect(seen.length).toBeGreaterThanOrEqual(3);
       const killed = new Promise((r) => c.process.once('exit', r));
       c.process.kill('SIGKILL');
       await killed;
 
-      const resumed = await fetch(d.url, {
-        headers: {
-          authorization: `Bearer ${token}`,
-          accept: 'text/event-stream',
-          'mcp-session-id': session,
-          'mcp-protocol-version': '2025-11-25',
-          'last-event-id': seen[0],
-        },
-      });
+      const resumed = await resumeStream(d.url, token, session, seen[0]);
       expect(resumed.status).toBe(200);
-      const replay = await resumed.text();
-      const replayedIds = [...replay.matchAll(/^id: (\S+)$/gm)].map((m) => m[1]);
-      expect(replayedIds.slice(0, 2)).toEqual(seen.slice(1, 3));
-      expect(replay).toContain('"method":"notifications/progress"');
+      expect(resumed.ids.slice(0, 2)).toEqual(seen.slice(1, 3));
+      expect(resumed.text).toContain('"method":"notifications/progress"');
       // The session itself goes on on d.
       expect((await list(d, session, 8)).status).toBe(200);
     } finally {

@@ -15,6 +15,7 @@ import { RunningServer } from '../support/server-process';
 import { managementUrlOf } from '../support/management-url';
 import { startReplicas } from '../support/replicas';
 import { mcpPost } from '../support/mcp-post';
+import { readEventIds, resumeStream } from '../support/sse-resume';
 import { TestIssuer } from '../support/test-issuer';
 import { RoundRobinProxy, startRoundRobinProxy } from '../support/round-robin-proxy';
 
@@ -185,36 +186,17 @@ describe('one session across three replicas behind a round-robin proxy (official
     );
     const holder = replicas[proxy.routes[proxy.routes.length - 1]];
     expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
-    const reader = res.body!.getReader();
-    let text = '';
-    const progressIds = () => [...text.matchAll(/^id: (\S+)$/gm)].map((m) => m[1]).filter((i) => !i.endsWith('_0'));
-    while (progressIds().length < 3) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      text += Buffer.from(value).toString();
-    }
-    const seen = progressIds();
+    const seen = await readEventIds(res, 3);
     expect(seen.length).toBeGreaterThanOrEqual(3);
     const killed = new Promise((r) => holder.process.once('exit', r));
     holder.process.kill('SIGKILL');
     await killed;
-    await reader.cancel().catch(() => undefined);
 
     // The proxy skips the dead replica; any other one replays what came after the first event from the log.
-    const resumed = await fetch(`${proxy.origin}/mcp`, {
-      headers: {
-        authorization: `Bearer ${token}`,
-        accept: 'text/event-stream',
-        'mcp-session-id': session,
-        'mcp-protocol-version': '2025-11-25',
-        'last-event-id': seen[0],
-      },
-    });
+    const resumed = await resumeStream(`${proxy.origin}/mcp`, token, session, seen[0]);
     expect(resumed.status).toBe(200);
-    const replay = await resumed.text();
-    const replayed = [...replay.matchAll(/^id: (\S+)$/gm)].map((m) => m[1]);
-    expect(replayed.slice(0, 2)).toEqual(seen.slice(1, 3));
-    expect(replay).toContain('"method":"notifications/progress"');
+    expect(resumed.ids.slice(0, 2)).toEqual(seen.slice(1, 3));
+    expect(resumed.text).toContain('"method":"notifications/progress"');
     // The official client's session goes on, on the two replicas left.
     expect((await client.listTools()).tools.length).toBeGreaterThan(0);
     const result = await client.callTool({ name: 'search_tickets', arguments: { query: 'vpn' } });
