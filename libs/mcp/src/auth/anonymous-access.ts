@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import { McpAuthError } from './mcp-auth.error';
-import { isAnonymousPrincipal } from './mcp-principal';
+import { isAnonymousPrincipal, principalOf } from './mcp-principal';
 
 /** What a caller without a token may send when anonymous listing is on. */
 const ANONYMOUS_METHODS = new Set([
@@ -19,7 +19,7 @@ const ANONYMOUS_METHODS = new Set([
  * @internal
  */
 export function assertAnonymousMayCall(req: Request, body: unknown): void {
-  if (!isAnonymousPrincipal((req as { user?: unknown }).user)) return;
+  if (!isAnonymousPrincipal(principalOf(req))) return;
   const method =
     !Array.isArray(body) && typeof body === 'object' && body !== null
       ? (body as { method?: unknown }).method
@@ -34,4 +34,4 @@ export function assertAnonymousMayCall(req: Request, body: unknown): void {
 }
 
 /** True for a request let through anonymously. @internal */
-export const isAnonymous = (req: Request): boolean => isAnonymousPrincipal((req as { user?: unknown }).user);
+export const isAnonymous = (req: Request): boolean => isAnonymousPrincipal(principalOf(req));

@@ -43,8 +43,7 @@ export const ANONYMOUS: McpPrincipal = Object.freeze({
 export const anonymousFrom = (source: string): McpPrincipal => Object.freeze({ ...ANONYMOUS, source });
 
 /** True for a caller without a token. @internal */
-export const isAnonymousPrincipal = (principal: unknown): boolean =>
-  (principal as McpPrincipal | undefined)?.anonymous === true;
+export const isAnonymousPrincipal = (principal: McpPrincipal | undefined): boolean => principal?.anonymous === true;
 
 /**
  * Who a caller's budgets (rates, concurrency, sessions) are counted under: the token's subject; an anonymous caller
@@ -52,8 +51,14 @@ export const isAnonymousPrincipal = (principal: unknown): boolean =>
  * there is no principal at all (`stdio` for the local process, `anonymous` with authentication off).
  * @internal
  */
-export function budgetSubject(principal: unknown, fallback: string): string {
-  const p = principal as McpPrincipal | undefined;
-  if (p?.anonymous) return `anonymous@${p.source ?? 'unknown'}`;
-  return p?.subject || fallback;
+export function budgetSubject(principal: McpPrincipal | undefined, fallback: string): string {
+  if (principal?.anonymous) return `anonymous@${principal.source ?? 'unknown'}`;
+  return principal?.subject || fallback;
 }
+
+/**
+ * The caller of an HTTP request, as the authentication guard resolved it (`request.user`): read here and only here,
+ * so every transport and check sees the same typed principal. Undefined when authentication is off.
+ * @internal
+ */
+export const principalOf = (req: object): McpPrincipal | undefined => (req as { user?: McpPrincipal }).user;

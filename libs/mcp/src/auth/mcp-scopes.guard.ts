@@ -4,7 +4,6 @@ import { MCP_CONTEXT_TYPE, MCP_SCOPES_METADATA } from '../mcp.constants';
 import { McpExecutionContext } from '../context/mcp-execution-context';
 import { McpError } from '../errors/mcp.error';
 import { ErrorCode } from '../wire/json-rpc';
-import { McpPrincipal } from './mcp-principal';
 import { hasScopes } from './scopes';
 
 /**
@@ -24,7 +23,7 @@ export class McpScopesGuard implements CanActivate {
       ),
     ].sort();
     if (!required.length) return true;
-    const principal = McpExecutionContext.create(context).getContext().principal as McpPrincipal | undefined;
+    const principal = McpExecutionContext.create(context).getContext().principal;
     if (!principal || hasScopes(principal, required)) return true;
     throw new McpError(ErrorCode.Forbidden, 'Forbidden: the token lacks a required scope', {
       reason: 'insufficient_scope',

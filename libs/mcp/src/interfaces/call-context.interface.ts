@@ -1,3 +1,4 @@
+import type { McpPrincipal } from '../auth/mcp-principal';
 import { JsonRpcId } from '../wire/json-rpc';
 
 /** Syslog severities of MCP `notifications/message`, lowest first. */
@@ -44,8 +45,8 @@ export interface McpCallContext {
   readonly meta: Readonly<Record<string, unknown>> | undefined;
   /** Aborted when the client cancels the call, the session ends, or the server gives up on it. */
   readonly signal: AbortSignal;
-  /** The authenticated principal, when an auth guard set one. */
-  principal?: unknown;
+  /** The caller (subject, scopes, claims of its token); undefined when authentication is off and over stdio. */
+  principal?: McpPrincipal;
   /** Reports progress when the client asked for it; values must rise, and bursts are coalesced. */
   reportProgress(progress: number, total?: number, message?: string): void;
   /**

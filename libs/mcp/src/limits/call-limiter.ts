@@ -3,7 +3,7 @@ import { MCP_MODULE_OPTIONS } from '../mcp.constants';
 import { ResolvedMcpOptions } from '../interfaces/mcp-module-options.interface';
 import { McpError, RateLimitedError } from '../errors/mcp.error';
 import { ErrorCode } from '../wire/json-rpc';
-import { budgetSubject } from '../auth/mcp-principal';
+import { McpPrincipal, budgetSubject } from '../auth/mcp-principal';
 import { McpSession } from '../sessions/mcp-session';
 import { MCP_LIMIT_STORE, McpLimitStore } from '../stores/limit.store';
 import { McpMetrics } from '../observability/mcp-metrics.service';
@@ -62,7 +62,7 @@ export class CallLimiter {
    * Counts one request of any kind (ping, lists, calls, unknown methods, each message of a batch) against the
    * caller's `requestsPerMinute`, or throws {@link RateLimitedError}. Calls are also counted by {@link run}.
    */
-  async admit(session: McpSession, principal: unknown, method: string): Promise<void> {
+  async admit(session: McpSession, principal: McpPrincipal | undefined, method: string): Promise<void> {
     const subject = subjectOf(session, principal);
     const verdict = await this.reach(() =>
       this.store.consume(`r:${subject}`, this.options.limits.requestsPerMinute, 60),
@@ -106,7 +106,7 @@ export class CallLimiter {
   }
 }
 
-const subjectOf = (session: McpSession, caller?: unknown): string =>
+const subjectOf = (session: McpSession, caller?: McpPrincipal): string =>
   budgetSubject(caller ?? session.principal, session.transport === 'stdio' ? 'stdio' : 'anonymous');
 
 /** Tool and prompt names are bounded; resource URIs (template-expanded) are not, so they count as one. */

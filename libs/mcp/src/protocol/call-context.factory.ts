@@ -1,3 +1,4 @@
+import type { McpPrincipal } from '../auth/mcp-principal';
 import { McpError } from '../errors/mcp.error';
 import { LOGGING_LEVELS, LoggingLevel, McpCallContext, McpClientLogger } from '../interfaces/call-context.interface';
 import { ResolvedMcpOptions } from '../interfaces/mcp-module-options.interface';
@@ -18,7 +19,7 @@ export interface LiveCallContext extends McpCallContext {
  */
 export function createCallContext(
   session: McpSession,
-  principal: unknown,
+  principal: McpPrincipal | undefined,
   request: JsonRpcRequest,
   target: string,
   sink: MessageSink,

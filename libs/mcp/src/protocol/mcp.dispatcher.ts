@@ -90,7 +90,7 @@ export class McpDispatcher {
     session: McpSession,
     sink: MessageSink,
     rid?: string,
-    principal?: unknown,
+    principal?: McpPrincipal,
   ): Promise<DispatchOutcome | undefined> {
     const msg = classifyMessage(value);
     switch (msg.kind) {
@@ -112,7 +112,7 @@ export class McpDispatcher {
     session: McpSession,
     sink: MessageSink,
     rid?: string,
-    principal?: unknown,
+    principal?: McpPrincipal,
   ): Promise<DispatchOutcome | undefined> {
     const { id, method } = request;
     if (method === 'initialize') {
@@ -131,7 +131,7 @@ export class McpDispatcher {
     }
     const handler = this.methods.get(method);
     if (!handler) return fail(id, ErrorCode.MethodNotFound, 'Method not found', undefined, rid);
-    const caller = (principal ?? session.principal) as McpPrincipal | undefined;
+    const caller = principal ?? session.principal;
     const observed = this.observer.begin(request, session, rid, caller);
     const refuse = (code: number, message: string, data?: unknown) => {
       this.observer.end(observed, errorClassOf(code), code);
@@ -234,7 +234,7 @@ export class McpDispatcher {
     session: McpSession,
     sink: MessageSink,
     rid?: string,
-    principal?: unknown,
+    principal?: McpPrincipal,
   ): Promise<DispatchOutcome | undefined> {
     if (!session.initialized || !session.era.batches) {
       return fail(

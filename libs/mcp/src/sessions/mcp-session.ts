@@ -5,7 +5,7 @@ import { ErrorCode, JsonRpcId, JsonRpcMessage, JsonRpcResponse } from '../wire/j
 import { MessageSink } from '../wire/message-sink';
 import { EraFeatures, ProtocolVersion, eraFeatures } from '../wire/protocol-version';
 import { McpSessionRecord } from '../stores/session.store';
-import { budgetSubject } from '../auth/mcp-principal';
+import { McpPrincipal, budgetSubject } from '../auth/mcp-principal';
 
 interface PendingRequest {
   resolve(result: Record<string, unknown>): void;
@@ -35,7 +35,7 @@ export class McpSession {
   closed = false;
   /** The standalone channel: the GET stream over HTTP, stdout over stdio. */
   standalone: MessageSink | undefined;
-  principal: unknown;
+  principal: McpPrincipal | undefined;
   /** Opened by the legacy HTTP+SSE transport; such a session is not usable on the Streamable HTTP endpoint. */
   legacySse = false;
   readonly subscriptions = new Set<string>();
@@ -74,7 +74,7 @@ export class McpSession {
 
   /** The shared part of this session (see {@link McpSessionRecord}). */
   toRecord(createdAt = Date.now()): McpSessionRecord {
-    const owner = this.principal as { subject?: string; anonymous?: boolean } | undefined;
+    const owner = this.principal;
     return {
       id: this.id,
       protocolVersion: this.protocolVersion,

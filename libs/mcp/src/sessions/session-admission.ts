@@ -3,7 +3,7 @@ import { MCP_MODULE_OPTIONS } from '../mcp.constants';
 import { ResolvedMcpOptions } from '../interfaces/mcp-module-options.interface';
 import { ErrorCode } from '../wire/json-rpc';
 import { McpError } from '../errors/mcp.error';
-import { budgetSubject } from '../auth/mcp-principal';
+import { McpPrincipal, budgetSubject } from '../auth/mcp-principal';
 import { McpSession } from './mcp-session';
 import { McpSessionManager } from './mcp-session.manager';
 import { MCP_SESSION_STORE, McpSessionStore } from '../stores/session.store';
@@ -12,7 +12,7 @@ import { McpMetrics } from '../observability/mcp-metrics.service';
 import { McpRefusalLog } from '../observability/refusal-log';
 
 /** The subject a session is counted under: the token's `sub`; without a token, the caller's source address. */
-const subjectOf = (principal: unknown): string => budgetSubject(principal, 'anonymous');
+const subjectOf = (principal: McpPrincipal | undefined): string => budgetSubject(principal, 'anonymous');
 
 /**
  * Bounds what callers can make the server hold in sessions: open sessions per subject and in total, and
@@ -52,7 +52,7 @@ export class SessionAdmission {
    * The refusal for a new session of this principal, or undefined when it may open one. Throws when a shared store
    * cannot be reached (the transport answers 503).
    */
-  async refusal(principal: unknown): Promise<McpError | undefined> {
+  async refusal(principal: McpPrincipal | undefined): Promise<McpError | undefined> {
     const subject = subjectOf(principal);
     const { maxSessions, maxSessionsPerSubject } = this.options.limits;
     // A draining replica takes no new sessions: the client opens one on another instance.

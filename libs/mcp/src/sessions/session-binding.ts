@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import { McpSession } from './mcp-session';
 import { McpAuthError } from '../auth/mcp-auth.error';
-import { McpPrincipal, isAnonymousPrincipal } from '../auth/mcp-principal';
+import { isAnonymousPrincipal, principalOf } from '../auth/mcp-principal';
 
 /**
  * Binds a session to the subject that created it: a session id is never identity, so a request
@@ -9,9 +9,9 @@ import { McpPrincipal, isAnonymousPrincipal } from '../auth/mcp-principal';
  * @internal
  */
 export function bindPrincipal(session: McpSession, req: Request): void {
-  const principal = (req as { user?: McpPrincipal }).user;
+  const principal = principalOf(req);
   if (!principal) return;
-  const owner = session.principal as McpPrincipal | undefined;
+  const owner = session.principal;
   if (!owner) {
     session.principal = principal;
     return;

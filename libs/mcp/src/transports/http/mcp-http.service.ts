@@ -19,6 +19,7 @@ import { bindPrincipal } from '../../sessions/session-binding';
 import { assertAnonymousMayCall, isAnonymous } from '../../auth/anonymous-access';
 import { McpAuthError } from '../../auth/mcp-auth.error';
 import { McpChallenge } from '../../auth/mcp-challenge';
+import { principalOf } from '../../auth/mcp-principal';
 
 const SESSION_HEADER = 'mcp-session-id';
 const VERSION_HEADER = 'mcp-protocol-version';
@@ -99,7 +100,7 @@ export class McpHttpService {
         session,
         session.standalone ?? nullSink,
         requestIdOf(req),
-        userOf(req),
+        principalOf(req),
       );
       if (!outcome) return void res.writeHead(202, headers).end();
       // A batch refused as a whole (empty, or not allowed in this revision) is one error, like any body that is not a
@@ -114,13 +115,13 @@ export class McpHttpService {
         session,
         session.standalone ?? nullSink,
         requestIdOf(req),
-        userOf(req),
+        principalOf(req),
       );
       if (outcome) return void res.writeHead(400, { ...headers, 'Content-Type': 'application/json' }).end(outcome.body);
       return void res.writeHead(202, headers).end();
     }
     const channel = new PostResponseChannel(res, session, this.events, headers, this.options.sseRetryMs, this.streams);
-    const outcome = await this.dispatcher.dispatch(body, session, channel, requestIdOf(req), userOf(req));
+    const outcome = await this.dispatcher.dispatch(body, session, channel, requestIdOf(req), principalOf(req));
     // Cancelled requests get no response: their stream (opened now if need be) just ends.
     if (!outcome) return channel.abandon();
     const scope = insufficientScope(outcome);
@@ -176,7 +177,7 @@ export class McpHttpService {
   private async initialize(body: unknown, req: Request, res: Response): Promise<void> {
     let refusal: McpError | undefined;
     try {
-      refusal = await this.admission.refusal(userOf(req));
+      refusal = await this.admission.refusal(principalOf(req));
     } catch (error) {
       return storeUnavailable(res, error);
     }
@@ -184,7 +185,7 @@ export class McpHttpService {
     const session = this.sessions.createHttpSession();
     bindPrincipal(session, req);
     this.admission.track(session);
-    const outcome = await this.dispatcher.dispatch(body, session, nullSink, requestIdOf(req), userOf(req));
+    const outcome = await this.dispatcher.dispatch(body, session, nullSink, requestIdOf(req), principalOf(req));
     if (!outcome || outcome.errorCode !== undefined || !session.initialized) {
       this.sessions.close(session);
       res.writeHead(400, { 'Content-Type': 'application/json' }).end(outcome?.body);
@@ -271,7 +272,6 @@ function storeUnavailable(res: Response, error: unknown, what = 'session store')
     'Retry-After': '2',
   });
 }
-const userOf = (req: Request): unknown => (req as { user?: unknown }).user;
 
 function insufficientScope(outcome: { errorCode?: number; errorData?: unknown }): string | undefined {
   const data = outcome.errorData as { reason?: string; requiredScopes?: string[] } | undefined;

@@ -15,6 +15,7 @@ import { bindPrincipal } from '../../sessions/session-binding';
 import { assertAnonymousMayCall, isAnonymous } from '../../auth/anonymous-access';
 import { McpAuthError } from '../../auth/mcp-auth.error';
 import { existingRequestId as requestIdOf } from '../../observability/request-id';
+import { principalOf } from '../../auth/mcp-principal';
 
 /**
  * The HTTP+SSE transport of MCP 2024-11-05 (off by default; `legacySse: true` or
@@ -50,7 +51,7 @@ export class LegacySseService {
     if (!accepts(req.headers.accept, 'text/event-stream')) {
       return sendHttpError(res, 406, ErrorCode.InvalidRequest, 'Not Acceptable: Accept must allow text/event-stream');
     }
-    const refusal = await this.admission.refusal((req as { user?: unknown }).user).catch(
+    const refusal = await this.admission.refusal(principalOf(req)).catch(
       () =>
         new McpError(ErrorCode.UpstreamUnavailable, 'Unavailable: the session store cannot be reached; retry shortly', {
           retryAfter: 2,
@@ -105,8 +106,8 @@ export class LegacySseService {
     res.writeHead(202).end();
     try {
       const outcome = Array.isArray(body)
-        ? await this.dispatcher.dispatchBatch(body, session, stream, requestIdOf(req), (req as { user?: unknown }).user)
-        : await this.dispatcher.dispatch(body, session, stream, requestIdOf(req), (req as { user?: unknown }).user);
+        ? await this.dispatcher.dispatchBatch(body, session, stream, requestIdOf(req), principalOf(req))
+        : await this.dispatcher.dispatch(body, session, stream, requestIdOf(req), principalOf(req));
       if (outcome) stream.sendSerialised(outcome.body);
     } catch (error) {
       this.logger.error(`dispatch failed: ${(error as Error).message}`, (error as Error).stack);
