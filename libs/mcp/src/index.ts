@@ -15,6 +15,7 @@ export { McpCompletion } from './decorators/mcp-completion.decorator';
 export { McpArgs, McpCtx } from './decorators/mcp-params.decorator';
 export { McpField } from './decorators/mcp-arg-field.decorator';
 export { McpScopes } from './decorators/mcp-scopes.decorator';
+export { InsufficientScopeError } from './auth/insufficient-scope.error';
 export {
   McpToolOptions,
   McpPromptOptions,

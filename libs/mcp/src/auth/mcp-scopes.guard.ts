@@ -2,8 +2,7 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { MCP_CONTEXT_TYPE, MCP_SCOPES_METADATA } from '../mcp.constants';
 import { McpExecutionContext } from '../context/mcp-execution-context';
-import { McpError } from '../errors/mcp.error';
-import { ErrorCode } from '../wire/json-rpc';
+import { InsufficientScopeError } from './insufficient-scope.error';
 import { hasScopes } from './scopes';
 
 /**
@@ -25,9 +24,6 @@ export class McpScopesGuard implements CanActivate {
     if (!required.length) return true;
     const principal = McpExecutionContext.create(context).getContext().principal;
     if (!principal || hasScopes(principal, required)) return true;
-    throw new McpError(ErrorCode.Forbidden, 'Forbidden: the token lacks a required scope', {
-      reason: 'insufficient_scope',
-      requiredScopes: required,
-    });
+    throw new InsufficientScopeError(required);
   }
 }

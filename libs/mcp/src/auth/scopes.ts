@@ -1,5 +1,4 @@
-import { McpError } from '../errors/mcp.error';
-import { ErrorCode } from '../wire/json-rpc';
+import { InsufficientScopeError } from './insufficient-scope.error';
 import { McpPrincipal } from './mcp-principal';
 
 /**
@@ -17,8 +16,5 @@ export function hasScopes(principal: McpPrincipal, required: readonly string[]):
  */
 export function assertScopes(principal: McpPrincipal | undefined, required: readonly string[] | undefined): void {
   if (!principal || !required?.length || hasScopes(principal, required)) return;
-  throw new McpError(ErrorCode.Forbidden, 'Forbidden: the token lacks a required scope', {
-    reason: 'insufficient_scope',
-    requiredScopes: [...required].sort(),
-  });
+  throw new InsufficientScopeError([...required].sort());
 }

@@ -28,6 +28,7 @@ import { initializeResult } from './initialize';
 import { CallLimiter } from '../limits/call-limiter';
 import { McpSessionManager } from '../sessions/mcp-session.manager';
 import { McpPrincipal } from '../auth/mcp-principal';
+import { InsufficientScopeError } from '../auth/insufficient-scope.error';
 import { context } from '@opentelemetry/api';
 import { McpCallObserver } from '../observability/mcp-call.observer';
 import { errorClassOf, statusOfResult } from '../observability/call-outcome';
@@ -36,8 +37,10 @@ import { errorClassOf, statusOfResult } from '../observability/call-outcome';
 export interface DispatchOutcome {
   body: string;
   errorCode?: number;
-  /** `error.data` of a failed request (transports map some of it to HTTP, e.g. insufficient scope). */
+  /** `error.data` of a failed request (transports take `retryAfter` from it). */
   errorData?: unknown;
+  /** The scopes a caller lacked ({@link InsufficientScopeError}): HTTP answers 403 with a challenge naming them. */
+  scopeDenied?: readonly string[];
 }
 
 /**
@@ -188,7 +191,9 @@ export class McpDispatcher {
         return undefined;
       }
       const e = toJsonRpcError(error, method);
-      return refuse(e.code, e.message, e.data);
+      const outcome = refuse(e.code, e.message, e.data);
+      if (error instanceof InsufficientScopeError) outcome.scopeDenied = error.requiredScopes;
+      return outcome;
     } finally {
       session.inflight.delete(key);
     }

@@ -124,9 +124,8 @@ export class McpHttpService {
     const outcome = await this.dispatcher.dispatch(body, session, channel, requestIdOf(req), principalOf(req));
     // Cancelled requests get no response: their stream (opened now if need be) just ends.
     if (!outcome) return channel.abandon();
-    const scope = insufficientScope(outcome);
-    if (scope && !res.headersSent) {
-      res.setHeader('WWW-Authenticate', this.challenge.insufficientScope(req, scope));
+    if (outcome.scopeDenied && !res.headersSent) {
+      res.setHeader('WWW-Authenticate', this.challenge.insufficientScope(req, outcome.scopeDenied.join(' ')));
       return channel.finish(outcome.body, 403);
     }
     const status = httpStatusFor(outcome.errorCode, this.options.httpStatusProfile, true);
@@ -271,11 +270,4 @@ function storeUnavailable(res: Response, error: unknown, what = 'session store')
   sendHttpError(res, 503, ErrorCode.UpstreamUnavailable, `Unavailable: the ${what} cannot be reached; retry shortly`, {
     'Retry-After': '2',
   });
-}
-
-function insufficientScope(outcome: { errorCode?: number; errorData?: unknown }): string | undefined {
-  const data = outcome.errorData as { reason?: string; requiredScopes?: string[] } | undefined;
-  return outcome.errorCode === ErrorCode.Forbidden && data?.reason === 'insufficient_scope'
-    ? (data.requiredScopes ?? []).join(' ')
-    : undefined;
 }
