@@ -1,205 +1,160 @@
-import { randomBytes } from 'node:crypto';
-import Redis from 'ioredis';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import {
-  Client as Client2,
-  StreamableHTTPClientTransport as StreamableHTTPClientTransport2,
-} from '@modelcontextprotocol/client';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import {
-  CreateMessageRequestSchema,
-  ElicitRequestSchema,
-  ResourceUpdatedNotificationSchema,
-} from '@modelcontextprotocol/sdk/types.js';
 import { RunningServer } from '../support/server-process';
-import { managementUrlOf } from '../support/management-url';
-import { startReplicas } from '../support/replicas';
+import { startReplicas, stopReplicas, suiteRedis } from '../support/replicas';
 import { mcpPost } from '../support/mcp-post';
 import { readEventIds, resumeStream } from '../support/sse-resume';
 import { TestIssuer } from '../support/test-issuer';
 import { RoundRobinProxy, startRoundRobinProxy } from '../support/round-robin-proxy';
-
-const waitFor = async (check: () => boolean, ms = 5_000) => {
-  const until = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > until) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-};
+import { ConnectSdk, SdkSession, connectSdk1, connectSdk2 } from '../support/sdk-sessions';
+import { answerRoutes, callRoutes, lastRoute, streamHolder, toolCalls } from '../support/replica-proof';
+import { firstText, sleep, waitFor } from '../support/wait';
 
 /**
  * Three desk replicas on the machine's Redis behind a round-robin proxy with no session affinity, driven by the
- * official 1.x and 2.x clients: consecutive requests of one session land on different replicas, so every answer,
- * update, cancellation, progress report and client answer below crosses replicas through the session store, the
- * message bus and the event log. The last test kills the replica holding a stream.
+ * official 1.x and 2.x clients through whole sessions. Consecutive requests of one session land on different
+ * replicas; each test reads the proxy's log to show that the request it is about did cross replicas (a client's
+ * answer, a cancellation, an update) rather than trusting round-robin to have done it. The last test kills the
+ * replica holding a stream and resumes it through the proxy.
  */
 describe('one session across three replicas behind a round-robin proxy (official clients 1.x and 2.x)', () => {
-  const prefix = `test:${randomBytes(6).toString('hex')}:`;
-  const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { lazyConnect: true });
+  const { prefix, cleanup } = suiteRedis();
   let issuer: TestIssuer;
   let replicas: RunningServer[];
   let proxy: RoundRobinProxy;
-  let client: Client;
-  let transport: StreamableHTTPClientTransport;
+  const endpoint = () => new URL('/mcp', proxy.origin);
 
   beforeAll(async () => {
     issuer = await TestIssuer.start();
-    const env = { ...issuer.env(), MCP_STORE: 'redis', MCP_REDIS_PREFIX: prefix };
-    replicas = await startReplicas(3, env);
+    replicas = await startReplicas(3, { ...issuer.env(), MCP_STORE: 'redis', MCP_REDIS_PREFIX: prefix });
     proxy = await startRoundRobinProxy(replicas.map((r) => new URL(r.url).origin));
   });
   afterAll(async () => {
     await proxy?.close();
-    await Promise.all((replicas ?? []).map((r) => r.stop()));
+    await stopReplicas(replicas ?? []);
     await issuer?.close();
-    const keys = await redis.keys(`${prefix}*`);
-    if (keys.length) await redis.del(...keys);
-    redis.disconnect();
+    await cleanup();
   });
 
-  beforeEach(async () => {
-    client = new Client({ name: 'replicas', version: '1.0.0' }, { capabilities: { sampling: {}, elicitation: {} } });
-    const token = await issuer.mint({ sub: 'alice' });
-    transport = new StreamableHTTPClientTransport(new URL('/mcp', proxy.origin), {
-      requestInit: { headers: { authorization: `Bearer ${token}` } },
+  // Each replica keeps its own tickets (the fixture's data is per process): each client closes tickets of its own.
+  describe.each<[string, ConnectSdk, { elicit: string; update: string }]>([
+    ['1.x', connectSdk1, { elicit: 'HD-2', update: 'HD-3' }],
+    ['2.x', connectSdk2, { elicit: 'HD-5', update: 'HD-6' }],
+  ])('official client %s', (_, connect, tickets) => {
+    let s: SdkSession;
+    beforeEach(async () => {
+      s = await connect(endpoint(), await issuer.mint({ sub: 'alice' }));
     });
-    await client.connect(transport);
-  });
-  afterEach(() => client.close());
+    afterEach(() => s.close());
 
-  it('lists and calls on whichever replica the proxy picks', async () => {
-    const before = [...proxy.counts];
-    const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toContain('search_tickets');
-    for (let i = 0; i < 6; i++) {
-      const result = await client.callTool({ name: 'search_tickets', arguments: { query: 'vpn' } });
+    it('lists and calls, one session served by all three replicas in turn', async () => {
+      expect(await s.listTools()).toEqual(
+        expect.arrayContaining(['search_tickets', 'close_ticket', 'export_tickets', 'draft_reply']),
+      );
+      for (let i = 0; i < 6; i++) {
+        const result = await s.call('search_tickets', { query: 'vpn' });
+        expect(result.isError).toBeFalsy();
+        expect((result.structuredContent as { tickets: unknown[] }).tickets.length).toBeGreaterThan(0);
+      }
+      expect(new Set(callRoutes(proxy, s.sessionId, 'search_tickets'))).toEqual(new Set([0, 1, 2]));
+    });
+
+    it('reports the progress of a call to the client', async () => {
+      const progress: { progress: number; total?: number }[] = [];
+      const result = await s.call('export_tickets', {}, { onprogress: (p) => void progress.push(p) });
       expect(result.isError).toBeFalsy();
-    }
-    for (const [i, count] of proxy.counts.entries()) expect(count - before[i]).toBeGreaterThan(1);
-  });
-
-  it('reports the progress of a call to the client, from whichever replica runs it', async () => {
-    const progress: number[] = [];
-    const result = await client.callTool({ name: 'export_tickets', arguments: {} }, undefined, {
-      onprogress: (p) => void progress.push(p.progress),
+      expect(firstText(result).split('\n')).toHaveLength(26); // a header and the 25 tickets
+      // One report per batch of five, in order, each with the total.
+      expect(progress).toEqual(
+        [5, 10, 15, 20, 25].map((n) => ({ progress: n, total: 25, message: expect.any(String) })),
+      );
     });
-    expect(result.isError).toBeFalsy();
-    expect(progress.length).toBeGreaterThanOrEqual(2);
-    expect([...progress].sort((a, b) => a - b)).toEqual(progress);
-  });
 
-  it('answers elicitation and sampling through another replica, and delivers an update to a subscriber anywhere', async () => {
-    const updated: string[] = [];
-    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updated.push(n.params.uri));
-    client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: { confirm: true } }));
-    client.setRequestHandler(CreateMessageRequestSchema, async () => ({
-      role: 'assistant',
-      content: { type: 'text', text: 'Dear requester' },
-      model: 'test-model',
-    }));
-    await client.subscribeResource({ uri: 'desk://tickets/HD-3' });
-    await new Promise((r) => setTimeout(r, 200)); // the GET stream is open on one replica
-    for (let i = 0; i < 2; i++) {
-      const draft = await client.callTool({ name: 'draft_reply', arguments: { id: 'HD-4' } });
-      expect((draft.content as { text: string }[])[0].text).toBe('Dear requester');
-    }
-    // Each replica keeps its own tickets (the fixture's data is per process); both close HD-3 in turn.
-    for (let i = 0; i < 2; i++) {
-      const closed = await client.callTool({ name: 'close_ticket', arguments: { id: 'HD-3', resolution: 'done' } });
-      expect(closed.structuredContent).toMatchObject({ id: 'HD-3', status: 'closed' });
-    }
-    await waitFor(() => updated.includes('desk://tickets/HD-3'));
-  });
+    it('answers elicitation and sampling on a replica other than the one running the call', async () => {
+      const draft = await s.call('draft_reply', { id: 'HD-4' });
+      expect(firstText(draft)).toBe('Dear requester');
+      const closed = await s.call('close_ticket', { id: tickets.elicit, resolution: 'done' });
+      expect(closed.structuredContent).toMatchObject({ id: tickets.elicit, status: 'closed' });
+      expect(s.answered).toEqual(['sampling/createMessage', 'elicitation/create']);
+      // Each answer reached a replica that does not run the call: it went over the message bus.
+      const routes = answerRoutes(proxy, s.sessionId);
+      expect(routes.map((r) => r.tool)).toEqual(['draft_reply', 'close_ticket']);
+      for (const r of routes) expect(r.answer).not.toBe(r.call);
+    });
 
-  it('cancels a call running on another replica', async () => {
-    const controller = new AbortController();
-    const call = client.callTool({ name: 'export_tickets', arguments: {} }, undefined, { signal: controller.signal });
-    await new Promise((r) => setTimeout(r, 300));
-    controller.abort('changed my mind');
-    await expect(call).rejects.toThrow();
-    const cancelled = async () => {
-      let n = 0;
-      for (const r of replicas) {
-        const url = (await managementUrlOf(r)).href;
-        const scrape = await (await fetch(url)).text();
-        const m = /^mcp_tool_calls_total\{[^}]*tool="export_tickets"[^}]*status="cancelled"[^}]*\} (\d+)$/m.exec(
-          scrape,
-        );
-        n += Number(m?.[1] ?? 0);
+    it('delivers a resource update from the replica that ran the change to the one holding the GET stream', async () => {
+      const uri = `desk://tickets/${tickets.update}`;
+      await s.subscribe(uri);
+      const holder = await streamHolder(proxy, s.sessionId);
+      // A replica notifies once, when its own copy of the ticket closes: close until one without the stream has.
+      const closers = () => new Set(callRoutes(proxy, s.sessionId, 'close_ticket'));
+      for (let i = 0; i < 6 && [...closers()].every((u) => u === holder); i++) {
+        const closed = await s.call('close_ticket', { id: tickets.update, resolution: 'done' });
+        expect(closed.structuredContent).toMatchObject({ id: tickets.update, status: 'closed' });
       }
-      return n;
-    };
-    const until = Date.now() + 3_000;
-    while ((await cancelled()) < 1 && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
-    expect(await cancelled()).toBe(1);
-    expect(await client.ping()).toEqual({});
-  });
+      expect([...closers()].some((u) => u !== holder)).toBe(true);
+      // One update per replica that closed it, the remote ones included, and no duplicate.
+      await waitFor(() => s.updated.length >= closers().size, 5_000, 'the updates');
+      await sleep(200);
+      expect(s.updated).toEqual([...closers()].map(() => uri));
+    });
 
-  it('serves a whole session of the official 2.x client the same way', async () => {
-    const token = await issuer.mint({ sub: 'bob' });
-    const modern = new Client2(
-      { name: 'replicas-2x', version: '2.0.0' },
-      { capabilities: { elicitation: {}, sampling: {} } },
-    );
-    const updated: string[] = [];
-    await modern.connect(
-      new StreamableHTTPClientTransport2(new URL('/mcp', proxy.origin), { authProvider: { token: async () => token } }),
-    );
-    try {
-      modern.setNotificationHandler('notifications/resources/updated', (n) => void updated.push(n.params.uri));
-      modern.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { confirm: true } }));
-      modern.setRequestHandler('sampling/createMessage', async () => ({
-        role: 'assistant',
-        content: { type: 'text', text: 'Dear requester' },
-        model: 'test-model',
-      }));
-      expect((await modern.listTools()).tools.map((t) => t.name)).toContain('close_ticket');
-      await modern.subscribeResource({ uri: 'desk://tickets/HD-6' });
-      await new Promise((r) => setTimeout(r, 200));
-      const draft = await modern.callTool({ name: 'draft_reply', arguments: { id: 'HD-6' } });
-      expect((draft.content as { text: string }[])[0].text).toBe('Dear requester');
-      for (let i = 0; i < 2; i++) {
-        const closed = await modern.callTool({ name: 'close_ticket', arguments: { id: 'HD-6', resolution: 'done' } });
-        expect(closed.structuredContent).toMatchObject({ id: 'HD-6', status: 'closed' });
-      }
-      await waitFor(() => updated.includes('desk://tickets/HD-6'));
-      expect(await modern.ping()).toEqual({});
-    } finally {
-      await modern.close();
-    }
+    it('cancels a call running on another replica', async () => {
+      const before = await toolCalls(replicas, 'export_tickets', 'cancelled');
+      const controller = new AbortController();
+      const call = s.call('export_tickets', {}, { signal: controller.signal });
+      await sleep(300);
+      controller.abort('changed my mind');
+      await expect(call).rejects.toThrow();
+      const ran = lastRoute(proxy, s.sessionId, 'tools/call');
+      await waitFor(() => lastRoute(proxy, s.sessionId, 'notifications/cancelled') !== undefined, 2_000, 'cancel');
+      expect(lastRoute(proxy, s.sessionId, 'notifications/cancelled')).not.toBe(ran);
+      // The replica running the call stops it (the export takes a second when it is not cancelled).
+      const until = Date.now() + 3_000;
+      while ((await toolCalls(replicas, 'export_tickets', 'cancelled')) === before && Date.now() < until)
+        await sleep(100);
+      expect((await toolCalls(replicas, 'export_tickets', 'cancelled')) - before).toBe(1);
+      expect(await s.ping()).toEqual({});
+    });
   });
 
   it('resumes a stream with Last-Event-ID through the proxy after the replica holding it is killed; the session goes on', async () => {
     const token = await issuer.mint({ sub: 'alice' });
-    const session = transport.sessionId!;
-    // A streamed call in the client's session: its progress events get ids and go to the shared event log.
-    const res = await mcpPost(
-      `${proxy.origin}/mcp`,
-      {
-        jsonrpc: '2.0',
-        id: 70,
-        method: 'tools/call',
-        params: { name: 'export_tickets', arguments: {}, _meta: { progressToken: 'p70' } },
-      },
-      token,
-      { 'mcp-session-id': session },
-    );
-    const holder = replicas[proxy.routes[proxy.routes.length - 1]];
-    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
-    const seen = await readEventIds(res, 3);
-    expect(seen.length).toBeGreaterThanOrEqual(3);
-    const killed = new Promise((r) => holder.process.once('exit', r));
-    holder.process.kill('SIGKILL');
-    await killed;
+    const s = await connectSdk1(endpoint(), token);
+    try {
+      // A streamed call in the client's session: its progress events get ids and go to the shared event log.
+      const call = { name: 'export_tickets', arguments: {}, _meta: { progressToken: 'p70' } };
+      const res = await mcpPost(
+        `${proxy.origin}/mcp`,
+        { jsonrpc: '2.0', id: 70, method: 'tools/call', params: call },
+        token,
+        {
+          'mcp-session-id': s.sessionId,
+        },
+      );
+      expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+      const holder = proxy.log.find((e) => e.session === s.sessionId && e.id === 70)!.upstream!;
+      const seen = await readEventIds(res, 3);
+      expect(seen.length).toBeGreaterThanOrEqual(3);
+      const killed = new Promise((r) => replicas[holder].process.once('exit', r));
+      replicas[holder].process.kill('SIGKILL');
+      await killed;
 
-    // The proxy skips the dead replica; any other one replays what came after the first event from the log.
-    const resumed = await resumeStream(`${proxy.origin}/mcp`, token, session, seen[0]);
-    expect(resumed.status).toBe(200);
-    expect(resumed.ids.slice(0, 2)).toEqual(seen.slice(1, 3));
-    expect(resumed.text).toContain('"method":"notifications/progress"');
-    // The official client's session goes on, on the two replicas left.
-    expect((await client.listTools()).tools.length).toBeGreaterThan(0);
-    const result = await client.callTool({ name: 'search_tickets', arguments: { query: 'vpn' } });
-    expect(result.isError).toBeFalsy();
+      // A replica left replays what came after the first event, from the shared log.
+      const resumed = await resumeStream(`${proxy.origin}/mcp`, token, s.sessionId, seen[0]);
+      expect(resumed.status).toBe(200);
+      expect(resumed.ids.slice(0, 2)).toEqual(seen.slice(1, 3));
+      expect(resumed.text).toContain('"method":"notifications/progress"');
+      const resume = proxy.log.find((e) => e.session === s.sessionId && e.lastEventId === seen[0])!;
+      expect(resume.upstream).not.toBe(holder);
+
+      // The official client's session goes on, on the two replicas left.
+      expect(await s.listTools()).toContain('search_tickets');
+      for (let i = 0; i < 3; i++) expect((await s.call('search_tickets', { query: 'vpn' })).isError).toBeFalsy();
+      // The proxy did meet the dead replica in its turn, and sent that request on to a live one.
+      const skipped = proxy.log.filter((e) => e.tried[0] === holder && e.tried.length > 1);
+      expect(skipped.length).toBeGreaterThan(0);
+      expect(skipped.every((e) => e.status === 200 || e.status === 202)).toBe(true);
+    } finally {
+      await s.close();
+    }
   });
 });
