@@ -26,7 +26,7 @@
 //   BENCH_ONLY=limiter  run only the limiter scenario and merge its `limiter` block into the existing
 //                    bench/results/latest.json (the throughput numbers there stay as they were)
 //   BENCH_ONLY=abuse    the same for the abuse scenario (bench/lib/abuse.mjs; BENCH_ABUSE_DURATION, default 8 s)
-//   BENCH_ONLY=replicas the same for two replicas against one behind a round-robin proxy (bench/lib/replicas.mjs)
+//   BENCH_ONLY=replicas the same for two replicas against one behind nginx (bench/lib/replicas.mjs)
 //   BENCH_CPU_PROF=1 run both MCP servers with --cpu-prof; profiles land in .bench/prof/<server>/
 //                    (summarise with bench/profile-summary.mjs)
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -101,7 +101,7 @@ async function main() {
     return;
   }
   if (ONLY === 'replicas') {
-    process.stdout.write('  replicas (two against one, through a round-robin proxy) ...');
+    process.stdout.write('  replicas (two against one, through nginx) ...');
     const replicas = await runReplicas();
     process.stdout.write(' done\n');
     printReplicas(replicas);
@@ -301,8 +301,8 @@ async function main() {
   const abuse = await runAbuse(abuseIssuer).finally(() => abuseIssuer.stop());
   process.stdout.write(' done\n');
 
-  // --- replicas: two against one through a round-robin proxy, both on the server core ---------------
-  process.stdout.write('  replicas (two against one, through a round-robin proxy) ...');
+  // --- replicas: two against one through nginx, both on the server core -----------------------------
+  process.stdout.write('  replicas (two against one, through nginx) ...');
   const replicas = await runReplicas();
   process.stdout.write(' done\n');
 

@@ -10,7 +10,7 @@ function hasTaskset() {
   return spawnSync('taskset', ['-c', '0', 'true']).status === 0;
 }
 export const PIN = hasTaskset();
-export const pinned = (core, args) => (PIN ? ['taskset', ['-c', String(core), ...args]] : [args[0], args.slice(1)]);
+const pinned = (core, args) => (PIN ? ['taskset', ['-c', String(core), ...args]] : [args[0], args.slice(1)]);
 
 /** The environment for a bench server or probe: ours, minus any MCP_* settings from the caller's shell. */
 function childEnv(env) {
@@ -45,7 +45,7 @@ export function startServer(name, which, env) {
   });
 }
 
-export function stopChild(child) {
+function stopChild(child) {
   if (child.exitCode !== null) return Promise.resolve();
   return new Promise((ok) => {
     child.removeAllListeners('exit');
@@ -55,9 +55,9 @@ export function stopChild(child) {
   });
 }
 
-export const CLK_TCK = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
+const CLK_TCK = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
 /** CPU seconds used so far by a process (utime + stime from /proc), or undefined off Linux. */
-export function cpuSeconds(pid) {
+function cpuSeconds(pid) {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
