@@ -32,16 +32,7 @@ import { InsufficientScopeError } from '../auth/insufficient-scope.error';
 import { context } from '@opentelemetry/api';
 import { McpCallObserver } from '../observability/mcp-call.observer';
 import { errorClassOf, statusOfResult } from '../observability/call-outcome';
-
-/** A serialised answer to one request, with its JSON-RPC error code when it failed. @internal */
-export interface DispatchOutcome {
-  body: string;
-  errorCode?: number;
-  /** `error.data` of a failed request (transports take `retryAfter` from it). */
-  errorData?: unknown;
-  /** The scopes a caller lacked ({@link InsufficientScopeError}): HTTP answers 403 with a challenge naming them. */
-  scopeDenied?: readonly string[];
-}
+import { DispatchOutcome } from './dispatch-outcome';
 
 /**
  * The method router: one JSON-RPC message in, at most one serialised response out. Transports do
