@@ -28,8 +28,9 @@ const offending = (folder: string, forbidden: (f: string) => boolean) =>
   importsOf(folder).flatMap(({ file, folders }) => folders.filter(forbidden).map((f) => `${file} imports ${f}/`));
 
 /**
- * One direction of flow in the platform: wire -> sessions -> protocol -> transports. A lower folder never imports
- * a higher one, so each layer can be read, tested and replaced on its own.
+ * One direction of flow in the platform: wire -> sessions -> pipeline -> protocol -> transports. A lower folder never
+ * imports a higher one, so each layer can be read, tested and replaced on its own. pipeline/ (the one invocation stage
+ * and the Nest pipeline wrapping) sits under the method router that calls it.
  */
 describe('platform layers (libs/mcp/src)', () => {
   it('wire/ is the ground floor: it imports nothing else of the platform', () => {
@@ -39,6 +40,18 @@ describe('platform layers (libs/mcp/src)', () => {
   it('sessions/ never imports the protocol, the transports or the registry above it', () => {
     const above = ['protocol', 'transports', 'registry', 'discovery', 'decorators', 'health', 'service-page'];
     expect(offending('sessions', (f) => above.includes(f))).toEqual([]);
+  });
+
+  it('pipeline/ never imports the method router or the transports above it', () => {
+    expect(offending('pipeline', (f) => ['protocol', 'transports', 'discovery'].includes(f))).toEqual([]);
+  });
+
+  it('every call kind runs through the one invocation stage: no handler builds a call context itself', () => {
+    const handlers = importsOf('protocol').filter(({ file }) => file.includes('handlers/'));
+    const own = handlers.filter(({ file }) =>
+      /createCallContext|limiter\.run\(/.test(readFileSync(join(SRC, file), 'utf8')),
+    );
+    expect(own.map(({ file }) => file)).toEqual([]);
   });
 
   it('protocol/ never imports the transports', () => {

@@ -4,6 +4,7 @@ import { MCP_MODULE_OPTIONS } from './mcp.constants';
 import { McpModuleAsyncOptions, McpModuleOptions, McpOptionsFactory } from './interfaces/mcp-module-options.interface';
 import { legacySseEnabled, resolveMcpOptions } from './mcp-options.resolver';
 import { McpExplorer } from './discovery/mcp.explorer';
+import { McpPipelineFactory } from './pipeline/mcp-pipeline.factory';
 import { McpMetadataAccessor } from './discovery/mcp-metadata.accessor';
 import { McpRegistry } from './registry/mcp.registry';
 import { McpDispatcher } from './protocol/mcp.dispatcher';
@@ -60,6 +61,7 @@ const CORE_PROVIDERS: Provider[] = [
   { provide: APP_GUARD, useClass: McpScopesGuard },
   McpMetadataAccessor,
   McpExplorer,
+  McpPipelineFactory,
   McpRegistry,
   McpDispatcher,
   McpSessionManager,

@@ -1,9 +1,6 @@
 import { Inject, Injectable, Logger, OnModuleInit, Type } from '@nestjs/common';
-import { INTERCEPTORS_METADATA } from '@nestjs/common/constants.js';
-import { McpTracingInterceptor } from '../observability/mcp-tracing.interceptor';
-import { tracingActive } from '../observability/mcp-tracer';
-import { DiscoveryService, ExternalContextCreator, MetadataScanner, Reflector } from '@nestjs/core';
-import { MCP_CONTEXT_TYPE, MCP_MODULE_OPTIONS, MCP_PARAM_ARGS_METADATA, MCP_SCOPES_METADATA } from '../mcp.constants';
+import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
+import { MCP_MODULE_OPTIONS, MCP_SCOPES_METADATA } from '../mcp.constants';
 import { ResolvedMcpOptions } from '../interfaces/mcp-module-options.interface';
 import { McpRegistry } from '../registry/mcp.registry';
 import { RegistryViolations } from '../registry/registry-rules';
@@ -13,33 +10,7 @@ import { buildResourceEntry, buildTemplateEntry } from '../registry/resource-ent
 import { buildPromptEntry } from '../registry/prompt-entry.factory';
 import { CompletionHandler, McpHandler } from '../registry/registry-entries';
 import { McpMetadataAccessor, McpMethod } from './mcp-metadata.accessor';
-import { McpParamsFactory } from './mcp-params.factory';
-import { McpCancelledError } from '../errors/mcp.error';
-
-/**
- * Wraps a handler method so that an `AbortError` (from an API given `ctx.signal`) leaves it as a
- * {@link McpCancelledError}: Nest's external exception filter logs every other error as a fault.
- * The method's metadata (guards, interceptors, pipes, filters, custom keys) is copied over, so
- * Nest and `Reflector.get(key, context.getHandler())` see the wrapper exactly as the method.
- * @internal
- */
-function cancellationAware(method: (...a: unknown[]) => unknown): (...a: unknown[]) => unknown {
-  const asCancelled = (error: unknown): never => {
-    throw (error as { name?: string })?.name === 'AbortError' ? new McpCancelledError() : error;
-  };
-  const wrapper = function (this: unknown, ...args: unknown[]) {
-    try {
-      const result = method.apply(this, args);
-      return result instanceof Promise ? result.catch(asCancelled) : result;
-    } catch (error) {
-      return asCancelled(error);
-    }
-  };
-  for (const key of Reflect.getMetadataKeys(method))
-    Reflect.defineMetadata(key, Reflect.getMetadata(key, method), wrapper);
-  Object.defineProperty(wrapper, 'name', { value: method.name });
-  return wrapper;
-}
+import { McpPipelineFactory } from '../pipeline/mcp-pipeline.factory';
 
 /**
  * Finds every decorated provider method at module init, wraps each once in Nest's pipeline under
@@ -49,18 +20,15 @@ function cancellationAware(method: (...a: unknown[]) => unknown): (...a: unknown
 @Injectable()
 export class McpExplorer implements OnModuleInit {
   private readonly logger = new Logger('McpExplorer');
-  private readonly paramsFactory = new McpParamsFactory();
-  private readonly tracingOn = tracingActive();
 
   constructor(
     private readonly discovery: DiscoveryService,
     private readonly scanner: MetadataScanner,
-    private readonly contextCreator: ExternalContextCreator,
+    private readonly pipeline: McpPipelineFactory,
     private readonly accessor: McpMetadataAccessor,
     private readonly registry: McpRegistry,
     private readonly reflector: Reflector,
     @Inject(MCP_MODULE_OPTIONS) private readonly options: ResolvedMcpOptions,
-    private readonly tracing: McpTracingInterceptor,
   ) {}
 
   onModuleInit(): void {
@@ -88,7 +56,7 @@ export class McpExplorer implements OnModuleInit {
           );
           continue;
         }
-        const handler = this.wrap(instance, methodName);
+        const handler = this.pipeline.wrap(instance, methodName);
         const scopes = this.reflector.getAllAndMerge<string[]>(MCP_SCOPES_METADATA, [method, instance.constructor]);
         this.register(method, source, handler, compiler, violations, completions, scopes);
       }
@@ -161,39 +129,10 @@ export class McpExplorer implements OnModuleInit {
       if (this.registry.completions.has(key))
         violations.add(where, `duplicate completion for ${kind} "${ref}" argument "${completion.argument}"`);
       // Completion methods are plain helpers: no pipeline, they see only the partial value.
-      const fn = method.bind(this.instanceOf(handler)) as CompletionHandler;
+      const fn = method.bind(this.pipeline.instanceOf(handler)) as CompletionHandler;
       this.registry.registerCompletion(key, async (value, context) => fn(value, context));
       completions.push({ where, key, ref, kind });
     }
-  }
-
-  private readonly instances = new WeakMap<McpHandler, object>();
-  private instanceOf(handler: McpHandler): object {
-    return this.instances.get(handler)!;
-  }
-
-  private wrap(instance: object, methodName: string): McpHandler {
-    const callback = cancellationAware((instance as Record<string, (...a: unknown[]) => unknown>)[methodName]);
-    // The tracing interceptor runs first among the method's own interceptors (an instance, as with
-    // @UseInterceptors(new X())), on MCP handlers only, and only when an OpenTelemetry SDK is running:
-    // an interceptor puts every call through an rxjs chain, worth paying only for real spans.
-    if (this.tracingOn) {
-      const own = (Reflect.getMetadata(INTERCEPTORS_METADATA, callback) as unknown[] | undefined) ?? [];
-      Reflect.defineMetadata(INTERCEPTORS_METADATA, [this.tracing, ...own], callback);
-    }
-    const wrapped = this.contextCreator.create(
-      instance as never,
-      callback,
-      methodName,
-      MCP_PARAM_ARGS_METADATA,
-      this.paramsFactory,
-      undefined,
-      undefined,
-      { guards: true, interceptors: true, filters: true },
-      MCP_CONTEXT_TYPE,
-    ) as McpHandler;
-    this.instances.set(wrapped, instance);
-    return wrapped;
   }
 
   private refuseScoped(metatype: Type<unknown>, name: string, violations: RegistryViolations): void {

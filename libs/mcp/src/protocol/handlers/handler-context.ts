@@ -1,27 +1,10 @@
-import { ResolvedMcpOptions } from '../../interfaces/mcp-module-options.interface';
 import { McpRegistry } from '../../registry/mcp.registry';
-import { CallLimiter } from '../../limits/call-limiter';
-import { McpPrincipal } from '../../auth/mcp-principal';
-import { JsonRpcRequest } from '../../wire/json-rpc';
-import { McpSession } from '../../sessions/mcp-session';
-import { MessageSink } from '../../wire/message-sink';
+import { InvocationScope } from '../../pipeline/invocation-scope';
 
-/** What a method handler gets for one request. @internal */
-export interface RequestScope {
-  /** Correlation id of the request (X-Request-Id over HTTP, generated over stdio). */
-  requestId: string | undefined;
-  /** The authenticated caller of this request, if any. */
-  principal: McpPrincipal | undefined;
-  /** Aborts this request's signal (timeouts). */
-  abort(reason: unknown): void;
-  request: JsonRpcRequest;
+/** What a method handler gets for one request: the invocation scope, the params and the registry. @internal */
+export interface RequestScope extends InvocationScope {
   params: Record<string, unknown>;
-  session: McpSession;
-  sink: MessageSink;
-  signal: AbortSignal;
   registry: McpRegistry;
-  options: ResolvedMcpOptions;
-  limiter: CallLimiter;
 }
 
 /** A handler answers with a result object or a result already serialised to JSON text. @internal */

@@ -1,6 +1,5 @@
-import { InvalidParamsError, McpError, ToolExecutionError } from '../../errors/mcp.error';
-import { toJsonRpcError } from '../../errors/error-mapper';
-import { createCallContext } from '../call-context.factory';
+import { InvalidParamsError } from '../../errors/mcp.error';
+import { invoke } from '../../pipeline/invocation.stage';
 import { projectContent } from '../../wire/era-projection';
 import { MethodResult, RequestScope } from './handler-context';
 
@@ -31,34 +30,19 @@ export async function getPrompt(scope: RequestScope): Promise<MethodResult> {
     if (!(name in args))
       throw new InvalidParamsError(`Missing required argument: ${name}`, { field: name, reason: 'required' });
   }
-  const ctx = createCallContext(
-    scope.session,
-    scope.principal,
-    scope.request,
-    prompt.name,
-    scope.sink,
-    scope.signal,
-    scope.options,
-  );
-  try {
-    const value = await scope.limiter.run(scope.session, prompt.name, undefined, () =>
-      prompt.handler(args as Record<string, string>, ctx),
-    );
-    const result = normalisePrompt(value, prompt.definition.description as string);
-    const version = scope.session.protocolVersion;
-    const messages = (result.messages as { content?: unknown }[]).map((m) => ({
-      ...m,
-      content: projectContent(m.content, version),
-    }));
-    return { ...result, messages };
-  } catch (error) {
-    if (error instanceof McpError) throw error;
-    if (error instanceof ToolExecutionError) throw new InvalidParamsError(error.message.slice(0, 1000));
-    const e = toJsonRpcError(error, `prompts/get ${prompt.name}`);
-    throw new McpError(e.code, e.message, e.data as Record<string, unknown> | undefined);
-  } finally {
-    ctx.end();
-  }
+  const outcome = await invoke(scope, {
+    kind: 'prompt',
+    target: prompt.name,
+    run: (ctx) => prompt.handler(args as Record<string, string>, ctx),
+  });
+  if ('failure' in outcome) throw new InvalidParamsError(outcome.failure);
+  const result = normalisePrompt(outcome.value, prompt.definition.description as string);
+  const version = scope.session.protocolVersion;
+  const messages = (result.messages as { content?: unknown }[]).map((m) => ({
+    ...m,
+    content: projectContent(m.content, version),
+  }));
+  return { ...result, messages };
 }
 
 function normalisePrompt(value: unknown, description: string): Record<string, unknown> {

@@ -1,7 +1,6 @@
-import { InvalidParamsError, McpError, ResourceNotFoundError, ToolExecutionError } from '../../errors/mcp.error';
-import { toJsonRpcError } from '../../errors/error-mapper';
+import { InvalidParamsError, ResourceNotFoundError } from '../../errors/mcp.error';
 import { McpHandler } from '../../registry/registry-entries';
-import { createCallContext } from '../call-context.factory';
+import { invoke } from '../../pipeline/invocation.stage';
 import { assertScopes } from '../../auth/scopes';
 import { MethodResult, RequestScope } from './handler-context';
 
@@ -49,30 +48,10 @@ export async function readResource(scope: RequestScope): Promise<MethodResult> {
     }
   }
   if (!handler) throw new ResourceNotFoundError();
-  const ctx = createCallContext(
-    scope.session,
-    scope.principal,
-    scope.request,
-    uri,
-    scope.sink,
-    scope.signal,
-    scope.options,
-  );
-  try {
-    const run = handler;
-    return normaliseContents(
-      await scope.limiter.run(scope.session, uri, undefined, () => run(args, ctx)),
-      uri,
-      mimeType,
-    );
-  } catch (error) {
-    if (error instanceof McpError) throw error;
-    if (error instanceof ToolExecutionError) throw new InvalidParamsError(error.message.slice(0, 1000));
-    const e = toJsonRpcError(error, `resources/read`);
-    throw new McpError(e.code, e.message, e.data as Record<string, unknown> | undefined);
-  } finally {
-    ctx.end();
-  }
+  const run = handler;
+  const outcome = await invoke(scope, { kind: 'resource', target: uri, run: (ctx) => run(args, ctx) });
+  if ('failure' in outcome) throw new InvalidParamsError(outcome.failure);
+  return normaliseContents(outcome.value, uri, mimeType);
 }
 
 function normaliseContents(value: unknown, uri: string, mimeType: string): Record<string, unknown> {

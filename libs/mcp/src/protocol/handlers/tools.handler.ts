@@ -2,14 +2,11 @@ import { plainToInstance } from 'class-transformer';
 import { sanitizeErrorText } from '../../errors/message-sanitizer';
 import { validate } from 'class-validator';
 import { InvalidParamsError } from '../../errors/mcp.error';
-import { toJsonRpcError, toolErrorText } from '../../errors/error-mapper';
-import { McpError, RateLimitedError, TimeoutError } from '../../errors/mcp.error';
 import { limitResultSize } from '../../limits/result-size';
-import { ErrorCode } from '../../wire/json-rpc';
 import { describeSchemaErrors } from '../../registry/schema-compiler';
 import { ToolEntry } from '../../registry/registry-entries';
-import { createCallContext } from '../call-context.factory';
-import { normaliseToolResult } from '../tool-result.normalizer';
+import { invoke } from '../../pipeline/invocation.stage';
+import { normaliseToolResult } from '../../pipeline/tool-result.normalizer';
 import { projectToolResult } from '../../wire/era-projection';
 import { MethodResult, RequestScope } from './handler-context';
 import { INVALID_ARGUMENTS } from '../../observability/call-outcome';
@@ -46,46 +43,22 @@ export async function callTool(scope: RequestScope): Promise<MethodResult> {
     });
   }
 
-  const ctx = createCallContext(
-    scope.session,
-    scope.principal,
-    scope.request,
+  const outcome = await invoke(scope, {
+    kind: 'tool',
+    target: tool.name,
+    rateLimit: tool.rateLimit,
+    timeoutMs: tool.timeoutMs,
+    run: (ctx) => tool.handler(prepared.value, ctx),
+  });
+  if ('failure' in outcome) return errorResult(outcome.failure);
+  const result = limitResultSize(
+    normaliseToolResult(outcome.value, tool),
+    scope.options.limits.maxResultBytes,
     tool.name,
-    scope.sink,
-    scope.signal,
-    scope.options,
+    tool.validateOutput,
   );
-  try {
-    const value = await scope.limiter.run(scope.session, tool.name, tool.rateLimit, () =>
-      withTimeout(tool.handler(prepared.value, ctx), tool.timeoutMs, scope),
-    );
-    const result = limitResultSize(
-      normaliseToolResult(value, tool),
-      scope.options.limits.maxResultBytes,
-      tool.name,
-      tool.validateOutput,
-    );
-    return projectToolResult(result, scope.session.protocolVersion);
-  } catch (error) {
-    if (error instanceof TimeoutError || error instanceof RateLimitedError) throw error;
-    // The platform's own refusal (the limits store unreachable), not the tool's outcome.
-    if (error instanceof McpError && error.data?.reason === 'limit_store_unavailable') throw error;
-    if (scope.signal.aborted) {
-      // Aborted by the platform with a protocol error (shutdown): that is the answer. Otherwise the client cancelled.
-      if (scope.signal.reason instanceof McpError) throw scope.signal.reason;
-      throw new McpError(ErrorCode.ServerError, 'Request cancelled');
-    }
-    const text = toolErrorText(error);
-    if (text !== undefined) return errorResult(text);
-    if (error instanceof McpError) throw error;
-    throw new McpError(...errorArgs(toJsonRpcError(error, `tools/call ${tool.name}`)));
-  } finally {
-    ctx.end();
-  }
+  return projectToolResult(result, scope.session.protocolVersion);
 }
-
-const errorArgs = (e: { code: number; message: string; data?: unknown }) =>
-  [e.code, e.message, e.data as Record<string, unknown> | undefined] as const;
 
 async function prepareArguments(
   tool: ToolEntry,
@@ -102,22 +75,4 @@ async function prepareArguments(
     return { violations };
   }
   return { value: instance };
-}
-
-/**
- * Gives up on a call after `ms`: its signal is aborted (so the work really stops) and the client gets
- * `-32004`; whatever the handler produces later is dropped.
- */
-function withTimeout<T>(work: Promise<T>, ms: number, scope: RequestScope): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      const error = new TimeoutError(`Timeout: the tool did not finish within ${ms} ms`, { timeoutMs: ms });
-      scope.abort(error);
-      reject(error);
-    }, ms);
-  });
-  // A handler that rejects after the timeout must not become an unhandled rejection.
-  work.catch(() => undefined);
-  return Promise.race([work, expired]).finally(() => clearTimeout(timer));
 }

@@ -1,0 +1,23 @@
+import { ResolvedMcpOptions } from '../interfaces/mcp-module-options.interface';
+import { CallLimiter } from '../limits/call-limiter';
+import { McpPrincipal } from '../auth/mcp-principal';
+import { JsonRpcRequest } from '../wire/json-rpc';
+import { McpSession } from '../sessions/mcp-session';
+import { MessageSink } from '../wire/message-sink';
+
+/** What the invocation stage needs of the request it runs in. @internal */
+export interface InvocationScope {
+  /** Correlation id of the request (X-Request-Id over HTTP, generated over stdio). */
+  requestId: string | undefined;
+  /** The authenticated caller of this request, if any. */
+  principal: McpPrincipal | undefined;
+  /** Aborts this request's signal (timeouts). */
+  abort(reason: unknown): void;
+  request: JsonRpcRequest;
+  session: McpSession;
+  /** Where this request's own messages go (progress, logs, server requests). */
+  sink: MessageSink;
+  signal: AbortSignal;
+  options: ResolvedMcpOptions;
+  limiter: CallLimiter;
+}

@@ -1,0 +1,82 @@
+import { Injectable } from '@nestjs/common';
+import { INTERCEPTORS_METADATA } from '@nestjs/common/constants.js';
+import { ExternalContextCreator } from '@nestjs/core';
+import { McpTracingInterceptor } from '../observability/mcp-tracing.interceptor';
+import { tracingActive } from '../observability/mcp-tracer';
+import { MCP_CONTEXT_TYPE, MCP_PARAM_ARGS_METADATA } from '../mcp.constants';
+import { McpHandler } from '../registry/registry-entries';
+import { McpCancelledError } from '../errors/mcp.error';
+import { McpParamsFactory } from './mcp-params.factory';
+
+/**
+ * Wraps a handler method so that an `AbortError` (from an API given `ctx.signal`) leaves it as a
+ * {@link McpCancelledError}: Nest's external exception filter logs every other error as a fault.
+ * The method's metadata (guards, interceptors, pipes, filters, custom keys) is copied over, so
+ * Nest and `Reflector.get(key, context.getHandler())` see the wrapper exactly as the method.
+ * @internal
+ */
+function cancellationAware(method: (...a: unknown[]) => unknown): (...a: unknown[]) => unknown {
+  const asCancelled = (error: unknown): never => {
+    throw (error as { name?: string })?.name === 'AbortError' ? new McpCancelledError() : error;
+  };
+  const wrapper = function (this: unknown, ...args: unknown[]) {
+    try {
+      const result = method.apply(this, args);
+      return result instanceof Promise ? result.catch(asCancelled) : result;
+    } catch (error) {
+      return asCancelled(error);
+    }
+  };
+  for (const key of Reflect.getMetadataKeys(method))
+    Reflect.defineMetadata(key, Reflect.getMetadata(key, method), wrapper);
+  Object.defineProperty(wrapper, 'name', { value: method.name });
+  return wrapper;
+}
+
+/**
+ * Wraps each discovered provider method once, at boot, in Nest's own pipeline under context type `mcp` (as
+ * `@nestjs/graphql` does for resolvers): guards, interceptors, pipes, filters and param decorators then run on
+ * every call the invocation stage makes.
+ * @internal
+ */
+@Injectable()
+export class McpPipelineFactory {
+  private readonly paramsFactory = new McpParamsFactory();
+  private readonly tracingOn = tracingActive();
+  private readonly instances = new WeakMap<McpHandler, object>();
+
+  constructor(
+    private readonly contextCreator: ExternalContextCreator,
+    private readonly tracing: McpTracingInterceptor,
+  ) {}
+
+  /** The provider instance a wrapped handler calls. */
+  instanceOf(handler: McpHandler): object {
+    return this.instances.get(handler)!;
+  }
+
+  /** `instance[methodName]` behind Nest's pipeline. */
+  wrap(instance: object, methodName: string): McpHandler {
+    const callback = cancellationAware((instance as Record<string, (...a: unknown[]) => unknown>)[methodName]);
+    // The tracing interceptor runs first among the method's own interceptors (an instance, as with
+    // @UseInterceptors(new X())), on MCP handlers only, and only when an OpenTelemetry SDK is running:
+    // an interceptor puts every call through an rxjs chain, worth paying only for real spans.
+    if (this.tracingOn) {
+      const own = (Reflect.getMetadata(INTERCEPTORS_METADATA, callback) as unknown[] | undefined) ?? [];
+      Reflect.defineMetadata(INTERCEPTORS_METADATA, [this.tracing, ...own], callback);
+    }
+    const wrapped = this.contextCreator.create(
+      instance as never,
+      callback,
+      methodName,
+      MCP_PARAM_ARGS_METADATA,
+      this.paramsFactory,
+      undefined,
+      undefined,
+      { guards: true, interceptors: true, filters: true },
+      MCP_CONTEXT_TYPE,
+    ) as McpHandler;
+    this.instances.set(wrapped, instance);
+    return wrapped;
+  }
+}
