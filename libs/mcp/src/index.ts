@@ -24,7 +24,7 @@ export {
 } from './interfaces/definitions.interface';
 
 // Inside a call
-export { McpCallContext } from './interfaces/call-context.interface';
+export { McpAskOptions, McpCallContext } from './interfaces/call-context.interface';
 export { McpPrincipal } from './auth/mcp-principal';
 export { McpExecutionContext } from './context/mcp-execution-context';
 export { MCP_CONTEXT_TYPE } from './mcp.constants';

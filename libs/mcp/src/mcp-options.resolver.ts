@@ -56,6 +56,7 @@ export function resolveMcpOptions(o: McpModuleOptions): ResolvedMcpOptions {
       requestTimeoutMs: o.limits?.requestTimeoutMs ?? num(env.MCP_REQUEST_TIMEOUT_MS) ?? 60_000,
       keepAliveTimeoutMs: o.limits?.keepAliveTimeoutMs ?? num(env.MCP_KEEP_ALIVE_TIMEOUT_MS) ?? 65_000,
     },
+    caching: resolveCaching(o.caching),
     legacySse: legacySseEnabled(o.legacySse),
     store: o.store ?? ((env.MCP_STORE?.trim() || 'memory') as 'memory' | 'redis'),
     redis: resolveRedisOptions(o.redis, o.name, env),
@@ -97,6 +98,24 @@ export function resolveMcpOptions(o: McpModuleOptions): ResolvedMcpOptions {
 }
 
 /** Metrics options: the option, then `MCP_METRICS_*`, then a separate listener on 9464. @internal */
+function resolveCaching(o: McpModuleOptions['caching']): ResolvedMcpOptions['caching'] {
+  const env = process.env;
+  const scope = o?.cacheScope ?? (env.MCP_CACHE_SCOPE?.trim() || 'private');
+  if (scope !== 'private' && scope !== 'public')
+    throw new Error(`McpModule: caching.cacheScope must be "private" or "public" (got ${JSON.stringify(scope)})`);
+  const ttl = (value: number | undefined, name: string, fallback: number) => {
+    const v = value ?? num(env[name]) ?? fallback;
+    if (!Number.isInteger(v) || v < 0)
+      throw new Error(`McpModule: caching TTLs are whole milliseconds >= 0 (${name} = ${JSON.stringify(v)})`);
+    return v;
+  };
+  return {
+    listTtlMs: ttl(o?.listTtlMs, 'MCP_LIST_TTL_MS', 60_000),
+    readTtlMs: ttl(o?.readTtlMs, 'MCP_READ_TTL_MS', 0),
+    cacheScope: scope,
+  };
+}
+
 function resolveMetrics(o: McpModuleOptions['metrics']): ResolvedMcpOptions['metrics'] {
   if (o === false) return false;
   const env = process.env;

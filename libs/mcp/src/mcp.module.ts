@@ -5,11 +5,14 @@ import { McpModuleAsyncOptions, McpModuleOptions, McpOptionsFactory } from './in
 import { legacySseEnabled, resolveMcpOptions } from './mcp-options.resolver';
 import { McpExplorer } from './discovery/mcp.explorer';
 import { McpPipelineFactory } from './pipeline/mcp-pipeline.factory';
+import { McpRequestRunner } from './protocol/request-runner';
+import { RequestStateCodec } from './pipeline/request-state.codec';
 import { McpMetadataAccessor } from './discovery/mcp-metadata.accessor';
 import { McpRegistry } from './registry/mcp.registry';
 import { McpDispatcher } from './protocol/mcp.dispatcher';
 import { McpSessionManager } from './sessions/mcp-session.manager';
 import { McpHttpService } from './transports/http/mcp-http.service';
+import { ModernHttpHandler } from './transports/http/modern-http.handler';
 import { createMcpHttpController } from './transports/http/mcp-http.controller';
 import { McpLegacySseController } from './transports/legacy-sse/legacy-sse.controller';
 import { MCP_AUTH_CONFIG } from './auth/auth.constants';
@@ -64,8 +67,11 @@ const CORE_PROVIDERS: Provider[] = [
   McpPipelineFactory,
   McpRegistry,
   McpDispatcher,
+  McpRequestRunner,
+  RequestStateCodec,
   McpSessionManager,
   McpHttpService,
+  ModernHttpHandler,
   McpStdioTransport,
   McpNotifier,
   ...STORE_PROVIDERS,

@@ -24,6 +24,9 @@ const CORPORATE: Record<number, number> = {
   [ErrorCode.PayloadTooLarge]: 413,
   [ErrorCode.UpstreamUnavailable]: 503,
   [ErrorCode.Conflict]: 409,
+  [ErrorCode.HeaderMismatch]: 400,
+  [ErrorCode.MissingRequiredClientCapability]: 400,
+  [ErrorCode.UnsupportedProtocolVersion]: 400,
 };
 const SPEC_KEPT = new Set<number>([
   ErrorCode.ParseError,
@@ -32,6 +35,15 @@ const SPEC_KEPT = new Set<number>([
   ErrorCode.PayloadTooLarge,
   ErrorCode.Forbidden,
 ]);
+
+/**
+ * The HTTP status of a 2026-07-28 answer: the revision's own rules (400 for the request errors it names, 404 for an
+ * unknown method) and the corporate v2.0 Appendix B mapping for the rest, whatever the 2025 profile.
+ * @internal
+ */
+export function modernHttpStatusFor(code: number | undefined): number {
+  return code === undefined ? 200 : (CORPORATE[code] ?? 500);
+}
 
 /** The HTTP status of a JSON answer whose JSON-RPC error has `code`. @internal */
 export function httpStatusFor(code: number | undefined, profile: HttpStatusProfile, hasSession: boolean): number {

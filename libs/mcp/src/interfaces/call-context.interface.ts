@@ -25,6 +25,17 @@ export interface McpClientInfo {
   [key: string]: unknown;
 }
 
+/** Options of a question to the client (`elicit`, `sample`, `listRoots`). */
+export interface McpAskOptions {
+  /** 2025 sessions: how long to wait for the client's answer. Default `clientRequestTimeoutMs` (5 minutes). */
+  timeoutMs?: number;
+  /**
+   * 2026-07-28: the question's key in `inputRequests`/`inputResponses`. Default `<capability>_<n>` in asking order
+   * (`elicitation_1`, `sampling_1`, `roots_1`), stable as long as the method asks in the same order each run.
+   */
+  key?: string;
+}
+
 /**
  * Everything a handler may know about, and do within, the current MCP call. Inject it with
  * `@McpCtx()` or read it in a guard or interceptor with `McpExecutionContext.create(ctx).getContext()`.
@@ -57,10 +68,15 @@ export interface McpCallContext {
   closeSseStream(): void;
   /** Log lines for the client (not for the server's own logs). */
   readonly log: McpClientLogger;
-  /** `elicitation/create`; rejects with a clear error when the client did not declare `elicitation`. */
-  elicit(params: Record<string, unknown>, options?: { timeoutMs?: number }): Promise<Record<string, unknown>>;
-  /** `sampling/createMessage`; rejects when the client did not declare `sampling`. */
-  sample(params: Record<string, unknown>, options?: { timeoutMs?: number }): Promise<Record<string, unknown>>;
-  /** `roots/list`; rejects when the client did not declare `roots`. */
-  listRoots(options?: { timeoutMs?: number }): Promise<{ roots: { uri: string; name?: string }[] }>;
+  /**
+   * `elicitation/create`; rejects with a clear error when the client did not declare `elicitation`. To a 2025
+   * session it is a request on the call's stream; to a 2026-07-28 request it is a question of the call's
+   * `InputRequiredResult`, and the method runs again, from the start, when the client retries with the answer
+   * (see README "Multi round-trip requests": ask before acting).
+   */
+  elicit(params: Record<string, unknown>, options?: McpAskOptions): Promise<Record<string, unknown>>;
+  /** `sampling/createMessage`; rejects when the client did not declare `sampling`. Asked like {@link elicit}. */
+  sample(params: Record<string, unknown>, options?: McpAskOptions): Promise<Record<string, unknown>>;
+  /** `roots/list`; rejects when the client did not declare `roots`. Asked like {@link elicit}. */
+  listRoots(options?: McpAskOptions): Promise<{ roots: { uri: string; name?: string }[] }>;
 }

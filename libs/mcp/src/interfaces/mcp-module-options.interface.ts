@@ -40,6 +40,8 @@ export interface McpModuleOptions {
   httpStatusProfile?: HttpStatusProfile;
   /** Limits (corporate standard §14); each also has an environment variable. */
   limits?: McpLimits;
+  /** Caching hints on 2026-07-28 results (corporate v2.0 §12.3); see {@link McpCachingOptions}. */
+  caching?: McpCachingOptions;
   /** Authentication of the HTTP transports (JWT/JWKS); see {@link McpAuthOptions}. */
   auth?: McpAuthOptions;
   /** Largest accepted request body or stdio line, in bytes. Default 1 MiB. */
@@ -148,6 +150,22 @@ export interface McpModuleAsyncOptions extends Pick<ModuleMetadata, 'imports'> {
   legacySse?: boolean;
 }
 
+/**
+ * Caching hints (`ttlMs`, `cacheScope`) on the cacheable results of 2026-07-28 requests: `server/discover`, the lists
+ * and `resources/read`.
+ */
+export interface McpCachingOptions {
+  /** Freshness of `server/discover` and the lists, in ms. Default 60 000 (v2.0 §12.3). Env `MCP_LIST_TTL_MS`. */
+  listTtlMs?: number;
+  /** Freshness of `resources/read` results, in ms. Default 0 (re-read each time). Env `MCP_READ_TTL_MS`. */
+  readTtlMs?: number;
+  /**
+   * `private` (default): caches must not share results across callers (lists are filtered by the caller's scopes).
+   * `public` only when every caller sees the same results. Env `MCP_CACHE_SCOPE`.
+   */
+  cacheScope?: 'private' | 'public';
+}
+
 /** @internal Options with every default filled in. */
 export type ResolvedMcpOptions = Required<
   Omit<
@@ -162,10 +180,12 @@ export type ResolvedMcpOptions = Required<
     | 'logging'
     | 'corporate'
     | 'redis'
+    | 'caching'
   >
 > &
   Pick<McpModuleOptions, 'title' | 'description' | 'instructions' | 'auth' | 'corporate'> & {
     limits: Required<McpLimits>;
+    caching: Required<McpCachingOptions>;
     redis: Required<McpRedisOptions>;
     health: Required<McpHealthOptions>;
     /** `false` when metrics are off. */

@@ -6,6 +6,7 @@ import { ErrorCode, JsonRpcRequest } from '../wire/json-rpc';
 import { McpSession } from '../sessions/mcp-session';
 import { MessageSink } from '../wire/message-sink';
 import { ProgressReporter } from './progress-reporter';
+import { InputRounds } from './input-rounds';
 
 /** The context plus the engine's handle to end it. @internal */
 export interface LiveCallContext extends McpCallContext {
@@ -25,6 +26,7 @@ export function createCallContext(
   sink: MessageSink,
   signal: AbortSignal,
   options: ResolvedMcpOptions,
+  rounds?: InputRounds,
 ): LiveCallContext {
   const meta = request.params?._meta as Record<string, unknown> | undefined;
   const token = meta?.progressToken as string | number | undefined;
@@ -46,7 +48,14 @@ export function createCallContext(
     ]),
   ) as McpClientLogger;
 
-  const ask = (capability: string, method: string, params: Record<string, unknown>, timeoutMs?: number) => {
+  const ask = (
+    capability: string,
+    method: string,
+    params: Record<string, unknown>,
+    o?: { timeoutMs?: number; key?: string },
+  ) => {
+    // 2026-07-28: no server requests; the question goes into the call's InputRequiredResult (MRTR).
+    if (session.era.modern) return askInRound(rounds, session.clientCapabilities, capability, method, params, o?.key);
     if (!session.clientCapabilities[capability]) {
       return Promise.reject(
         new McpError(
@@ -60,7 +69,7 @@ export function createCallContext(
       );
     }
     if (ended) return Promise.reject(new McpError(ErrorCode.ServerError, 'The call has already ended'));
-    return session.request(sink, method, params, timeoutMs ?? options.clientRequestTimeoutMs, signal);
+    return session.request(sink, method, params, o?.timeoutMs ?? options.clientRequestTimeoutMs, signal);
   };
 
   return {
@@ -89,14 +98,42 @@ export function createCallContext(
           }),
         );
       }
-      return ask('elicitation', 'elicitation/create', params, o?.timeoutMs);
+      return ask('elicitation', 'elicitation/create', params, o);
     },
-    sample: (params, o) => ask('sampling', 'sampling/createMessage', params, o?.timeoutMs),
-    listRoots: (o) =>
-      ask('roots', 'roots/list', {}, o?.timeoutMs) as Promise<{ roots: { uri: string; name?: string }[] }>,
+    sample: (params, o) => ask('sampling', 'sampling/createMessage', params, o),
+    listRoots: (o) => ask('roots', 'roots/list', {}, o) as Promise<{ roots: { uri: string; name?: string }[] }>,
     end: () => {
       ended = true;
       progress.end();
     },
   };
+}
+
+/**
+ * A question of a 2026-07-28 call: `-32021` when the client did not declare the capability it needs, otherwise asked
+ * in the round of the call (answered at once from `inputResponses`/`requestState`, or left open for the interim result).
+ */
+function askInRound(
+  rounds: InputRounds | undefined,
+  declared: Record<string, unknown>,
+  capability: string,
+  method: string,
+  params: Record<string, unknown>,
+  key: string | undefined,
+): Promise<Record<string, unknown>> {
+  if (!declared[capability]) {
+    return Promise.reject(
+      new McpError(
+        ErrorCode.MissingRequiredClientCapability,
+        `Missing required client capability: ${method} needs "${capability}", which the client did not declare`,
+        { requiredCapabilities: { [capability]: {} } },
+      ),
+    );
+  }
+  if (!rounds) {
+    return Promise.reject(
+      new McpError(ErrorCode.ServerError, `${method} cannot be asked during this request (only tools, prompts, reads)`),
+    );
+  }
+  return rounds.ask(key ?? rounds.nextKey(capability), { method, params });
 }

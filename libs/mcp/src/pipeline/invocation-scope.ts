@@ -4,6 +4,7 @@ import { McpPrincipal } from '../auth/mcp-principal';
 import { JsonRpcRequest } from '../wire/json-rpc';
 import { McpSession } from '../sessions/mcp-session';
 import { MessageSink } from '../wire/message-sink';
+import { RequestStateCodec } from './request-state.codec';
 
 /** What the invocation stage needs of the request it runs in. @internal */
 export interface InvocationScope {
@@ -20,4 +21,6 @@ export interface InvocationScope {
   signal: AbortSignal;
   options: ResolvedMcpOptions;
   limiter: CallLimiter;
+  /** Seals and opens 2026-07-28 `requestState`. */
+  states: RequestStateCodec;
 }

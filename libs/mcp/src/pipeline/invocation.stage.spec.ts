@@ -4,13 +4,23 @@ import { McpSession } from '../sessions/mcp-session';
 import { CallLimiter } from '../limits/call-limiter';
 import { ResourceNotFoundError, TimeoutError, ToolExecutionError } from '../errors/mcp.error';
 import { ErrorCode } from '../wire/json-rpc';
+import { McpCallContext } from '../interfaces/call-context.interface';
 import { Invocation, invoke } from './invocation.stage';
 import { InvocationScope } from './invocation-scope';
+import { RequestStateCodec } from './request-state.codec';
+import { InMemoryKeyStore } from '../stores/in-memory-key.store';
 
-function scope(): InvocationScope & { controller: AbortController } {
+const states = new RequestStateCodec(new InMemoryKeyStore());
+
+function scope(modern?: {
+  capabilities: Record<string, unknown>;
+  params?: Record<string, unknown>;
+}): InvocationScope & { controller: AbortController } {
   const controller = new AbortController();
-  const session = new McpSession('s1', 'http');
-  session.negotiate('2025-11-25', { name: 'c', version: '1' }, {});
+  const session = modern
+    ? McpSession.forRequest('http', '2026-07-28', undefined, modern.capabilities, undefined, undefined)
+    : new McpSession('s1', 'http');
+  if (!modern) session.negotiate('2025-11-25', { name: 'c', version: '1' }, {});
   // The limiter's own behaviour has its suites; here it only runs the work.
   const limiter = { run: (_s: unknown, _t: unknown, _o: unknown, work: () => Promise<unknown>) => work() };
   return {
@@ -18,12 +28,13 @@ function scope(): InvocationScope & { controller: AbortController } {
     requestId: 'r1',
     principal: undefined,
     abort: (reason) => controller.abort(reason),
-    request: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: {} },
+    request: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'x', arguments: {}, ...modern?.params } },
     session,
     sink: { send: () => true },
     signal: controller.signal,
     options: resolveMcpOptions({ name: 'svc', version: '1.0.0' }),
     limiter: limiter as unknown as CallLimiter,
+    states,
   };
 }
 
@@ -59,11 +70,21 @@ describe('the invocation stage', () => {
     await expect(invoke(scope(), call('resource', notFound))).rejects.toMatchObject({
       code: ErrorCode.ResourceNotFound,
     });
-    expect(await invoke(scope(), call('prompt', () => Promise.reject(new ToolExecutionError('no'))))).toEqual({
+    expect(
+      await invoke(
+        scope(),
+        call('prompt', () => Promise.reject(new ToolExecutionError('no'))),
+      ),
+    ).toEqual({
       failure: 'no',
     });
     // A Nest HTTP exception from a tool is model-actionable; from a prompt it maps like any other error.
-    expect(await invoke(scope(), call('tool', () => Promise.reject(new NotFoundException('gone'))))).toEqual({
+    expect(
+      await invoke(
+        scope(),
+        call('tool', () => Promise.reject(new NotFoundException('gone'))),
+      ),
+    ).toEqual({
       failure: 'gone',
     });
   });
@@ -93,5 +114,86 @@ describe('the invocation stage', () => {
     const error = (await invoke(scope(), call('tool', run)).catch((e: Error) => e)) as Error & { code: number };
     expect(error.code).toBe(ErrorCode.InternalError);
     expect(error.message).not.toMatch(/10\.0\.0\.7|\/srv\/app/);
+  });
+});
+
+describe('the invocation stage, 2026-07-28 (multi round-trip requests)', () => {
+  const both = { elicitation: {}, sampling: {} };
+  const greet = async (ctx: McpCallContext) => {
+    const name = await ctx.elicit({ message: 'Name?' }, { key: 'user_name' });
+    return `Hello, ${(name.content as { name: string }).name}!`;
+  };
+
+  it('answers an open question with an InputRequiredResult, then runs again with the answer', async () => {
+    const first = await invoke(scope({ capabilities: both }), call('tool', greet));
+    expect(first).toMatchObject({
+      inputRequired: {
+        resultType: 'input_required',
+        inputRequests: { user_name: { method: 'elicitation/create', params: { message: 'Name?' } } },
+      },
+    });
+    const retry = { inputResponses: { user_name: { action: 'accept', content: { name: 'Ada' } } } };
+    expect(await invoke(scope({ capabilities: both, params: retry }), call('tool', greet))).toEqual({
+      value: 'Hello, Ada!',
+    });
+  });
+
+  it('asks questions asked together in one round, and keeps earlier answers in the sealed state', async () => {
+    const two = async (ctx: McpCallContext) => {
+      const [a, b] = await Promise.all([ctx.elicit({ message: 'a' }), ctx.sample({ messages: [] })]);
+      const c = await ctx.elicit({ message: 'c' });
+      return [a, b, c].length;
+    };
+    const first = (await invoke(scope({ capabilities: both }), call('tool', two))) as {
+      inputRequired: { inputRequests: Record<string, unknown>; requestState: string };
+    };
+    expect(Object.keys(first.inputRequired.inputRequests)).toEqual(['elicitation_1', 'sampling_1']);
+    const round2 = {
+      requestState: first.inputRequired.requestState,
+      inputResponses: { elicitation_1: { action: 'accept' }, sampling_1: { role: 'assistant' } },
+    };
+    const second = (await invoke(scope({ capabilities: both, params: round2 }), call('tool', two))) as {
+      inputRequired: { inputRequests: Record<string, unknown>; requestState: string };
+    };
+    expect(Object.keys(second.inputRequired.inputRequests)).toEqual(['elicitation_2']);
+    // The third round sends only the last answer: the first two come back from the state.
+    const round3 = {
+      requestState: second.inputRequired.requestState,
+      inputResponses: { elicitation_2: { action: 'decline' } },
+    };
+    expect(await invoke(scope({ capabilities: both, params: round3 }), call('tool', two))).toEqual({ value: 3 });
+  });
+
+  it('refuses a tampered, foreign or mismatched requestState with -32602', async () => {
+    const first = (await invoke(scope({ capabilities: both }), call('tool', greet))) as {
+      inputRequired: { requestState: string };
+    };
+    const state = first.inputRequired.requestState;
+    const [payload, tag] = state.split('.');
+    const forged = `${Buffer.from(Buffer.from(payload, 'base64url').toString().replace('"a":{}', '"a":{"user_name":{}}')).toString('base64url')}.${tag}`;
+    for (const requestState of [forged, `${state}x`, 'nonsense', 42]) {
+      await expect(
+        invoke(scope({ capabilities: both, params: { requestState } }), call('tool', greet)),
+      ).rejects.toMatchObject({ code: ErrorCode.InvalidParams, data: { field: 'requestState' } });
+    }
+    // The same state on a call with other arguments is refused too.
+    await expect(
+      invoke(
+        scope({ capabilities: both, params: { requestState: state, arguments: { other: 1 } } }),
+        call('tool', greet),
+      ),
+    ).rejects.toMatchObject({ code: ErrorCode.InvalidParams });
+  });
+
+  it('answers -32021 naming the capability when the client did not declare it', async () => {
+    await expect(
+      invoke(
+        scope({ capabilities: { elicitation: {} } }),
+        call('tool', (ctx) => ctx.sample({})),
+      ),
+    ).rejects.toMatchObject({
+      code: ErrorCode.MissingRequiredClientCapability,
+      data: { requiredCapabilities: { sampling: {} } },
+    });
   });
 });

@@ -1,10 +1,13 @@
-import { McpError, RateLimitedError, TimeoutError, ToolExecutionError } from '../errors/mcp.error';
+import { InvalidParamsError, McpError, RateLimitedError, TimeoutError, ToolExecutionError } from '../errors/mcp.error';
+import { budgetSubject } from '../auth/mcp-principal';
 import { toJsonRpcError, toolErrorText } from '../errors/error-mapper';
 import { ErrorCode } from '../wire/json-rpc';
 import { McpCallContext } from '../interfaces/call-context.interface';
 import { createCallContext } from './call-context.factory';
 import { McpCallLimits } from '../limits/call-limiter';
 import { InvocationScope } from './invocation-scope';
+import { InputRounds } from './input-rounds';
+import { RequestStateBinding } from './request-state.codec';
 
 /** The three kinds of provider call; they differ only in what a domain failure becomes. @internal */
 export type InvocationKind = 'tool' | 'prompt' | 'resource';
@@ -23,11 +26,12 @@ export interface Invocation {
 }
 
 /**
- * What a call produced: the provider's value, or a failure the model can act on (a tool answers it as `isError`,
- * a prompt or a resource as `-32602`). Protocol errors are thrown.
+ * What a call produced: the provider's value, a failure the model can act on (a tool answers it as `isError`,
+ * a prompt or a resource as `-32602`), or (2026-07-28) the questions it is waiting for, as the `InputRequiredResult` to
+ * answer with. Protocol errors are thrown.
  * @internal
  */
-export type InvocationOutcome = { value: unknown } | { failure: string };
+export type InvocationOutcome = { value: unknown } | { failure: string } | { inputRequired: Record<string, unknown> };
 
 /**
  * The one invocation stage every tool, prompt and resource call goes through, in both protocol eras: the call
@@ -36,6 +40,7 @@ export type InvocationOutcome = { value: unknown } | { failure: string };
  * @internal
  */
 export async function invoke(scope: InvocationScope, call: Invocation): Promise<InvocationOutcome> {
+  const rounds = scope.session.era.modern ? await openRounds(scope, call) : undefined;
   const ctx = createCallContext(
     scope.session,
     scope.principal,
@@ -44,13 +49,20 @@ export async function invoke(scope: InvocationScope, call: Invocation): Promise<
     scope.sink,
     scope.signal,
     scope.options,
+    rounds?.rounds,
   );
   try {
     const value = await scope.limiter.run(scope.session, call.target, call.rateLimit, () => {
       // A provider that throws synchronously fails like one that rejects.
-      const work = Promise.resolve().then(() => call.run(ctx));
+      let work: Promise<unknown> = Promise.resolve().then(() => call.run(ctx));
+      // A question left open ends the call: its answer comes with the client's retry.
+      if (rounds) work = Promise.race([work, rounds.rounds.open.then(() => OPEN_QUESTIONS)]);
       return call.timeoutMs === undefined ? work : withTimeout(work, call.timeoutMs, scope);
     });
+    if (value === OPEN_QUESTIONS && rounds) {
+      scope.abort(new Error('input required')); // the provider's signal: this run is over
+      return { inputRequired: await rounds.interim() };
+    }
     return { value };
   } catch (error) {
     return { failure: failureOf(error, call, scope.signal) };
@@ -58,6 +70,46 @@ export async function invoke(scope: InvocationScope, call: Invocation): Promise<
     ctx.end();
   }
 }
+
+const OPEN_QUESTIONS = Symbol('open questions');
+
+/**
+ * The answers a 2026-07-28 call starts with: those sealed in its `requestState` (checked: caller, request, expiry,
+ * integrity) and this retry's `inputResponses` (the client's own answers; keys nobody asked are simply never read).
+ */
+async function openRounds(scope: InvocationScope, call: Invocation) {
+  const params = scope.request.params ?? {};
+  const responses = params.inputResponses;
+  if (responses !== undefined && (typeof responses !== 'object' || responses === null || Array.isArray(responses)))
+    throw new InvalidParamsError('Invalid params: inputResponses must be an object keyed by the questions asked', {
+      field: 'inputResponses',
+      reason: 'type',
+    });
+  const binding: RequestStateBinding = {
+    principal: budgetSubject(scope.principal, scope.session.transport === 'stdio' ? 'stdio' : 'anonymous'),
+    method: scope.request.method,
+    target: call.target,
+    arguments: params.arguments ?? null,
+  };
+  const sealed = params.requestState === undefined ? {} : await scope.states.open(params.requestState, binding);
+  const answers = { ...sealed, ...(responses as Record<string, unknown> | undefined) };
+  const rounds = new InputRounds(answers);
+  return {
+    rounds,
+    /** The InputRequiredResult: the open questions, and every answer so far sealed for the retry. */
+    interim: async (): Promise<Record<string, unknown>> => ({
+      resultType: 'input_required',
+      inputRequests: rounds.asked,
+      requestState: await scope.states.seal(binding, answered(answers)),
+    }),
+  };
+}
+
+/** Only answers that are objects are kept (what a client result is); anything else is asked again. */
+const answered = (answers: Record<string, unknown>): Record<string, unknown> =>
+  Object.fromEntries(
+    Object.entries(answers).filter(([, v]) => typeof v === 'object' && v !== null && !Array.isArray(v)),
+  );
 
 /** The model-actionable text of a failure, or the protocol error to answer with (thrown). */
 function failureOf(error: unknown, call: Invocation, signal: AbortSignal): string {

@@ -1,8 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { MCP_MODULE_OPTIONS } from '../mcp.constants';
 import { ResolvedMcpOptions } from '../interfaces/mcp-module-options.interface';
-import { LOGGING_LEVELS, LoggingLevel } from '../interfaces/call-context.interface';
-import { McpError } from '../errors/mcp.error';
 import { toJsonRpcError } from '../errors/error-mapper';
 import { McpRegistry } from '../registry/mcp.registry';
 import {
@@ -11,60 +9,65 @@ import {
   JsonRpcNotification,
   JsonRpcRequest,
   classifyMessage,
-  errorResponse,
   isJsonRpcId,
   serialiseRawResult,
 } from '../wire/json-rpc';
 import { McpSession } from '../sessions/mcp-session';
 import { MessageSink } from '../wire/message-sink';
 import { BATCH_PARALLELISM, joinBatchAnswer, mapBounded } from './batch-answer';
-import { answerOrAbort } from './answer-or-abort';
-import { MethodHandler, MethodResult, RequestScope } from './handlers/handler-context';
-import { callTool, listTools } from './handlers/tools.handler';
-import { getPrompt, listPrompts } from './handlers/prompts.handler';
-import { listResources, listTemplates, readResource, subscribe, unsubscribe } from './handlers/resources.handler';
-import { complete } from './handlers/completion.handler';
+import { MethodHandler, MethodResult } from './handlers/handler-context';
 import { initializeResult } from './initialize';
-import { CallLimiter } from '../limits/call-limiter';
 import { McpSessionManager } from '../sessions/mcp-session.manager';
 import { McpPrincipal } from '../auth/mcp-principal';
-import { InsufficientScopeError } from '../auth/insufficient-scope.error';
-import { context } from '@opentelemetry/api';
-import { McpCallObserver } from '../observability/mcp-call.observer';
-import { errorClassOf, statusOfResult } from '../observability/call-outcome';
-import { DispatchOutcome } from './dispatch-outcome';
+import { DispatchOutcome, failure } from './dispatch-outcome';
+import { legacyMethods, modernMethods } from './method-table';
+import { McpRequestRunner } from './request-runner';
+import { ModernHeaders, readModernMeta } from './eras/modern-meta';
+import { ModernEnvelope } from './eras/modern-envelope';
+import { discoverResult } from './server-discover';
+import { listenHandler } from './handlers/subscriptions.handler';
+
+/** Where a 2026-07-28 request came from and how to answer it. @internal */
+export interface ModernRequestContext {
+  transport: 'http' | 'stdio';
+  /** Where this request's own notifications (progress, logs) go. */
+  sink: MessageSink;
+  /** Correlation id (X-Request-Id). */
+  rid?: string;
+  principal?: McpPrincipal;
+  /** Streamable HTTP's mirrored headers, checked against the body; absent on stdio. */
+  headers?: ModernHeaders;
+  /** Aborted when the client gives up on the request (HTTP: it closed the response stream): the call is cancelled. */
+  closed?: AbortSignal;
+}
 
 /**
- * The method router: one JSON-RPC message in, at most one serialised response out. Transports do
- * framing only; everything with meaning happens here, identically for HTTP and stdio.
+ * The method router: one JSON-RPC message in, at most one serialised response out, for both eras. A 2025 message runs
+ * in its session; a 2026-07-28 request carries its own context in `_meta` and is served statelessly. Transports do
+ * framing only; everything with meaning happens here and in the invocation stage, identically for HTTP and stdio.
  */
 @Injectable()
 export class McpDispatcher {
   private readonly logger = new Logger('McpDispatcher');
-  private readonly methods = new Map<string, MethodHandler>();
+  private readonly legacy: Map<string, MethodHandler>;
+  private readonly modern: Map<string, MethodHandler>;
+  private readonly envelope: ModernEnvelope;
 
   constructor(
     private readonly registry: McpRegistry,
     @Inject(MCP_MODULE_OPTIONS) private readonly options: ResolvedMcpOptions,
-    private readonly limiter: CallLimiter,
     private readonly sessions: McpSessionManager,
-    private readonly observer: McpCallObserver,
+    private readonly runner: McpRequestRunner,
   ) {
-    this.methods.set('ping', () => ({}));
-    this.methods.set('logging/setLevel', setLevel);
-    this.methods.set('tools/list', this.needs('tools', listTools));
-    this.methods.set('tools/call', this.needs('tools', callTool));
-    this.methods.set('prompts/list', this.needs('prompts', listPrompts));
-    this.methods.set('prompts/get', this.needs('prompts', getPrompt));
-    this.methods.set('resources/list', this.needs('resources', listResources));
-    this.methods.set('resources/read', this.needs('resources', readResource));
-    this.methods.set('resources/templates/list', this.needs('resources', listTemplates));
-    this.methods.set('resources/subscribe', this.needs('resources', subscribe));
-    this.methods.set('resources/unsubscribe', this.needs('resources', unsubscribe));
-    this.methods.set('completion/complete', this.needs('completions', complete));
+    this.legacy = legacyMethods(registry);
+    this.modern = modernMethods(registry, [
+      ['server/discover', () => discoverResult(this.capabilities(), options)],
+      ['subscriptions/listen', listenHandler(sessions, () => this.capabilities(), options.limits.maxSessions)],
+    ]);
+    this.envelope = new ModernEnvelope(options);
   }
 
-  /** The capabilities this registry supports; declared in `initialize`. */
+  /** The capabilities this registry supports; declared in `initialize` and `server/discover`. */
   capabilities(): Record<string, unknown> {
     const r = this.registry;
     const caps: Record<string, unknown> = { logging: {} };
@@ -76,7 +79,7 @@ export class McpDispatcher {
   }
 
   /**
-   * Handles one parsed JSON value. Requests get an outcome; notifications and responses get
+   * Handles one parsed JSON value of a 2025 session. Requests get an outcome; notifications and responses get
    * undefined (never answered), as do requests cancelled while running.
    */
   async dispatch(
@@ -89,7 +92,7 @@ export class McpDispatcher {
     const msg = classifyMessage(value);
     switch (msg.kind) {
       case 'invalid':
-        return fail(msg.id, ErrorCode.InvalidRequest, `Invalid Request: ${msg.reason}`, undefined, rid);
+        return failure(msg.id, ErrorCode.InvalidRequest, `Invalid Request: ${msg.reason}`, undefined, rid);
       case 'response':
         if (!session.resolveResponse(msg.message)) this.sessions.forwardResponse(session, msg.message);
         return undefined;
@@ -99,6 +102,39 @@ export class McpDispatcher {
       case 'request':
         return this.request(msg.message, session, sink, rid, principal);
     }
+  }
+
+  /**
+   * Handles one parsed JSON value of the 2026-07-28 era: its `_meta` (and headers) are checked, then it runs in a
+   * context of its own, through the same handlers and invocation stage as a 2025 session's.
+   */
+  async dispatchModern(value: unknown, from: ModernRequestContext): Promise<DispatchOutcome | undefined> {
+    const msg = classifyMessage(value);
+    if (msg.kind === 'invalid')
+      return failure(msg.id, ErrorCode.InvalidRequest, `Invalid Request: ${msg.reason}`, undefined, from.rid);
+    // No client notification or response has a meaning in this era over HTTP (cancellation is closing the stream).
+    if (msg.kind !== 'request') return undefined;
+    const request = msg.message;
+    let session: McpSession;
+    try {
+      const meta = readModernMeta(request, from.headers);
+      session = McpSession.forRequest(
+        from.transport,
+        meta.protocolVersion,
+        meta.clientInfo,
+        meta.clientCapabilities,
+        meta.logLevel,
+        from.principal,
+      );
+    } catch (error) {
+      const e = toJsonRpcError(error, request.method);
+      return failure(request.id, e.code, e.message, e.data, from.rid);
+    }
+    const handler = this.modern.get(request.method);
+    if (!handler) return failure(request.id, ErrorCode.MethodNotFound, 'Method not found', undefined, from.rid);
+    from.closed?.addEventListener('abort', () => session.cancel(request.id), { once: true });
+    const serialise = (id: JsonRpcId, result: MethodResult) => this.envelope.serialise(id, request.method, result);
+    return this.runner.run(request, handler, session, from.sink, serialise, from.rid, from.principal);
   }
 
   private async request(
@@ -111,83 +147,21 @@ export class McpDispatcher {
     const { id, method } = request;
     if (method === 'initialize') {
       if (session.initialized)
-        return fail(id, ErrorCode.InvalidRequest, 'Invalid Request: session already initialized', undefined, rid);
+        return failure(id, ErrorCode.InvalidRequest, 'Invalid Request: session already initialized', undefined, rid);
       try {
         const result = initializeResult(request.params ?? {}, session, this.capabilities(), this.options);
         return { body: JSON.stringify({ jsonrpc: '2.0', id, result }) };
       } catch (error) {
         const e = toJsonRpcError(error, 'initialize');
-        return fail(id, e.code, e.message, e.data, rid);
+        return failure(id, e.code, e.message, e.data, rid);
       }
     }
     if (!session.initialized && method !== 'ping') {
-      return fail(id, ErrorCode.InvalidRequest, 'Invalid Request: send initialize first', undefined, rid);
+      return failure(id, ErrorCode.InvalidRequest, 'Invalid Request: send initialize first', undefined, rid);
     }
-    const handler = this.methods.get(method);
-    if (!handler) return fail(id, ErrorCode.MethodNotFound, 'Method not found', undefined, rid);
-    const caller = principal ?? session.principal;
-    const observed = this.observer.begin(request, session, rid, caller);
-    const refuse = (code: number, message: string, data?: unknown) => {
-      this.observer.end(observed, errorClassOf(code), code);
-      return fail(id, code, message, data, rid);
-    };
-    if (this.sessions.draining && method !== 'ping') {
-      return refuse(
-        ErrorCode.UpstreamUnavailable,
-        'Unavailable: the server is shutting down; retry on another instance',
-        { reason: 'shutting_down', retryAfter: 1 },
-      );
-    }
-
-    try {
-      // Every request counts against the caller's request budget, whatever its kind: pings and lists too.
-      await this.limiter.admit(session, caller, this.methods.has(method) ? method : 'other');
-    } catch (error) {
-      const e = toJsonRpcError(error, method);
-      return refuse(e.code, e.message, e.data);
-    }
-
-    const key = McpSession.inflightKey(id);
-    if (session.inflight.has(key))
-      return refuse(ErrorCode.InvalidRequest, 'Invalid Request: id already in use by a running request');
-    const call = { controller: new AbortController(), cancelled: false };
-    session.inflight.set(key, call);
-    const scope: RequestScope = {
-      requestId: rid,
-      // The caller of this request (its token), not whoever last used the session.
-      principal: caller,
-      abort: (reason: unknown) => call.controller.abort(reason),
-      request,
-      params: request.params ?? {},
-      session,
-      sink,
-      signal: call.controller.signal,
-      registry: this.registry,
-      options: this.options,
-      limiter: this.limiter,
-    };
-    try {
-      // The request's span is active while it runs: the pipeline, the handler and its own calls nest under it.
-      const work = observed.ctx ? context.with(observed.ctx, () => handler(scope)) : handler(scope);
-      const result = await answerOrAbort(work, call.controller.signal);
-      if (call.cancelled) {
-        this.observer.end(observed, 'cancelled');
-        return undefined;
-      }
-      this.observer.end(observed, statusOfResult(result));
-      return { body: serialise(id, result) };
-    } catch (error) {
-      if (call.cancelled) {
-        this.observer.end(observed, 'cancelled');
-        return undefined;
-      }
-      const e = toJsonRpcError(error, method);
-      const outcome = refuse(e.code, e.message, e.data);
-      if (error instanceof InsufficientScopeError) outcome.scopeDenied = error.requiredScopes;
-      return outcome;
-    } finally {
-      session.inflight.delete(key);
-    }
+    const handler = this.legacy.get(method);
+    if (!handler) return failure(id, ErrorCode.MethodNotFound, 'Method not found', undefined, rid);
+    return this.runner.run(request, handler, session, sink, serialise, rid, principal ?? session.principal);
   }
 
   private notification(n: JsonRpcNotification, session: McpSession): void {
@@ -207,20 +181,6 @@ export class McpDispatcher {
     }
   }
 
-  private needs(capability: 'tools' | 'prompts' | 'resources' | 'completions', handler: MethodHandler): MethodHandler {
-    const r = this.registry;
-    const has = {
-      tools: () => r.tools.size > 0,
-      prompts: () => r.prompts.size > 0,
-      resources: () => r.resources.size > 0 || r.templates.size > 0,
-      completions: () => r.completions.size > 0,
-    }[capability];
-    return (scope) => {
-      if (!has()) throw new McpError(ErrorCode.MethodNotFound, 'Method not found');
-      return handler(scope);
-    };
-  }
-
   /**
    * A JSON-RPC batch: accepted only from sessions on 2025-03-26, the one revision that had them.
    * Answers with the serialised array of responses, or undefined when nothing needs an answer.
@@ -233,7 +193,7 @@ export class McpDispatcher {
     principal?: McpPrincipal,
   ): Promise<DispatchOutcome | undefined> {
     if (!session.initialized || !session.era.batches) {
-      return fail(
+      return failure(
         null,
         ErrorCode.InvalidRequest,
         `Invalid Request: JSON-RPC batches are not supported${session.initialized ? ` in protocol ${session.protocolVersion}` : ' before initialize'}`,
@@ -241,10 +201,11 @@ export class McpDispatcher {
         rid,
       );
     }
-    if (items.length === 0) return fail(null, ErrorCode.InvalidRequest, 'Invalid Request: empty batch', undefined, rid);
+    if (items.length === 0)
+      return failure(null, ErrorCode.InvalidRequest, 'Invalid Request: empty batch', undefined, rid);
     const { maxBatchSize, maxBatchResponseBytes } = this.options.limits;
     if (items.length > maxBatchSize) {
-      return fail(
+      return failure(
         null,
         ErrorCode.InvalidRequest,
         `Invalid Request: a batch holds at most ${maxBatchSize} messages (got ${items.length})`,
@@ -267,28 +228,12 @@ function batchedInitialize(item: unknown, rid?: string): DispatchOutcome | undef
   const msg = classifyMessage(item);
   if (msg.kind === 'notification') return undefined; // a valid notification is never answered
   const id = msg.kind === 'request' ? msg.message.id : msg.kind === 'invalid' ? msg.id : null;
-  return fail(id, ErrorCode.InvalidRequest, 'Invalid Request: initialize must not be batched', undefined, rid);
+  return failure(id, ErrorCode.InvalidRequest, 'Invalid Request: initialize must not be batched', undefined, rid);
 }
 
-function setLevel({ params, session }: RequestScope): MethodResult {
-  if (!(LOGGING_LEVELS as readonly string[]).includes(params.level as string)) {
-    throw new McpError(ErrorCode.InvalidParams, 'Invalid params: level must be a syslog level', {
-      field: 'level',
-      reason: 'enum',
-    });
-  }
-  session.setLogLevel(params.level as LoggingLevel);
-  return {};
-}
-
+/** A 2025 result as it is: no envelope. */
 function serialise(id: JsonRpcId, result: MethodResult): string {
   if ('raw' in result && typeof result.raw === 'string' && Object.keys(result).length === 1)
     return serialiseRawResult(id, result.raw);
   return JSON.stringify({ jsonrpc: '2.0', id, result });
-}
-
-function fail(id: JsonRpcId | null, code: number, message: string, data?: unknown, rid?: string): DispatchOutcome {
-  // error.data carries the correlation id (Appendix B.3) next to field/reason/retryAfter.
-  const withId = rid === undefined ? data : { ...(data as Record<string, unknown> | undefined), requestId: rid };
-  return { body: JSON.stringify(errorResponse(id, code, message, withId)), errorCode: code, errorData: data };
 }

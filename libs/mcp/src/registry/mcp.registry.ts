@@ -3,7 +3,7 @@ import { MCP_MODULE_OPTIONS } from '../mcp.constants';
 import { ResolvedMcpOptions } from '../interfaces/mcp-module-options.interface';
 import { ListPager } from './list-pager';
 import { ListKind, projectDefinition } from '../wire/era-projection';
-import { ProtocolVersion } from '../wire/protocol-version';
+import { ProtocolVersion, eraFeatures } from '../wire/protocol-version';
 import { McpPromptOptions, McpResourceOptions } from '../interfaces/definitions.interface';
 import { McpCallContext } from '../interfaces/call-context.interface';
 import { RegistryViolations } from './registry-rules';
@@ -103,11 +103,17 @@ export class McpRegistry {
         resourceTemplates: this.templates,
       }[kind];
       const allowed = (e: Scoped) => !visible || (e.requiredScopes ?? []).every((s) => visible.includes(s));
-      pager = new ListPager(kind, this.options.pageSize, () =>
-        [...(source as ReadonlyMap<string, Scoped & { definition: Record<string, unknown> }>).values()]
+      // 2026-07-28 lists are in a stable order (by name, or URI for resources) so clients and LLM prompt caches hit;
+      // 2025 lists keep registration order, as they always had.
+      const sortKey = kind === 'resources' ? 'uri' : kind === 'resourceTemplates' ? 'uriTemplate' : 'name';
+      const stable = eraFeatures(version).modern;
+      pager = new ListPager(kind, this.options.pageSize, () => {
+        const defs = [...(source as ReadonlyMap<string, Scoped & { definition: Record<string, unknown> }>).values()]
           .filter(allowed)
-          .map((e) => projectDefinition(kind, e.definition, version)),
-      );
+          .map((e) => projectDefinition(kind, e.definition, version));
+        if (stable) defs.sort((a, b) => compare(String(a[sortKey]), String(b[sortKey])));
+        return defs;
+      });
       this.pagers.set(key, pager);
     }
     return pager.page(cursor);
@@ -210,3 +216,6 @@ export class McpRegistry {
     this.listeners.push(listener);
   }
 }
+
+/** Code-unit order: the same on every replica and in every locale. */
+const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

@@ -8,6 +8,7 @@ import { MCP_MESSAGE_BUS, McpMessageBus } from '../stores/message.bus';
 import { InMemoryMessageBus } from '../stores/in-memory-message.bus';
 import { McpError } from '../errors/mcp.error';
 import { McpSession } from './mcp-session';
+import { ChangeListeners } from './change-listeners';
 
 /** What travels on the bus between replicas. */
 interface BusMessage {
@@ -50,6 +51,8 @@ export class McpSessionManager implements OnModuleInit, OnModuleDestroy {
   /** Sessions never looked up by id (stdio). */
   private readonly local = new Set<McpSession>();
   private readonly closeListeners: ((session: McpSession, ended: boolean) => void)[] = [];
+  /** 2026-07-28 `subscriptions/listen` streams held here: they get the same changes as the sessions' streams. */
+  readonly listeners = new ChangeListeners();
   /** Creation times of the records this replica wrote (kept in later saves). */
   private readonly createdAt = new WeakMap<McpSession, number>();
 
@@ -108,6 +111,7 @@ export class McpSessionManager implements OnModuleInit, OnModuleDestroy {
       while (this.inflight() > 0 && Date.now() < written) await new Promise((r) => setTimeout(r, 10));
     }
     for (const session of [...this.live.values(), ...this.local]) this.release(session);
+    this.listeners.endAll();
   }
 
   /** True once shutdown began: readiness is lost and new calls are refused. */
@@ -262,10 +266,12 @@ export class McpSessionManager implements OnModuleInit, OnModuleDestroy {
     for (const session of this.all()) {
       if (session.initialized && session.subscriptions.has(uri)) session.standalone?.send(message);
     }
+    this.listeners.deliverUri(uri);
   }
 
   private deliverBroadcast(message: JsonRpcNotification): void {
     for (const session of this.all()) if (session.initialized) session.standalone?.send(message);
+    this.listeners.deliverList(message);
   }
 
   private *all(): IterableIterator<McpSession> {

@@ -38,6 +38,10 @@ export class McpSession {
   principal: McpPrincipal | undefined;
   /** Opened by the legacy HTTP+SSE transport; such a session is not usable on the Streamable HTTP endpoint. */
   legacySse = false;
+  /** A 2026-07-28 request's own context (no session): lives for one request, never stored or shared. */
+  stateless = false;
+  /** No `notifications/message` at all: a 2026-07-28 request that set no log level. */
+  silent = false;
   readonly subscriptions = new Set<string>();
   readonly inflight = new Map<string, InflightCall>();
   private readonly pending = new Map<string, PendingRequest>();
@@ -70,6 +74,27 @@ export class McpSession {
     this.clientInfo = clientInfo;
     this.clientCapabilities = capabilities;
     this.initialized = true;
+  }
+
+  /**
+   * The context of one 2026-07-28 request: what its `_meta` declared, for the handlers and the invocation stage that
+   * 2025 sessions also serve. Nothing of it outlives the request.
+   */
+  static forRequest(
+    transport: 'http' | 'stdio',
+    version: ProtocolVersion,
+    clientInfo: McpClientInfo | undefined,
+    capabilities: Record<string, unknown>,
+    logLevel: LoggingLevel | undefined,
+    principal: McpPrincipal | undefined,
+  ): McpSession {
+    const session = new McpSession('', transport);
+    session.negotiate(version, clientInfo, capabilities);
+    session.stateless = true;
+    session.principal = principal;
+    if (logLevel) session.logLevel = logLevel;
+    else session.silent = true;
+    return session;
   }
 
   /** The shared part of this session (see {@link McpSessionRecord}). */
@@ -130,6 +155,7 @@ export class McpSession {
   }
 
   wantsLog(level: LoggingLevel): boolean {
+    if (this.silent) return false;
     return LOGGING_LEVELS.indexOf(level) >= LOGGING_LEVELS.indexOf(this.logLevel);
   }
 

@@ -14,6 +14,9 @@ import { RedisConnection } from './redis.connection';
 import { MCP_MESSAGE_BUS } from './message.bus';
 import { InMemoryMessageBus } from './in-memory-message.bus';
 import { RedisMessageBus } from './redis-message.bus';
+import { MCP_KEY_STORE } from './key.store';
+import { InMemoryKeyStore } from './in-memory-key.store';
+import { RedisKeyStore } from './redis-key.store';
 
 /**
  * The stores, chosen by `store` (`MCP_STORE`): `memory` (default, nothing to set up) or `redis`. A team can still
@@ -49,5 +52,11 @@ export const STORE_PROVIDERS: Provider[] = [
     inject: [MCP_MODULE_OPTIONS, RedisConnection],
     useFactory: (o: ResolvedMcpOptions, redis?: RedisConnection) =>
       redis ? new RedisLimitStore(redis.client, o.redis.keyPrefix) : new InMemoryLimitStore(),
+  },
+  {
+    provide: MCP_KEY_STORE,
+    inject: [MCP_MODULE_OPTIONS, RedisConnection],
+    useFactory: (o: ResolvedMcpOptions, redis?: RedisConnection) =>
+      redis ? new RedisKeyStore(redis.client, o.redis.keyPrefix) : new InMemoryKeyStore(),
   },
 ];

@@ -22,6 +22,9 @@ const LEGACY_FIELDS: Record<ListKind, string[]> = {
  */
 export function projectDefinition(kind: ListKind, def: Def, version: ProtocolVersion): Def {
   switch (version) {
+    case '2026-07-28':
+      // Tasks left the core protocol for an extension: no `execution` on a modern tool.
+      return kind === 'tools' ? drop(def, ['execution']) : def;
     case '2025-11-25':
       return def;
     case '2025-06-18':
@@ -51,7 +54,14 @@ function legacy(kind: ListKind, def: Def, fields: string[]): Def {
  * @internal
  */
 export function projectContent(item: unknown, version: ProtocolVersion): unknown {
-  if (version === '2025-11-25' || version === '2025-06-18' || typeof item !== 'object' || item === null) return item;
+  if (
+    version === '2026-07-28' ||
+    version === '2025-11-25' ||
+    version === '2025-06-18' ||
+    typeof item !== 'object' ||
+    item === null
+  )
+    return item;
   const c = item as Def;
   if (c.type === 'resource_link') return { type: 'text', text: `${String(c.name ?? 'resource')}: ${String(c.uri)}` };
   if (c.type === 'audio' && version === '2024-11-05')
@@ -61,7 +71,7 @@ export function projectContent(item: unknown, version: ProtocolVersion): unknown
 
 /** A `CallToolResult` for `version`: no `structuredContent` before 2025-06-18. @internal */
 export function projectToolResult(result: Def, version: ProtocolVersion): Def {
-  if (version === '2025-11-25' || version === '2025-06-18') return result;
+  if (version === '2026-07-28' || version === '2025-11-25' || version === '2025-06-18') return result;
   const out = drop(result, ['structuredContent']);
   if (Array.isArray(out.content)) out.content = out.content.map((c) => projectContent(c, version));
   return out;

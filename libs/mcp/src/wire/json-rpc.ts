@@ -50,6 +50,12 @@ export const ErrorCode = {
   PayloadTooLarge: -32005,
   UpstreamUnavailable: -32006,
   Conflict: -32007,
+  /** 2026-07-28: HTTP headers missing or not matching the body. */
+  HeaderMismatch: -32020,
+  /** 2026-07-28: the request needs a client capability the client did not declare. */
+  MissingRequiredClientCapability: -32021,
+  /** 2026-07-28: the requested protocol revision is not served; `data.supported` lists those that are. */
+  UnsupportedProtocolVersion: -32022,
 } as const;
 
 /** What {@link classifyMessage} found in a parsed JSON value. */

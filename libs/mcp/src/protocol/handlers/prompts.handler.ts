@@ -35,6 +35,7 @@ export async function getPrompt(scope: RequestScope): Promise<MethodResult> {
     target: prompt.name,
     run: (ctx) => prompt.handler(args as Record<string, string>, ctx),
   });
+  if ('inputRequired' in outcome) return outcome.inputRequired;
   if ('failure' in outcome) throw new InvalidParamsError(outcome.failure);
   const result = normalisePrompt(outcome.value, prompt.definition.description as string);
   const version = scope.session.protocolVersion;

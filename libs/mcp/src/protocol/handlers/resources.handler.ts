@@ -1,4 +1,5 @@
-import { InvalidParamsError, ResourceNotFoundError } from '../../errors/mcp.error';
+import { InvalidParamsError, McpError, ResourceNotFoundError } from '../../errors/mcp.error';
+import { ErrorCode } from '../../wire/json-rpc';
 import { McpHandler } from '../../registry/registry-entries';
 import { invoke } from '../../pipeline/invocation.stage';
 import { assertScopes } from '../../auth/scopes';
@@ -47,11 +48,22 @@ export async function readResource(scope: RequestScope): Promise<MethodResult> {
       }
     }
   }
-  if (!handler) throw new ResourceNotFoundError();
+  if (!handler) throw notFound(scope, uri);
   const run = handler;
   const outcome = await invoke(scope, { kind: 'resource', target: uri, run: (ctx) => run(args, ctx) });
+  if ('inputRequired' in outcome) return outcome.inputRequired;
   if ('failure' in outcome) throw new InvalidParamsError(outcome.failure);
+  if (outcome.value === undefined || outcome.value === null) throw notFound(scope, uri);
   return normaliseContents(outcome.value, uri, mimeType);
+}
+
+/**
+ * A resource that does not exist: `-32602` with `data.uri` in 2026-07-28 (the client's own URI, bounded by `uriOf`),
+ * `-32002` to the 2025 revisions that defined it (corporate v2.0 Annex D).
+ */
+function notFound(scope: RequestScope, uri: string): Error {
+  if (!scope.session.era.modern) return new ResourceNotFoundError();
+  return new McpError(ErrorCode.InvalidParams, 'Resource not found', { uri, reason: 'not_found' });
 }
 
 function normaliseContents(value: unknown, uri: string, mimeType: string): Record<string, unknown> {
@@ -74,7 +86,7 @@ export function subscribe(scope: RequestScope): MethodResult {
   const uri = uriOf(scope.params);
   const { registry, session } = scope;
   const entry = registry.resources.get(uri) ?? [...registry.templates.values()].find((t) => t.match(uri) !== null);
-  if (!entry) throw new ResourceNotFoundError();
+  if (!entry) throw notFound(scope, uri);
   assertScopes(scope.principal, entry.requiredScopes);
   if (!session.subscriptions.has(uri) && session.subscriptions.size >= MAX_SUBSCRIPTIONS) {
     throw new InvalidParamsError(`Too many subscriptions: at most ${MAX_SUBSCRIPTIONS} per session`, {

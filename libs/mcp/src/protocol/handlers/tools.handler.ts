@@ -50,6 +50,7 @@ export async function callTool(scope: RequestScope): Promise<MethodResult> {
     timeoutMs: tool.timeoutMs,
     run: (ctx) => tool.handler(prepared.value, ctx),
   });
+  if ('inputRequired' in outcome) return outcome.inputRequired;
   if ('failure' in outcome) return errorResult(outcome.failure);
   const result = limitResultSize(
     normaliseToolResult(outcome.value, tool),

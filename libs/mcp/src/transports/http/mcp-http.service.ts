@@ -20,13 +20,14 @@ import { assertAnonymousMayCall, isAnonymous } from '../../auth/anonymous-access
 import { McpAuthError } from '../../auth/mcp-auth.error';
 import { McpChallenge } from '../../auth/mcp-challenge';
 import { principalOf } from '../../auth/mcp-principal';
+import { ModernHttpHandler, isModernPost } from './modern-http.handler';
 
 const SESSION_HEADER = 'mcp-session-id';
 const VERSION_HEADER = 'mcp-protocol-version';
 
 /**
- * Streamable HTTP (MCP 2025-11-25 and the revisions before it) over Express: framing, sessions,
- * headers and SSE. Meaning lives in the dispatcher.
+ * Streamable HTTP over Express: the 2025 revisions' sessions, GET streams and resumption here; 2026-07-28 requests
+ * handed to {@link ModernHttpHandler}. Framing, headers and SSE only; meaning lives in the dispatcher.
  * @internal
  */
 @Injectable()
@@ -40,6 +41,7 @@ export class McpHttpService {
     @Inject(MCP_MODULE_OPTIONS) private readonly options: ResolvedMcpOptions,
     private readonly challenge: McpChallenge,
     private readonly admission: SessionAdmission,
+    private readonly modern: ModernHttpHandler,
   ) {
     sessions.onClose((s, ended) => {
       if (s.transport !== 'http') return;
@@ -76,6 +78,8 @@ export class McpHttpService {
     if (!parsed) return;
     const body = parsed.value;
     assertAnonymousMayCall(req, body);
+    // A 2026-07-28 request carries its own context: served statelessly beside the 2025 sessions.
+    if (isModernPost(body, req)) return this.modern.post(body, req, res);
     const version = req.headers[VERSION_HEADER] as string | undefined;
     if (version !== undefined && !isSupportedVersion(version)) {
       return sendHttpError(res, 400, ErrorCode.InvalidRequest, 'Bad Request: unsupported MCP-Protocol-Version');

@@ -1,0 +1,90 @@
+import { InvalidParamsError, RateLimitedError } from '../../errors/mcp.error';
+import { McpSessionManager } from '../../sessions/mcp-session.manager';
+import { JsonRpcNotification } from '../../wire/json-rpc';
+import { MetaKey } from '../../wire/meta-keys';
+import { hasScopes } from '../../auth/scopes';
+import { MethodHandler, MethodResult, RequestScope } from './handler-context';
+
+/** URIs one stream may follow. */
+const MAX_URIS = 1_000;
+const LIST_FIELDS = [
+  ['toolsListChanged', 'tools'],
+  ['promptsListChanged', 'prompts'],
+  ['resourcesListChanged', 'resources'],
+] as const;
+
+/**
+ * `subscriptions/listen` (2026-07-28): a long-lived answer carrying only the changes the client opted in to. The
+ * first message is the acknowledgement of what the server will honour (lists it has, resources that exist and the
+ * caller may read); every message carries the request id as `subscriptionId`. Changes from any replica arrive over
+ * the message bus. It ends when the client closes the stream (no answer) or the server shuts down (a result).
+ * @internal
+ */
+export function listenHandler(
+  sessions: McpSessionManager,
+  capabilities: () => Record<string, unknown>,
+  maxStreams: number,
+): MethodHandler {
+  return (scope: RequestScope): Promise<MethodResult> => {
+    const filter = scope.params.notifications;
+    if (typeof filter !== 'object' || filter === null || Array.isArray(filter))
+      throw new InvalidParamsError('Invalid params: notifications must be an object (the filter)', {
+        field: 'notifications',
+        reason: 'required',
+      });
+    const wanted = filter as Record<string, unknown>;
+    const caps = capabilities() as Record<string, { listChanged?: boolean; subscribe?: boolean } | undefined>;
+    const ack: Record<string, unknown> = {};
+    const lists = new Set<string>();
+    for (const [field, kind] of LIST_FIELDS) {
+      if (wanted[field] === true && caps[kind]?.listChanged) {
+        lists.add(kind);
+        ack[field] = true;
+      }
+    }
+    const uris = readableUris(scope, wanted.resourceSubscriptions);
+    if (wanted.resourceSubscriptions !== undefined && caps.resources?.subscribe) ack.resourceSubscriptions = [...uris];
+    if (sessions.listeners.size >= maxStreams)
+      throw new RateLimitedError(5, 'Rate limited: too many open subscriptions/listen streams; retry later');
+
+    const id = scope.request.id;
+    const tag = (m: JsonRpcNotification): JsonRpcNotification => ({
+      ...m,
+      params: { ...m.params, _meta: { ...(m.params?._meta as object | undefined), [MetaKey.subscriptionId]: id } },
+    });
+    scope.sink.send(
+      tag({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { notifications: ack } }),
+    );
+    return new Promise((resolve) => {
+      const done = () => {
+        remove();
+        resolve({ _meta: { [MetaKey.subscriptionId]: id } });
+      };
+      const remove = sessions.listeners.add({
+        filter: { lists, uris },
+        send: (m) => void scope.sink.send(tag(m)),
+        end: done,
+      });
+      // The client closed the stream: the runner sees the cancellation and sends nothing.
+      scope.signal.addEventListener('abort', done, { once: true });
+    });
+  };
+}
+
+/** The requested URIs that name a resource (or match a template) the caller may read; others are left out. */
+function readableUris(scope: RequestScope, requested: unknown): Set<string> {
+  if (requested === undefined) return new Set();
+  if (!Array.isArray(requested) || requested.length > MAX_URIS || requested.some((u) => typeof u !== 'string'))
+    throw new InvalidParamsError(`Invalid params: resourceSubscriptions must be at most ${MAX_URIS} URI strings`, {
+      field: 'notifications.resourceSubscriptions',
+      reason: 'type',
+    });
+  const { registry, principal } = scope;
+  const out = new Set<string>();
+  for (const uri of requested as string[]) {
+    const entry = registry.resources.get(uri) ?? [...registry.templates.values()].find((t) => t.match(uri) !== null);
+    const scopes = entry?.requiredScopes;
+    if (entry && (!principal || !scopes?.length || hasScopes(principal, scopes))) out.add(uri);
+  }
+  return out;
+}

@@ -1,0 +1,113 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { context } from '@opentelemetry/api';
+import { MCP_MODULE_OPTIONS } from '../mcp.constants';
+import { ResolvedMcpOptions } from '../interfaces/mcp-module-options.interface';
+import { toJsonRpcError } from '../errors/error-mapper';
+import { McpRegistry } from '../registry/mcp.registry';
+import { ErrorCode, JsonRpcId, JsonRpcRequest } from '../wire/json-rpc';
+import { McpSession } from '../sessions/mcp-session';
+import { MessageSink } from '../wire/message-sink';
+import { CallLimiter } from '../limits/call-limiter';
+import { McpSessionManager } from '../sessions/mcp-session.manager';
+import { McpPrincipal } from '../auth/mcp-principal';
+import { InsufficientScopeError } from '../auth/insufficient-scope.error';
+import { McpCallObserver } from '../observability/mcp-call.observer';
+import { errorClassOf, statusOfResult } from '../observability/call-outcome';
+import { answerOrAbort } from './answer-or-abort';
+import { MethodHandler, MethodResult, RequestScope } from './handlers/handler-context';
+import { DispatchOutcome, failure } from './dispatch-outcome';
+import { RequestStateCodec } from '../pipeline/request-state.codec';
+
+/** Turns a handler's result into the response text (each era has its own envelope). @internal */
+export type ResultSerialiser = (id: JsonRpcId, result: MethodResult) => string;
+
+/**
+ * Runs one request whose method is known, in either era: observed (span, metrics, call log), refused while draining,
+ * counted against the caller's request budget, registered for cancellation, answered or aborted.
+ * @internal
+ */
+@Injectable()
+export class McpRequestRunner {
+  constructor(
+    private readonly registry: McpRegistry,
+    @Inject(MCP_MODULE_OPTIONS) private readonly options: ResolvedMcpOptions,
+    private readonly limiter: CallLimiter,
+    private readonly sessions: McpSessionManager,
+    private readonly observer: McpCallObserver,
+    private readonly states: RequestStateCodec,
+  ) {}
+
+  async run(
+    request: JsonRpcRequest,
+    handler: MethodHandler,
+    session: McpSession,
+    sink: MessageSink,
+    serialise: ResultSerialiser,
+    rid?: string,
+    caller?: McpPrincipal,
+  ): Promise<DispatchOutcome | undefined> {
+    const { id, method } = request;
+    const observed = this.observer.begin(request, session, rid, caller);
+    const refuse = (code: number, message: string, data?: unknown) => {
+      this.observer.end(observed, errorClassOf(code), code);
+      return failure(id, code, message, data, rid);
+    };
+    if (this.sessions.draining && method !== 'ping') {
+      return refuse(
+        ErrorCode.UpstreamUnavailable,
+        'Unavailable: the server is shutting down; retry on another instance',
+        { reason: 'shutting_down', retryAfter: 1 },
+      );
+    }
+    try {
+      // Every request counts against the caller's request budget, whatever its kind: pings and lists too.
+      await this.limiter.admit(session, caller, method);
+    } catch (error) {
+      const e = toJsonRpcError(error, method);
+      return refuse(e.code, e.message, e.data);
+    }
+
+    const key = McpSession.inflightKey(id);
+    if (session.inflight.has(key))
+      return refuse(ErrorCode.InvalidRequest, 'Invalid Request: id already in use by a running request');
+    const call = { controller: new AbortController(), cancelled: false };
+    session.inflight.set(key, call);
+    const scope: RequestScope = {
+      requestId: rid,
+      // The caller of this request (its token), not whoever last used the session.
+      principal: caller,
+      abort: (reason: unknown) => call.controller.abort(reason),
+      request,
+      params: request.params ?? {},
+      session,
+      sink,
+      signal: call.controller.signal,
+      registry: this.registry,
+      options: this.options,
+      limiter: this.limiter,
+      states: this.states,
+    };
+    try {
+      // The request's span is active while it runs: the pipeline, the handler and its own calls nest under it.
+      const work = observed.ctx ? context.with(observed.ctx, () => handler(scope)) : handler(scope);
+      const result = await answerOrAbort(work, call.controller.signal);
+      if (call.cancelled) {
+        this.observer.end(observed, 'cancelled');
+        return undefined;
+      }
+      this.observer.end(observed, statusOfResult(result));
+      return { body: serialise(id, result) };
+    } catch (error) {
+      if (call.cancelled) {
+        this.observer.end(observed, 'cancelled');
+        return undefined;
+      }
+      const e = toJsonRpcError(error, method);
+      const outcome = refuse(e.code, e.message, e.data);
+      if (error instanceof InsufficientScopeError) outcome.scopeDenied = error.requiredScopes;
+      return outcome;
+    } finally {
+      session.inflight.delete(key);
+    }
+  }
+}
