@@ -111,7 +111,7 @@ export function createCallContext(
 
 /**
  * A question of a 2026-07-28 call: `-32021` when the client did not declare the capability it needs, otherwise asked
- * in the round of the call (answered at once from `inputResponses`/`requestState`, or left open for the interim result).
+ * in the round of the call (answered at once from `inputResponses` or `requestState`, or left open for later).
  */
 function askInRound(
   rounds: InputRounds | undefined,
