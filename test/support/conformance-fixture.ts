@@ -10,5 +10,12 @@ export const CONFORMANCE_MAIN = resolve(
 /** The official suite's CLI, run with the project's Node (it needs 22+). */
 export const CONFORMANCE_CLI = resolve(__dirname, '../../node_modules/@modelcontextprotocol/conformance/dist/index.js');
 
+/** The suite's pre-release with the 2026-07-28 scenarios and the frozen requirement sets (0.2.0-alpha.12, pinned). */
+export const CONFORMANCE_NEXT_CLI = resolve(
+  __dirname,
+  '../../node_modules/@modelcontextprotocol/conformance-next/dist/index.js',
+);
+
 /** Starts the conformance fixture on an ephemeral loopback port. */
-export const startConformanceFixture = (): Promise<RunningServer> => startHttpServer(CONFORMANCE_MAIN);
+export const startConformanceFixture = (env: Record<string, string> = {}): Promise<RunningServer> =>
+  startHttpServer(CONFORMANCE_MAIN, env);

@@ -24,6 +24,8 @@ import { legacyMethods, modernMethods } from './method-table';
 import { McpRequestRunner } from './request-runner';
 import { ModernHeaders, readModernMeta } from './eras/modern-meta';
 import { ModernEnvelope } from './eras/modern-envelope';
+import { checkParamHeaders } from './eras/param-headers';
+import { McpError } from '../errors/mcp.error';
 import { discoverResult } from './server-discover';
 import { listenHandler } from './handlers/subscriptions.handler';
 
@@ -132,6 +134,15 @@ export class McpDispatcher {
     }
     const handler = this.modern.get(request.method);
     if (!handler) return failure(request.id, ErrorCode.MethodNotFound, 'Method not found', undefined, from.rid);
+    const tool = request.method === 'tools/call' ? this.registry.tools.get(request.params?.name as string) : undefined;
+    if (tool?.headerParams.length && from.headers) {
+      try {
+        checkParamHeaders(tool.headerParams, request.params?.arguments, from.headers.params ?? {});
+      } catch (error) {
+        const e = error as McpError;
+        return failure(request.id, e.code, e.message, e.data, from.rid);
+      }
+    }
     from.closed?.addEventListener('abort', () => session.cancel(request.id), { once: true });
     const serialise = (id: JsonRpcId, result: MethodResult) => this.envelope.serialise(id, request.method, result);
     return this.runner.run(request, handler, session, from.sink, serialise, from.rid, from.principal);

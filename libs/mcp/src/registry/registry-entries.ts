@@ -1,6 +1,7 @@
 import type { ValidateFunction } from 'ajv';
 import { DtoClass } from '../interfaces/definitions.interface';
 import { McpCallContext } from '../interfaces/call-context.interface';
+import type { HeaderParam } from './header-params';
 
 /** A discovered method wrapped in Nest's pipeline. @internal */
 export type McpHandler = (args: Record<string, unknown>, ctx: McpCallContext) => Promise<unknown>;
@@ -29,6 +30,8 @@ export interface ToolEntry extends EntrySource, Scoped {
   risk?: 'low' | 'medium' | 'high';
   /** Argument paths masked in logs (`writeOnly` / `format: password` in the input schema). */
   sensitiveArgs: ReadonlySet<string>;
+  /** Arguments mirrored in `Mcp-Param-*` headers (`x-mcp-header`), checked against the body over HTTP. */
+  headerParams: readonly HeaderParam[];
   handler: McpHandler;
 }
 

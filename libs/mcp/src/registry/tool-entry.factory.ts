@@ -5,6 +5,7 @@ import { RegistryViolations, TOOL_NAME_PATTERN, toSnakeCase } from './registry-r
 import { mutationProblems } from './mutation-rules';
 import { McpHandler, ToolEntry } from './registry-entries';
 import { SchemaCompiler } from './schema-compiler';
+import { headerParams } from './header-params';
 import { TOOL_SAFETY_META_KEY, renderToolSafety } from './tool-description.renderer';
 
 const isDtoClass = (v: unknown): v is DtoClass => typeof v === 'function';
@@ -49,6 +50,7 @@ export function buildToolEntry(
     if (v !== undefined && (!Number.isInteger(v) || v < 1))
       fail(`tool "${name}" rateLimit.${k} must be a positive integer`);
   }
+  const headers = inputSchema ? headerParams(inputSchema, (m) => fail(`tool "${name}" ${m}`)) : [];
   if (!ok || !validateInput || !inputSchema) return undefined;
 
   const timeoutMs = options.timeoutMs ?? ctx.defaultTimeoutMs;
@@ -72,6 +74,7 @@ export function buildToolEntry(
     rateLimit: options.rateLimit,
     risk: readOnly ? undefined : options.mutation?.risk,
     sensitiveArgs: sensitivePaths(inputSchema),
+    headerParams: headers,
     handler,
     ...source,
   };

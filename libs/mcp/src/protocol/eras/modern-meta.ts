@@ -23,6 +23,8 @@ export interface ModernHeaders {
   protocolVersion?: string;
   method?: string;
   name?: string;
+  /** `Mcp-Param-*` headers by their lower-cased name part (`region` for `Mcp-Param-Region`). */
+  params?: Record<string, string>;
 }
 
 const MAX_CLIENT_METADATA = 16_384;
@@ -112,7 +114,8 @@ export function decodeHeaderValue(raw: string): string | undefined {
   const m = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/.exec(raw);
   if (!m) return /^[\x20-\x7e\t]*$/.test(raw) ? raw.trim() : undefined;
   const text = Buffer.from(m[1], 'base64').toString('utf8');
-  return Buffer.from(text, 'utf8').toString('base64').replace(/=+$/, '') === m[1].replace(/=+$/, '') ? text : undefined;
+  // Canonical, padded Base64 only: a value that does not re-encode to itself is malformed and refused.
+  return Buffer.from(text, 'utf8').toString('base64') === m[1] ? text : undefined;
 }
 
 const mismatch = (what: string) => new McpError(ErrorCode.HeaderMismatch, `Header mismatch: ${what}`);

@@ -58,6 +58,7 @@ export class ModernHttpHandler {
         protocolVersion: header(req, 'mcp-protocol-version'),
         method: header(req, 'mcp-method'),
         name: header(req, 'mcp-name'),
+        params: paramHeaders(req),
       },
       closed: channel.closed,
     });
@@ -76,4 +77,13 @@ export class ModernHttpHandler {
     if (status === 429 || status === 503) extra['Retry-After'] = String(retryAfter ?? 1);
     channel.finish(outcome.body, status, extra);
   }
+}
+
+/** `Mcp-Param-*` headers by their lower-cased name part. */
+function paramHeaders(req: Request): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers))
+    if (name.startsWith('mcp-param-') && value !== undefined)
+      out[name.slice('mcp-param-'.length)] = Array.isArray(value) ? value.join(', ') : value;
+  return out;
 }
