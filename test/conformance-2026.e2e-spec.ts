@@ -33,7 +33,7 @@ function requirementSet(revision: string): { scored: string[]; notScored: string
 const summaryLine = (out: string, scenario: string) =>
   new RegExp(`^([✓✗]) ${scenario.replace(/[/]/g, '\\/')}: (\\d+) passed, (\\d+) failed`, 'm').exec(out);
 
-/** The tasks extension (`io.modelcontextprotocol/tasks`) is not implemented yet; its scenarios are the only ones left. */
+/** The tasks extension (`io.modelcontextprotocol/tasks`) is not implemented yet: the only scenarios left failing. */
 const TASKS = /^tasks-/;
 
 /**
