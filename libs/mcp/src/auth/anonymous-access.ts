@@ -11,6 +11,8 @@ const ANONYMOUS_METHODS = new Set([
   'prompts/list',
   'resources/list',
   'resources/templates/list',
+  // 2026-07-28: the discovery probe (corporate v2.0 §7.1 allows it anonymously, like the lists).
+  'server/discover',
 ]);
 
 /**

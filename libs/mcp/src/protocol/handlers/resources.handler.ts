@@ -50,7 +50,12 @@ export async function readResource(scope: RequestScope): Promise<MethodResult> {
   }
   if (!handler) throw notFound(scope, uri);
   const run = handler;
-  const outcome = await invoke(scope, { kind: 'resource', target: uri, run: (ctx) => run(args, ctx) });
+  const outcome = await invoke(scope, { kind: 'resource', target: uri, run: (ctx) => run(args, ctx) }).catch(
+    (error: unknown) => {
+      // A provider's own "not found" (ResourceNotFoundError) names the URI the same way in each era.
+      throw error instanceof McpError && error.code === ErrorCode.ResourceNotFound ? notFound(scope, uri) : error;
+    },
+  );
   if ('inputRequired' in outcome) return outcome.inputRequired;
   if ('failure' in outcome) throw new InvalidParamsError(outcome.failure);
   if (outcome.value === undefined || outcome.value === null) throw notFound(scope, uri);

@@ -2,6 +2,7 @@ import { plainToInstance } from 'class-transformer';
 import { sanitizeErrorText } from '../../errors/message-sanitizer';
 import { validate } from 'class-validator';
 import { InvalidParamsError } from '../../errors/mcp.error';
+import { assertScopes } from '../../auth/scopes';
 import { limitResultSize } from '../../limits/result-size';
 import { describeSchemaErrors } from '../../registry/schema-compiler';
 import { ToolEntry } from '../../registry/registry-entries';
@@ -33,6 +34,9 @@ export async function callTool(scope: RequestScope): Promise<MethodResult> {
   }
   const tool = registry.tools.get(params.name);
   if (!tool) throw new InvalidParamsError('Unknown tool', { field: 'name', reason: 'unknown_tool' });
+  // Authorization before argument validation: a caller without the scope learns nothing of the input schema.
+  // (The scopes guard in the tool's Nest pipeline checks again, for run-time tools and custom guards.)
+  assertScopes(scope.principal, tool.requiredScopes);
 
   const prepared = await prepareArguments(tool, args as Record<string, unknown>);
   if ('violations' in prepared) {

@@ -8,7 +8,7 @@ import { McpSession } from '../../sessions/mcp-session';
 import { ErrorCode, JsonRpcId, errorResponse } from '../../wire/json-rpc';
 import { McpError } from '../../errors/mcp.error';
 import { SessionAdmission } from '../../sessions/session-admission';
-import { isSupportedVersion } from '../../wire/protocol-version';
+import { isModernVersion, isSupportedVersion } from '../../wire/protocol-version';
 import { MCP_EVENT_STORE, McpEventStore, McpReplay } from '../../stores/event.store';
 import { accepts, mediaType, readJsonBody, sendHttpError } from './http-checks';
 import { PostResponseChannel } from './post-response.channel';
@@ -140,6 +140,7 @@ export class McpHttpService {
   }
 
   async get(req: Request, res: Response): Promise<void> {
+    if (noModernFunction(req, res, 'GET')) return;
     if (isAnonymous(req)) throw new McpAuthError(401, undefined, 'Authentication required', 'anonymous GET');
     if (!accepts(req.headers.accept, 'text/event-stream')) {
       return sendHttpError(res, 406, ErrorCode.InvalidRequest, 'Not Acceptable: Accept must list text/event-stream');
@@ -170,6 +171,7 @@ export class McpHttpService {
   }
 
   async delete(req: Request, res: Response): Promise<void> {
+    if (noModernFunction(req, res, 'DELETE')) return;
     if (isAnonymous(req)) throw new McpAuthError(401, undefined, 'Authentication required', 'anonymous DELETE');
     const session = await this.sessionFor(req.headers[SESSION_HEADER] as string | undefined, req, res);
     if (!session) return;
@@ -266,6 +268,18 @@ export class McpHttpService {
 }
 
 const nullSink = { send: () => false };
+
+/**
+ * GET and DELETE serve only the 2025 sessions (corporate v2.0 Annex D); asked in 2026-07-28 terms they have no
+ * function: 405 with `Allow: POST` (change notifications come from `subscriptions/listen`).
+ */
+function noModernFunction(req: Request, res: Response, method: string): boolean {
+  if (!isModernVersion(req.headers[VERSION_HEADER])) return false;
+  sendHttpError(res, 405, ErrorCode.InvalidRequest, `Method Not Allowed: ${method} has no function in 2026-07-28`, {
+    Allow: 'POST',
+  });
+  return true;
+}
 const logger = new Logger('McpHttp');
 
 /** The session store cannot be reached (Redis down): a clear 503 the client retries, never a hang or a stack. */

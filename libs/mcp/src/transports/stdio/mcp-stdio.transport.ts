@@ -4,18 +4,26 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MCP_MODULE_OPTIONS } from '../../mcp.constants';
 import { ResolvedMcpOptions } from '../../interfaces/mcp-module-options.interface';
-import { ErrorCode, JsonRpcMessage, errorResponse } from '../../wire/json-rpc';
+import { ErrorCode, JsonRpcId, JsonRpcMessage, errorResponse, isJsonRpcId } from '../../wire/json-rpc';
+import { hasModernMeta } from '../../wire/meta-keys';
 import { McpDispatcher } from '../../protocol/mcp.dispatcher';
 import { McpSession } from '../../sessions/mcp-session';
 import { McpSessionManager } from '../../sessions/mcp-session.manager';
 import { LineSplitter } from './line-splitter';
 
+/** A message carrying the 2026-07-28 per-request `_meta` (never a batch: the revision has none). */
+const isModernMessage = (value: unknown): boolean =>
+  typeof value === 'object' &&
+  value !== null &&
+  !Array.isArray(value) &&
+  hasModernMeta((value as { params?: unknown }).params);
+
 /** How long calls in flight may finish after stdin closes. */
 const DRAIN_MS = 30_000;
 
 /**
- * The stdio transport: newline-delimited JSON-RPC on stdin/stdout, one session per process, the
- * same dispatcher as HTTP. Nothing but MCP messages is ever written to `output`.
+ * The stdio transport: newline-delimited JSON-RPC on stdin/stdout, one 2025 session per process beside any number of
+ * stateless 2026-07-28 requests, the same dispatcher as HTTP. Nothing but MCP messages is ever written to `output`.
  *
  * @example await app.get(McpStdioTransport).listen(); await app.close();
  */
@@ -72,6 +80,46 @@ export class McpStdioTransport {
     this.sessions.close(session);
   }
 
+  /** 2026-07-28 requests running on this stdio, by id: `notifications/cancelled` aborts them. */
+  private readonly modernInflight = new Map<string, AbortController>();
+
+  /**
+   * A 2026-07-28 request: served statelessly beside the 2025 session of this process (a client may probe with
+   * `server/discover` and fall back to `initialize`). Its messages stop the moment the client cancels it.
+   */
+  private async modern(
+    value: { id?: JsonRpcId },
+    sink: { send(m: JsonRpcMessage): boolean },
+    rid: string,
+    write: (l: string) => unknown,
+  ): Promise<void> {
+    const cancel = new AbortController();
+    const key = isJsonRpcId(value.id) ? McpSession.inflightKey(value.id) : undefined;
+    if (key) this.modernInflight.set(key, cancel);
+    try {
+      const own = { send: (m: JsonRpcMessage) => !cancel.signal.aborted && sink.send(m) };
+      const outcome = await this.dispatcher.dispatchModern(value, {
+        transport: 'stdio',
+        sink: own,
+        rid,
+        closed: cancel.signal,
+      });
+      if (outcome && !cancel.signal.aborted) write(outcome.body);
+    } finally {
+      if (key && this.modernInflight.get(key) === cancel) this.modernInflight.delete(key);
+    }
+  }
+
+  /** A `notifications/cancelled` for a 2026-07-28 request running here: true when it was one. */
+  private cancelModern(value: unknown): boolean {
+    const n = value as { method?: unknown; id?: unknown; params?: { requestId?: unknown } } | null;
+    if (n?.method !== 'notifications/cancelled' || n.id !== undefined || !isJsonRpcId(n.params?.requestId))
+      return false;
+    const call = this.modernInflight.get(McpSession.inflightKey(n.params.requestId));
+    call?.abort();
+    return call !== undefined;
+  }
+
   private async handleLine(
     line: string,
     session: McpSession,
@@ -88,6 +136,8 @@ export class McpStdioTransport {
     }
     // stdio has no headers: each message gets its own correlation id.
     const rid = randomUUID();
+    if (this.cancelModern(value)) return;
+    if (isModernMessage(value)) return this.modern(value as { id?: JsonRpcId }, sink, rid, write);
     const outcome = Array.isArray(value)
       ? await this.dispatcher.dispatchBatch(value, session, sink, rid)
       : await this.dispatcher.dispatch(value, session, sink, rid);
