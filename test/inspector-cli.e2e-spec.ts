@@ -47,11 +47,15 @@ describe('desk driven by the MCP Inspector CLI', () => {
         home.home,
       );
 
-    it.each(['legacy', 'auto'])('initializes on 2025-11-25 with protocol era %s', async (era) => {
+    // legacy: the initialize handshake; auto: the CLI probes with server/discover, finds a dual-era server, goes modern.
+    it.each([
+      ['legacy', '2025-11-25'],
+      ['auto', '2026-07-28'],
+    ])('connects with protocol era %s on %s', async (era, version) => {
       const result = ok(await inspect('--protocol-era', era, '--method', 'initialize'));
       expect(result).toMatchObject({
         serverInfo: { name: 'desk', title: 'Desk', version: '0.1.0' },
-        protocolVersion: '2025-11-25',
+        protocolVersion: version,
         capabilities: { tools: {}, prompts: {}, resources: { subscribe: true }, completions: {}, logging: {} },
         instructions: expect.stringContaining('Desk tickets'),
       });
