@@ -55,9 +55,9 @@ const apps: Record<Profile, { app: INestApplication; url: string; sid: string }>
 
 beforeAll(async () => {
   for (const profile of ['corporate', 'spec'] as const) {
-    // corporate is the default: its app sets no profile at all.
+    // spec is the default: its app sets no profile at all.
     const { app, url } = await startLimitsApp({
-      ...(profile === 'spec' ? { httpStatusProfile: 'spec' } : {}),
+      ...(profile === 'corporate' ? { httpStatusProfile: 'corporate' } : {}),
       maxRequestBytes: 4096,
       limits: { toolTimeoutMs: 300 },
     });

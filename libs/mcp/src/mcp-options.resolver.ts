@@ -36,7 +36,7 @@ export function resolveMcpOptions(o: McpModuleOptions): ResolvedMcpOptions {
     maxRequestBytes: o.maxRequestBytes ?? num(env.MCP_MAX_REQUEST_BYTES) ?? 1_048_576,
     http: o.http ?? true,
     httpStatusProfile:
-      o.httpStatusProfile ?? ((env.MCP_HTTP_STATUS_PROFILE as 'corporate' | 'spec' | undefined) || 'corporate'),
+      o.httpStatusProfile ?? ((env.MCP_HTTP_STATUS_PROFILE as 'corporate' | 'spec' | undefined) || 'spec'),
     limits: {
       toolTimeoutMs: o.limits?.toolTimeoutMs ?? num(env.MCP_TOOL_TIMEOUT_MS) ?? 30_000,
       maxResultBytes: o.limits?.maxResultBytes ?? num(env.MCP_MAX_RESULT_BYTES) ?? 10 * 1024 * 1024,

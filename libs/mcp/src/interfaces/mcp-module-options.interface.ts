@@ -34,8 +34,10 @@ export interface McpModuleOptions {
   /** SSE `retry` hint sent to 2025-11-25 clients, in ms. Default 1000. */
   sseRetryMs?: number;
   /**
-   * How JSON-RPC errors map to HTTP statuses; see {@link HttpStatusProfile}. Default `corporate`. Env
-   * `MCP_HTTP_STATUS_PROFILE`.
+   * How JSON-RPC errors to 2025 sessions map to HTTP statuses; see {@link HttpStatusProfile}. Default `spec` (the
+   * 2025 revisions' rule: the error in a 200 answer, so official clients get typed errors); `corporate` keeps the
+   * standard v1.2 table for internal clients that rely on it. 2026-07-28 answers always follow that revision and the
+   * v2.0 table. Env `MCP_HTTP_STATUS_PROFILE`.
    */
   httpStatusProfile?: HttpStatusProfile;
   /** Limits (corporate standard §14); each also has an environment variable. */

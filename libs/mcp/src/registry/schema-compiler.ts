@@ -15,12 +15,37 @@ export class SchemaCompiler {
   private readonly ajv7 = addFormats(new AjvDraft7({ strict: false, allErrors: true, validateSchema: true }));
 
   compile(schema: JsonSchema): ValidateFunction {
+    checkBounds(schema);
     const ajv = typeof schema.$schema === 'string' && DRAFT_07.test(schema.$schema) ? this.ajv7 : this.ajv2020;
     if (!ajv.validateSchema(schema)) {
       throw new Error(`invalid JSON Schema: ${ajv.errorsText(ajv.errors)}`);
     }
     return ajv.compile(schema);
   }
+}
+
+/** Nesting and size a schema may have (SEP-2106: composition keywords can make validation expensive). */
+const MAX_DEPTH = 32;
+const MAX_NODES = 2_000;
+
+/**
+ * Refuses schemas deeper or larger than any hand-written one (a generated or pasted schema that could make every
+ * call's validation slow), and `$ref`s to anything but this schema: the engine never fetches a schema from the network.
+ */
+function checkBounds(schema: unknown): void {
+  let nodes = 0;
+  const walk = (node: unknown, depth: number): void => {
+    if (typeof node !== 'object' || node === null) return;
+    if (++nodes > MAX_NODES) throw new Error(`invalid JSON Schema: more than ${MAX_NODES} subschemas`);
+    if (depth > MAX_DEPTH) throw new Error(`invalid JSON Schema: nested deeper than ${MAX_DEPTH} levels`);
+    const ref = (node as { $ref?: unknown }).$ref;
+    if (typeof ref === 'string' && !ref.startsWith('#'))
+      throw new Error(
+        `invalid JSON Schema: $ref "${ref.slice(0, 100)}" points outside the schema (only "#…" is resolved)`,
+      );
+    for (const value of Object.values(node)) walk(value, depth + 1);
+  };
+  walk(schema, 0);
 }
 
 /**
