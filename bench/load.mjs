@@ -61,7 +61,8 @@ function options(duration) {
     ...(cfg.rate ? { overallRate: cfg.rate } : {}),
     setupClient: (client) => {
       const session = cfg.sessions[next++ % cfg.sessions.length];
-      client.setHeaders({ ...cfg.headers, 'mcp-session-id': session });
+      // A 2026-07-28 scenario has no sessions: no Mcp-Session-Id at all.
+      client.setHeaders(session ? { ...cfg.headers, 'mcp-session-id': session } : cfg.headers);
       if (LIMITER) client.on('headers', onHeaders);
     },
     // Every answer must be a JSON-RPC success: no `error` member, no `isError: true` tool result.

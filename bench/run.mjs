@@ -38,7 +38,17 @@ import { mergeLimiter, printLimiter, runLimiter } from './lib/limiter.mjs';
 import { mergeAbuse, printAbuse, runAbuse } from './lib/abuse.mjs';
 import { dropRedisPrefix, redisBytesPerSession } from './lib/redis.mjs';
 import { mergeReplicas, printReplicas, runReplicas } from './lib/replicas.mjs';
-import { BASE_HEADERS, CALL_BODY, LIST_BODY, checkAuth, newId, openSession, post } from './lib/mcp-client.mjs';
+import {
+  BASE_HEADERS,
+  CALL_BODY,
+  LIST_BODY,
+  MODERN_CALL_BODY,
+  MODERN_HEADERS,
+  checkAuth,
+  newId,
+  openSession,
+  post,
+} from './lib/mcp-client.mjs';
 import { fmtPct, report, summarise, valid } from './lib/report.mjs';
 import { PIN, load, machineBusyPct, runChild, startServer } from './lib/servers.mjs';
 import {
@@ -144,6 +154,9 @@ async function main() {
     const headers = { ...BASE_HEADERS, 'mcp-session-id': sessions[0] };
     // Capture one real answer of each (same id length as under load) for the ceiling's canned bodies.
     const call = await post(`${mcp.url}/mcp`, CALL_BODY(newId()), headers);
+    const modern = await post(`${mcp.url}/mcp`, MODERN_CALL_BODY(newId()), MODERN_HEADERS);
+    if (modern.status !== 200 || JSON.parse(modern.text).result?.resultType !== 'complete')
+      throw new Error(`2026-07-28 tools/call check failed: ${modern.status} ${modern.text}`);
     const list = await post(`${mcp.url}/mcp`, LIST_BODY(newId()), headers);
     if (call.status !== 200 || JSON.parse(call.text).result?.content?.[0]?.text !== 'hello')
       throw new Error(`tools/call check failed: ${call.status} ${call.text}`);
@@ -209,6 +222,19 @@ async function main() {
           body: CALL_BODY,
           sessions,
           verify: 'call',
+        },
+        {
+          // The same call, stateless (2026-07-28): no session, `_meta` and mirrored headers on every request.
+          key: `modern.call.${c}`,
+          label: `mcp tools/call (2026-07-28) x${c}`,
+          server: mcp,
+          path: '/mcp',
+          c,
+          body: MODERN_CALL_BODY,
+          sessions: [undefined],
+          verify: 'call',
+          headers: MODERN_HEADERS,
+          ref: `mcp.call.${c}`,
         },
         {
           key: `auth.call.${c}`,

@@ -39,9 +39,9 @@ const PROTOCOL: [FailureKind, number, string, Record<string, unknown>, number, n
     200,
   ],
   ['mcp_conflict', -32007, 'Version mismatch', { reason: 'stale_version' }, 409, 200],
-  ['mcp_upstream', -32006, 'Billing is down', {}, 503, 200],
+  ['mcp_upstream', -32006, 'Billing is down', {}, 503, 503],
   ['mcp_not_found', -32002, 'No such thing', {}, 400, 200], // 404 would tell the client its session expired
-  ['nest_unavailable', -32006, 'Upstream unavailable', {}, 503, 200],
+  ['nest_unavailable', -32006, 'Upstream unavailable', {}, 503, 503],
   ['nest_gateway_timeout', -32004, 'Timeout', {}, 504, 200],
   ['nest_forbidden', -32001, 'Forbidden', {}, 403, 403],
   ['nest_unauthorized', -32001, 'Forbidden', {}, 403, 403],

@@ -47,7 +47,7 @@ describe('desk driven by the MCP Inspector CLI', () => {
         home.home,
       );
 
-    // legacy: the initialize handshake; auto: the CLI probes with server/discover, finds a dual-era server, goes modern.
+    // legacy: the initialize handshake; auto: the CLI probes with server/discover, finds a dual-era server: modern.
     it.each([
       ['legacy', '2025-11-25'],
       ['auto', '2026-07-28'],

@@ -17,6 +17,16 @@ export const BASE_HEADERS = {
 };
 export const CALL_BODY = (id) =>
   `{"jsonrpc":"2.0","id":"${id}","method":"tools/call","params":{"name":"echo","arguments":{"text":"hello"}}}`;
+// The same call as a stateless 2026-07-28 request: the per-request `_meta` envelope, and the headers mirroring it.
+export const MODERN_CALL_BODY = (id) =>
+  `{"jsonrpc":"2.0","id":"${id}","method":"tools/call","params":{"name":"echo","arguments":{"text":"hello"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"bench-client","version":"1.0.0"},"io.modelcontextprotocol/clientCapabilities":{}}}}`;
+export const MODERN_HEADERS = {
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+  'mcp-protocol-version': '2026-07-28',
+  'mcp-method': 'tools/call',
+  'mcp-name': 'echo',
+};
 export const LIST_BODY = (id) => `{"jsonrpc":"2.0","id":"${id}","method":"tools/list","params":{}}`;
 const INITIALIZE_BODY = JSON.stringify({
   jsonrpc: '2.0',

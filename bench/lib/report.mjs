@@ -110,6 +110,14 @@ function buildRows(runs, measured) {
   for (const c of CONNECTIONS) {
     row('ceiling tools/call (canned)', `ceiling call x${c}`, `ceiling.call.${c}`);
     row('mcp tools/call echo', `mcp call x${c}`, `mcp.call.${c}`, `ceiling.call.${c}`, TARGETS.call);
+    row(
+      'mcp tools/call echo, stateless 2026-07-28',
+      `2026 call x${c}`,
+      `modern.call.${c}`,
+      `mcp.call.${c}`,
+      undefined,
+      'mcp',
+    );
     row('mcp tools/call echo (auth)', `auth call x${c}`, `auth.call.${c}`, `mcp.call.${c}`, TARGETS.auth, 'mcp');
     row(
       'mcp tools/call echo (Redis stores)',

@@ -488,21 +488,24 @@ export function responseProblem(m: unknown): string | undefined {
 export const isServerNotification = (m: unknown) =>
   isObject(m) && m.jsonrpc === '2.0' && typeof m.method === 'string' && !('id' in m);
 
-/** HTTP status per JSON-RPC error code: the corporate profile, with a session (-32601/-32002 are 400). */
+/**
+ * HTTP status per JSON-RPC error code in a 2025 session under the default (`spec`) profile: the error in a 200
+ * answer, except malformed requests, scopes, the limits and unavailability, which stay HTTP errors.
+ */
 export const STATUS: Record<number, number> = {
   [-32700]: 400,
   [-32600]: 400,
-  [-32601]: 400,
-  [-32602]: 400,
-  [-32603]: 500,
-  [-32000]: 500,
+  [-32601]: 200,
+  [-32602]: 200,
+  [-32603]: 200,
+  [-32000]: 200,
   [-32001]: 403,
-  [-32002]: 400,
+  [-32002]: 200,
   [-32003]: 429,
-  [-32004]: 504,
+  [-32004]: 200,
   [-32005]: 413,
   [-32006]: 503,
-  [-32007]: 409,
+  [-32007]: 200,
 };
 
 const ROOT = resolve(__dirname, '../..');

@@ -6,7 +6,7 @@ import {
   ServiceUnavailableException,
 } from '@nestjs/common';
 import { toJsonRpcError, toolErrorText } from './error-mapper';
-import { httpStatusFor } from './http-status';
+import { httpStatusFor, modernHttpStatusFor } from './http-status';
 import {
   ConflictError,
   RateLimitedError,
@@ -57,10 +57,14 @@ describe('the error model', () => {
     expect(
       [-32602, -32603, -32003, -32004, -32005, -32006, -32007].map((c) => httpStatusFor(c, 'corporate', true)),
     ).toEqual([400, 500, 429, 504, 413, 503, 409]);
-    expect([-32601, -32602, -32603, -32004, -32006].map((c) => httpStatusFor(c, 'spec', true))).toEqual([
+    expect([-32601, -32602, -32603, -32004, -32007].map((c) => httpStatusFor(c, 'spec', true))).toEqual([
       200, 200, 200, 200, 200,
     ]);
-    expect([-32700, -32003, -32005].map((c) => httpStatusFor(c, 'spec', true))).toEqual([400, 429, 413]);
+    expect([-32700, -32003, -32005, -32006].map((c) => httpStatusFor(c, 'spec', true))).toEqual([400, 429, 413, 503]);
+    // 2026-07-28: the revision's 400/404 and the v2.0 table, whatever the 2025 profile.
+    expect([-32601, -32602, -32020, -32021, -32022, -32004].map((c) => modernHttpStatusFor(c))).toEqual([
+      404, 400, 400, 400, 400, 504,
+    ]);
     expect(httpStatusFor(undefined, 'corporate', true)).toBe(200);
   });
 });

@@ -4,7 +4,8 @@ import { ErrorCode } from '../wire/json-rpc';
  * How JSON-RPC errors in a JSON answer to a 2025 session map to HTTP statuses.
  * - `spec` (default): the 2025 revisions' rule, which the official SDK clients expect: a JSON-RPC error answering a
  *   well-formed request is HTTP 200 (the error is in the body, so the client raises a typed protocol error), except
- *   malformed requests (400), the limits (413, 429) and auth (401, 403), which stay HTTP errors.
+ *   malformed requests (400), the limits (413, 429), auth (401, 403) and unavailability (503 + `Retry-After`), which
+ *   stay HTTP errors.
  * - `corporate`: the corporate standard v1.2 table (400, 404, 413, 429, 500, 503, 504, 409), except that
  *   `-32601`/`-32002` on a request carrying `Mcp-Session-Id` come back as 400, never 404: to a Streamable HTTP client
  *   404 means "your session expired, initialize again". Official clients then see untyped HTTP errors.
@@ -36,6 +37,8 @@ const SPEC_KEPT = new Set<number>([
   ErrorCode.RateLimited,
   ErrorCode.PayloadTooLarge,
   ErrorCode.Forbidden,
+  // Unavailable (shutting down, at capacity, a store down): 503 + Retry-After is what proxies and clients retry on.
+  ErrorCode.UpstreamUnavailable,
 ]);
 
 /**
