@@ -48,6 +48,16 @@ describe('2026-07-28 on the wire, beside 2025 sessions (desk, authentication on)
     expect(body.result).not.toHaveProperty('resultType');
   });
 
+  it('echoes the request id on the 2025 refusals that read the body (no session, unknown session)', async () => {
+    const body = { jsonrpc: '2.0', id: 'legacy-9', method: 'tools/list' };
+    const noSession = await mcpPost(server.url, body, token);
+    expect(noSession.status).toBe(400);
+    expect(await noSession.json()).toMatchObject({ id: 'legacy-9', error: { code: -32600 } });
+    const unknown = await mcpPost(server.url, body, token, { 'mcp-session-id': 'no-such-session' });
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toMatchObject({ id: 'legacy-9', error: { code: -32600 } });
+  });
+
   it('refuses a request without a token with 401 and the Bearer challenge, like a 2025 one', async () => {
     const res = await post('tools/list', {}, { token: undefined, headers: { authorization: undefined } });
     expect(res.status).toBe(401);

@@ -86,7 +86,7 @@ describe('protocol revisions over Streamable HTTP, by hand', () => {
       const res = await post(url, initializeRequest('2025-11-25'), { sessionId });
       expect(res.status).toBe(400);
       expect(res.headers.get('mcp-session-id')).toBeNull();
-      expect(await res.json()).toEqual(rpcError(null, -32600, /initialize/));
+      expect(await res.json()).toEqual(rpcError(1, -32600, /initialize/));
     });
   });
 
@@ -369,7 +369,7 @@ describe('Streamable HTTP session idle expiry', () => {
     }
     const expired = await call(server.url, idle, { jsonrpc: '2.0', id: 'late', method: 'ping' });
     expect(expired.status).toBe(404);
-    expect(expired.json).toEqual(rpcError(null, -32600, /session/));
+    expect(expired.json).toEqual(rpcError('late', -32600, /session/));
     expect((await call(server.url, active, { jsonrpc: '2.0', id: 'still', method: 'ping' })).json).toEqual(
       rpcResult('still', {}),
     );

@@ -91,20 +91,20 @@ describe('Streamable HTTP transport, by hand', () => {
       const missing = await post(url, { jsonrpc: '2.0', id: 1, method: 'ping' });
       expect(missing.status).toBe(400);
       expect(missing.headers.get('mcp-session-id')).toBeNull();
-      expect(await missing.json()).toEqual(rpcError(null, -32600, /Mcp-Session-Id/));
+      expect(await missing.json()).toEqual(rpcError(1, -32600, /Mcp-Session-Id/));
       const unknown = await post(
         url,
         { jsonrpc: '2.0', id: 1, method: 'ping' },
         { sessionId: '00000000-0000-4000-8000-000000000000' },
       );
       expect(unknown.status).toBe(404);
-      expect(await unknown.json()).toEqual(rpcError(null, -32600, /session/));
+      expect(await unknown.json()).toEqual(rpcError(1, -32600, /session/));
     });
 
     it('refuses an unsupported MCP-Protocol-Version (400); another supported one is accepted, as the official suite expects', async () => {
       const unsupported = await inSession({ jsonrpc: '2.0', id: 1, method: 'ping' }, '1999-01-01');
       expect(unsupported.status).toBe(400);
-      expect(unsupported.json).toEqual(rpcError(null, -32600, /MCP-Protocol-Version/));
+      expect(unsupported.json).toEqual(rpcError(1, -32600, /MCP-Protocol-Version/));
       const other = await inSession({ jsonrpc: '2.0', id: 1, method: 'ping' }, '2025-03-26');
       expect(other.status).toBe(200);
       expect(other.json).toEqual(rpcResult(1, {}));

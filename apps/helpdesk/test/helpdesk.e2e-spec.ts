@@ -33,24 +33,29 @@ describe('helpdesk', () => {
     expect(JSON.stringify(result.structuredContent)).toContain('VPN');
   });
 
-  it('opens a ticket and closes it after the user confirms', async () => {
-    const client = await server.connect({
-      scope: 'tickets:read tickets:write',
-      elicitation: () => ({ action: 'accept', content: { confirm: true } }),
-    });
-    const created = await client.callTool('create_ticket', {
-      title: 'Printer on floor 3 is jammed',
-      description: 'Paper jam in tray 2 since this morning.',
-      category: 'hardware',
-      priority: 'low',
-      requester: 'ada@example.com',
-      idempotencyKey: 'helpdesk-e2e-0001',
-    });
-    const id = (created.structuredContent as { id: string }).id;
-    expect(id).toMatch(/^HD-\d+$/);
-    const closed = await client.callTool('close_ticket', { id, resolution: 'Cleared the jam.' });
-    expect(closed.structuredContent).toMatchObject({ id, status: 'closed' });
-  });
+  it.each(['2025-11-25', '2026-07-28'] as const)(
+    'opens a ticket and closes it after the user confirms (%s)',
+    async (protocol) => {
+      const client = await server.connect({
+        scope: 'tickets:read tickets:write',
+        elicitation: () => ({ action: 'accept', content: { confirm: true } }),
+        protocol,
+      });
+      expect(client.sdk.getNegotiatedProtocolVersion()).toBe(protocol);
+      const created = await client.callTool('create_ticket', {
+        title: 'Printer on floor 3 is jammed',
+        description: 'Paper jam in tray 2 since this morning.',
+        category: 'hardware',
+        priority: 'low',
+        requester: 'ada@example.com',
+        idempotencyKey: `helpdesk-e2e-${protocol}`,
+      });
+      const id = (created.structuredContent as { id: string }).id;
+      expect(id).toMatch(/^HD-\d+$/);
+      const closed = await client.callTool('close_ticket', { id, resolution: 'Cleared the jam.' });
+      expect(closed.structuredContent).toMatchObject({ id, status: 'closed' });
+    },
+  );
 
   it('refuses writes to a token without tickets:write', async () => {
     const reader = await server.connect({ scope: 'tickets:read' });

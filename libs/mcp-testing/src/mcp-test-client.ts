@@ -21,6 +21,12 @@ export interface McpTestClientOptions {
   sampling?: (params: CreateMessageRequest['params']) => CreateMessageResult | Promise<CreateMessageResult>;
   /** Answers `roots/list` with these roots (the client then declares `roots`). */
   roots?: { uri: string; name?: string }[];
+  /**
+   * The protocol era: `'2025-11-25'` (default: `initialize` and a session) or `'2026-07-28'` (stateless; the
+   * handlers above then answer the server's questions through multi round-trip requests). Test both when your
+   * server's clients use both.
+   */
+  protocol?: '2025-11-25' | '2026-07-28';
 }
 
 /** One `notifications/progress` a call received. */
@@ -60,7 +66,13 @@ export class McpTestClient {
     if (options.elicitation) capabilities.elicitation = {};
     if (options.sampling) capabilities.sampling = {};
     if (options.roots) capabilities.roots = {};
-    const sdk = new Client({ name: 'mcp-testing', version: '1.0.0' }, { capabilities });
+    const sdk = new Client(
+      { name: 'mcp-testing', version: '1.0.0' },
+      {
+        capabilities,
+        ...(options.protocol === '2026-07-28' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}),
+      },
+    );
     const client = new McpTestClient(sdk);
     const { elicitation, sampling, roots } = options;
     if (elicitation) sdk.setRequestHandler('elicitation/create', (req) => elicitation(req.params));
@@ -115,7 +127,7 @@ export class McpTestClient {
     return this.sdk.readResource({ uri });
   }
 
-  /** Ends the session (`DELETE`) and closes the transport. */
+  /** Ends the session (`DELETE`; none in 2026-07-28) and closes the transport. */
   close(): Promise<void> {
     return this.sdk.close();
   }

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { ErrorCode, errorResponse } from '../../wire/json-rpc';
+import { ErrorCode, JsonRpcId, errorResponse, isJsonRpcId } from '../../wire/json-rpc';
 
 /** Default `Host` names: loopback only (DNS-rebinding protection for local servers). @internal */
 export const DEFAULT_ALLOWED_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
@@ -33,20 +33,28 @@ export function hostMatcher(allowed: string[]): (host: string) => boolean {
   };
 }
 
-/** Writes a JSON-RPC error with no id as the whole HTTP answer. @internal */
+/**
+ * Writes a JSON-RPC error as the whole HTTP answer, with the request's id when the body could be read (`id`), else
+ * `null`. @internal
+ */
 export function sendHttpError(
   res: Response,
   status: number,
   code: number,
   message: string,
   headers: Record<string, string> = {},
+  id: JsonRpcId | null = null,
 ): void {
   if (res.headersSent) return;
   const requestId = typeof res.getHeader === 'function' ? res.getHeader('X-Request-Id') : undefined;
   res.writeHead(status, { ...headers, 'Content-Type': 'application/json' });
-  res.end(
-    JSON.stringify(errorResponse(null, code, message, typeof requestId === 'string' ? { requestId } : undefined)),
-  );
+  res.end(JSON.stringify(errorResponse(id, code, message, typeof requestId === 'string' ? { requestId } : undefined)));
+}
+
+/** The id of a parsed JSON-RPC request body, when it has a valid one. @internal */
+export function requestIdOfBody(body: unknown): JsonRpcId | null {
+  const id = !Array.isArray(body) && typeof body === 'object' && body !== null ? (body as { id?: unknown }).id : null;
+  return isJsonRpcId(id) ? id : null;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { MCP_MODULE_OPTIONS } from '../../mcp.constants';
 import { ResolvedMcpOptions } from '../../interfaces/mcp-module-options.interface';
@@ -8,9 +8,10 @@ import { McpSession } from '../../sessions/mcp-session';
 import { ErrorCode, JsonRpcId, errorResponse } from '../../wire/json-rpc';
 import { McpError } from '../../errors/mcp.error';
 import { SessionAdmission } from '../../sessions/session-admission';
-import { isModernVersion, isSupportedVersion } from '../../wire/protocol-version';
+import { isSupportedVersion } from '../../wire/protocol-version';
 import { MCP_EVENT_STORE, McpEventStore, McpReplay } from '../../stores/event.store';
-import { accepts, mediaType, readJsonBody, sendHttpError } from './http-checks';
+import { accepts, mediaType, readJsonBody, requestIdOfBody, sendHttpError } from './http-checks';
+import { noModernFunction, storeUnavailable } from './http-refusals';
 import { PostResponseChannel } from './post-response.channel';
 import { SseStream, frame } from './sse-stream';
 import { existingRequestId as requestIdOf } from '../../observability/request-id';
@@ -82,7 +83,14 @@ export class McpHttpService {
     if (isModernPost(body, req)) return this.modern.post(body, req, res);
     const version = req.headers[VERSION_HEADER] as string | undefined;
     if (version !== undefined && !isSupportedVersion(version)) {
-      return sendHttpError(res, 400, ErrorCode.InvalidRequest, 'Bad Request: unsupported MCP-Protocol-Version');
+      return sendHttpError(
+        res,
+        400,
+        ErrorCode.InvalidRequest,
+        'Bad Request: unsupported MCP-Protocol-Version',
+        {},
+        requestIdOfBody(body),
+      );
     }
     const sessionId = req.headers[SESSION_HEADER] as string | undefined;
     if (!Array.isArray(body) && (body as { method?: unknown })?.method === 'initialize' && 'id' in (body as object)) {
@@ -92,10 +100,12 @@ export class McpHttpService {
           400,
           ErrorCode.InvalidRequest,
           'Bad Request: initialize must not carry an Mcp-Session-Id',
+          {},
+          requestIdOfBody(body),
         );
       return this.initialize(body, req, res);
     }
-    const session = await this.sessionFor(sessionId, req, res);
+    const session = await this.sessionFor(sessionId, req, res, requestIdOfBody(body));
     if (!session) return;
     const headers = { 'Mcp-Session-Id': session.id };
     if (Array.isArray(body)) {
@@ -245,9 +255,14 @@ export class McpHttpService {
     res.end(replayed.map(([id, m]) => frame(id, m)).join(''));
   }
 
-  private async sessionFor(id: string | undefined, req: Request, res: Response): Promise<McpSession | undefined> {
+  private async sessionFor(
+    id: string | undefined,
+    req: Request,
+    res: Response,
+    rpcId: JsonRpcId | null = null,
+  ): Promise<McpSession | undefined> {
     if (!id) {
-      sendHttpError(res, 400, ErrorCode.InvalidRequest, 'Bad Request: Mcp-Session-Id header is required');
+      sendHttpError(res, 400, ErrorCode.InvalidRequest, 'Bad Request: Mcp-Session-Id header is required', {}, rpcId);
       return undefined;
     }
     let found: McpSession | undefined;
@@ -259,7 +274,14 @@ export class McpHttpService {
     }
     const session = found?.legacySse ? undefined : found;
     if (!session) {
-      sendHttpError(res, 404, ErrorCode.InvalidRequest, 'Not Found: session unknown or expired; initialize a new one');
+      sendHttpError(
+        res,
+        404,
+        ErrorCode.InvalidRequest,
+        'Not Found: session unknown or expired; initialize a new one',
+        {},
+        rpcId,
+      );
       return undefined;
     }
     bindPrincipal(session, req);
@@ -268,24 +290,3 @@ export class McpHttpService {
 }
 
 const nullSink = { send: () => false };
-
-/**
- * GET and DELETE serve only the 2025 sessions (corporate v2.0 Annex D); asked in 2026-07-28 terms they have no
- * function: 405 with `Allow: POST` (change notifications come from `subscriptions/listen`).
- */
-function noModernFunction(req: Request, res: Response, method: string): boolean {
-  if (!isModernVersion(req.headers[VERSION_HEADER])) return false;
-  sendHttpError(res, 405, ErrorCode.InvalidRequest, `Method Not Allowed: ${method} has no function in 2026-07-28`, {
-    Allow: 'POST',
-  });
-  return true;
-}
-const logger = new Logger('McpHttp');
-
-/** The session store cannot be reached (Redis down): a clear 503 the client retries, never a hang or a stack. */
-function storeUnavailable(res: Response, error: unknown, what = 'session store'): void {
-  logger.warn(`${what} unavailable: ${(error as Error).message}`);
-  sendHttpError(res, 503, ErrorCode.UpstreamUnavailable, `Unavailable: the ${what} cannot be reached; retry shortly`, {
-    'Retry-After': '2',
-  });
-}
