@@ -7,12 +7,15 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startMcpTelemetry } from '@app/mcp/telemetry';
 import { TestIssuer } from '../support/test-issuer';
+import { MODERN_META, modernPost } from '../support/modern-post';
 
 const HEADER_TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
 const HEADER_SPAN = '00f067aa0ba902b7';
 const META_TRACE = '0af7651916cd43dd8448eb211c80319c';
 const META_SPAN = 'b7ad6b7169203331';
 const SECRET_QUERY = 'planted-argument-value-9931';
+const MODERN_TRACE = 'aaaabbbbccccddddeeeeffff00001111';
+const MODERN_SPAN = '1122334455667788';
 
 /**
  * Real spans from the desk, booted in this process with the OpenTelemetry Node SDK and an
@@ -56,6 +59,23 @@ describe('OpenTelemetry tracing', () => {
       _meta: { traceparent: `00-${META_TRACE}-${META_SPAN}-01` },
     });
     await client.callTool({ name: 'get_ticket', arguments: { id: 'HD-999999' } });
+    // A stateless 2026-07-28 request: the trace keys travel in its per-request _meta (SEP-414).
+    const modern = await modernPost(
+      `http://127.0.0.1:${port}/mcp`,
+      'tools/call',
+      { name: 'get_ticket', arguments: { id: 'HD-2' } },
+      {
+        token: await issuer.mint(),
+        headers: { traceparent: `00-${HEADER_TRACE}-${HEADER_SPAN}-01`, 'x-request-id': 'trace-req-1' },
+        meta: {
+          ...MODERN_META,
+          traceparent: `00-${MODERN_TRACE}-${MODERN_SPAN}-01`,
+          tracestate: 'vendor=abc',
+          baggage: 'user=mallory',
+        },
+      },
+    );
+    if (modern.status !== 200) throw new Error(`2026-07-28 call answered ${modern.status}`);
   });
   const savedEnv = { ...process.env };
   afterAll(async () => {
@@ -128,6 +148,16 @@ describe('OpenTelemetry tracing', () => {
     expect(call.parentSpanContext?.spanId).toBe(META_SPAN);
     expect(call.links).toHaveLength(1);
     expect(call.links[0].context.traceId).toBe(HEADER_TRACE);
+  });
+
+  it('continues the traceparent and tracestate in the _meta of a 2026-07-28 request (baggage is not taken over)', () => {
+    const [call] = named('tools/call get_ticket').filter((s) => s.spanContext().traceId === MODERN_TRACE);
+    expect(call).toBeDefined();
+    expect(call.parentSpanContext?.spanId).toBe(MODERN_SPAN);
+    expect(call.spanContext().traceState?.get('vendor')).toBe('abc');
+    expect(call.attributes).toMatchObject({ 'mcp.method.name': 'tools/call', 'mcp.protocol.version': '2026-07-28' });
+    expect(call.attributes['mcp.session.id']).toBeUndefined();
+    expect(JSON.stringify(spans().map((s) => s.attributes))).not.toContain('mallory');
   });
 
   it('records the outcome of a failed call', () => {

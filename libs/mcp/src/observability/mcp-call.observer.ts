@@ -70,7 +70,7 @@ export class McpCallObserver {
       ? { span: undefined, ctx: undefined }
       : startMcpSpan(method, target, params._meta, () => ({
           [MCP_ATTR.method]: method,
-          [MCP_ATTR.sessionId]: session.transport === 'http' ? session.id : undefined,
+          [MCP_ATTR.sessionId]: session.sessionId,
           [MCP_ATTR.protocolVersion]: session.protocolVersion,
           [MCP_ATTR.jsonRpcId]: String(request.id),
           [MCP_ATTR.requestId]: requestId,
@@ -120,7 +120,7 @@ export class McpCallObserver {
       msg: 'tool call',
       tool,
       requestId: call.requestId,
-      sessionId: call.session.transport === 'http' ? call.session.id : undefined,
+      sessionId: call.session.sessionId,
       jsonrpcId: call.request.id,
       transport: call.session.transport,
       durationMs,
@@ -141,7 +141,7 @@ export class McpCallObserver {
       risk: tool.risk!,
       subject: subjectOf(call),
       requestId: call.requestId,
-      sessionId: call.session.transport === 'http' ? call.session.id : undefined,
+      sessionId: call.session.sessionId,
       outcome,
       durationMs,
       ...(args !== undefined ? { arguments: args } : {}),

@@ -76,7 +76,7 @@ export function createCallContext(
     requestId: request.id,
     method: request.method,
     target,
-    sessionId: session.transport === 'http' ? session.id : undefined,
+    sessionId: session.sessionId,
     protocolVersion: session.protocolVersion,
     transport: session.transport,
     clientInfo: session.clientInfo,

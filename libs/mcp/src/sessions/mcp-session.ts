@@ -149,6 +149,11 @@ export class McpSession {
     if (this.subscriptions.delete(uri)) this.onChange?.();
   }
 
+  /** The `Mcp-Session-Id` a client knows this session by: none over stdio and for a 2026-07-28 request. */
+  get sessionId(): string | undefined {
+    return this.transport === 'http' && !this.stateless ? this.id : undefined;
+  }
+
   /** In use: a call is running or the standalone stream is connected, so idle expiry must wait. */
   get busy(): boolean {
     return this.inflight.size > 0 || (this.standalone as { connected?: boolean } | undefined)?.connected === true;
