@@ -58,6 +58,22 @@ describe('2026-07-28 on the wire, beside 2025 sessions (desk, authentication on)
     expect(await unknown.json()).toMatchObject({ id: 'legacy-9', error: { code: -32600 } });
   });
 
+  it('lets a browser client send the 2026-07-28 headers: the preflight allows them, Mcp-Param-* included', async () => {
+    const res = await fetch(server.url, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'http://localhost:5173',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization, mcp-protocol-version, mcp-method, mcp-name, mcp-param-region',
+      },
+    });
+    expect(res.status).toBe(204);
+    const allowed = res.headers.get('access-control-allow-headers')!.toLowerCase().split(/,\s*/);
+    expect(allowed).toEqual(
+      expect.arrayContaining(['authorization', 'mcp-protocol-version', 'mcp-method', 'mcp-name', 'mcp-param-region']),
+    );
+  });
+
   it('refuses a request without a token with 401 and the Bearer challenge, like a 2025 one', async () => {
     const res = await post('tools/list', {}, { token: undefined, headers: { authorization: undefined } });
     expect(res.status).toBe(401);

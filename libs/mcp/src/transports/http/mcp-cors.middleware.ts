@@ -5,7 +5,20 @@ import { ResolvedMcpOptions } from '../../interfaces/mcp-module-options.interfac
 import { checkOriginAndHost, hostMatcher, originMatcher } from './http-checks';
 
 const ALLOW_HEADERS =
-  'Authorization, Content-Type, Accept, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID, X-Request-Id, traceparent, tracestate';
+  'Authorization, Content-Type, Accept, Mcp-Session-Id, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID, ' +
+  'X-Request-Id, traceparent, tracestate';
+/** A 2026-07-28 tool argument mirrored in a header (`x-mcp-header`): its name is the tool's choice. */
+const PARAM_HEADER = /^mcp-param-[!#$%&'*+.^_`|~0-9a-z-]+$/;
+
+/** The allowed headers, plus the `Mcp-Param-*` headers this preflight asks for (there is no wildcard for them). */
+function allowHeaders(requested: string | undefined): string {
+  const params = (requested ?? '')
+    .split(',')
+    .map((h) => h.trim().toLowerCase())
+    .filter((h) => PARAM_HEADER.test(h))
+    .slice(0, 32);
+  return params.length ? `${ALLOW_HEADERS}, ${params.join(', ')}` : ALLOW_HEADERS;
+}
 const EXPOSE_HEADERS = 'Mcp-Session-Id, MCP-Protocol-Version, WWW-Authenticate, X-Request-Id, Retry-After';
 
 /**
@@ -40,7 +53,7 @@ export class McpCorsMiddleware implements NestMiddleware {
       ...(origin !== undefined
         ? {
             'Access-Control-Allow-Methods': 'GET, POST, DELETE, OPTIONS',
-            'Access-Control-Allow-Headers': ALLOW_HEADERS,
+            'Access-Control-Allow-Headers': allowHeaders(req.headers['access-control-request-headers']),
             'Access-Control-Max-Age': '600',
           }
         : {}),
