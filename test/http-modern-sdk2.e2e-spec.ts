@@ -1,16 +1,7 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { rpcError } from './support/rpc-error';
-import { RunningServer, startDeskHttp } from './support/server-process';
+import { DESK_TOOLS_BY_NAME, RunningServer, startDeskHttp } from './support/server-process';
 import { firstText, waitFor } from './support/wait';
-
-const TOOLS_BY_NAME = [
-  'close_ticket',
-  'create_ticket',
-  'draft_reply',
-  'export_tickets',
-  'get_ticket',
-  'search_tickets',
-];
 
 /** One JSON-RPC message the client POSTed, with the headers it sent. */
 interface Sent {
@@ -85,7 +76,7 @@ describe.each<[string, Mode]>([
 
   it('lists the tools in a stable order with caching hints, and identifies the server on every result', async () => {
     const list = await client.listTools();
-    expect(list.tools.map((t) => t.name)).toEqual(TOOLS_BY_NAME);
+    expect(list.tools.map((t) => t.name)).toEqual(DESK_TOOLS_BY_NAME);
     expect(list).toMatchObject({ ttlMs: 60_000, cacheScope: 'private' });
     expect(list._meta?.['io.modelcontextprotocol/serverInfo']).toMatchObject({ name: 'desk', version: '0.1.0' });
   });

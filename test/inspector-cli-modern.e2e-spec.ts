@@ -1,20 +1,5 @@
-import { InspectorRun, inspectorHome, runInspector } from './support/inspector-cli';
-import { DESK_MAIN, RunningServer, startDeskHttp } from './support/server-process';
-
-const TOOLS_BY_NAME = [
-  'close_ticket',
-  'create_ticket',
-  'draft_reply',
-  'export_tickets',
-  'get_ticket',
-  'search_tickets',
-];
-
-function ok(run: InspectorRun): any {
-  expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
-  expect(run.json).toEqual({ result: expect.any(Object) });
-  return run.json.result;
-}
+import { inspectorHome, inspectorResult as ok, runInspector } from './support/inspector-cli';
+import { DESK_MAIN, DESK_TOOLS_BY_NAME, RunningServer, startDeskHttp } from './support/server-process';
 
 /** The MCP Inspector CLI with `--protocol-era modern` (2026-07-28, stateless) against the built desk. */
 describe('desk driven by the MCP Inspector CLI in the modern era (--protocol-era modern)', () => {
@@ -58,7 +43,7 @@ describe('desk driven by the MCP Inspector CLI in the modern era (--protocol-era
 
     it('lists the tools across pages in name order, and calls one', async () => {
       const list = ok(await inspect('--method', 'tools/list', '--strict'));
-      expect(list.tools.map((t: { name: string }) => t.name)).toEqual(TOOLS_BY_NAME);
+      expect(list.tools.map((t: { name: string }) => t.name)).toEqual(DESK_TOOLS_BY_NAME);
       const found = ok(
         await inspect('--method', 'tools/call', '--tool-name', 'search_tickets', '--tool-args-json', '{"query":"vpn"}'),
       );
@@ -94,7 +79,7 @@ describe('desk driven by the MCP Inspector CLI in the modern era (--protocol-era
 
     it('lists the tools in name order and calls one', async () => {
       const list = ok(await inspect('--method', 'tools/list'));
-      expect(list.tools.map((t: { name: string }) => t.name)).toEqual(TOOLS_BY_NAME);
+      expect(list.tools.map((t: { name: string }) => t.name)).toEqual(DESK_TOOLS_BY_NAME);
       const ticket = ok(
         await inspect('--method', 'tools/call', '--tool-name', 'get_ticket', '--tool-args-json', '{"id":"HD-4"}'),
       );

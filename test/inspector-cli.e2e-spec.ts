@@ -1,14 +1,5 @@
-import { InspectorRun, inspectorHome, runInspector } from './support/inspector-cli';
-import { DESK_MAIN, RunningServer, startDeskHttp } from './support/server-process';
-
-const ALL_TOOLS = ['search_tickets', 'get_ticket', 'create_ticket', 'close_ticket', 'export_tickets', 'draft_reply'];
-
-/** A successful `--format json` run: exit 0, one `{"result": ...}` object on stdout, nothing on stderr (-q). */
-function ok(run: InspectorRun): any {
-  expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
-  expect(run.json).toEqual({ result: expect.any(Object) });
-  return run.json.result;
-}
+import { inspectorHome, inspectorResult as ok, runInspector } from './support/inspector-cli';
+import { DESK_MAIN, DESK_TOOLS, RunningServer, startDeskHttp } from './support/server-process';
 
 /** The MCP Inspector CLI (`mcp-inspector --cli`, a child process per call) against the built desk. */
 describe('desk driven by the MCP Inspector CLI', () => {
@@ -63,7 +54,7 @@ describe('desk driven by the MCP Inspector CLI', () => {
 
     it('lists all six tools across pages, with schemas that pass --strict portability checks', async () => {
       const result = ok(await inspect('--method', 'tools/list', '--strict'));
-      expect(result.tools.map((t: { name: string }) => t.name)).toEqual(ALL_TOOLS);
+      expect(result.tools.map((t: { name: string }) => t.name)).toEqual(DESK_TOOLS);
       expect(result.nextCursor).toBeUndefined();
       const close = result.tools.find((t: { name: string }) => t.name === 'close_ticket');
       expect(close.annotations).toMatchObject({ destructiveHint: true });
@@ -189,7 +180,7 @@ describe('desk driven by the MCP Inspector CLI', () => {
 
     it('lists all six tools across pages', async () => {
       const result = ok(await inspect('--method', 'tools/list', '--strict'));
-      expect(result.tools.map((t: { name: string }) => t.name)).toEqual(ALL_TOOLS);
+      expect(result.tools.map((t: { name: string }) => t.name)).toEqual(DESK_TOOLS);
     });
 
     it('calls get_ticket and prints its structured content', async () => {

@@ -1,5 +1,5 @@
 import { RunningServer, startDeskHttp } from './support/server-process';
-import { MODERN_META } from './support/modern-post';
+import { MODERN_META, followSse } from './support/modern-post';
 import { waitFor } from './support/wait';
 
 /**
@@ -32,19 +32,7 @@ describe('subscriptions/listen on shutdown', () => {
       }),
     });
     expect(res.headers.get('content-type')).toContain('text/event-stream');
-    const frames: Record<string, any>[] = [];
-    const reader = res.body!.getReader();
-    const done = (async () => {
-      let buffer = '';
-      for (;;) {
-        const { value, done: end } = await reader.read().catch(() => ({ value: undefined, done: true }));
-        if (end) return;
-        buffer += Buffer.from(value!).toString();
-        const lines = buffer.split('\n');
-        buffer = lines.pop()!;
-        for (const l of lines) if (l.startsWith('data: ')) frames.push(JSON.parse(l.slice(6)));
-      }
-    })();
+    const { frames, done } = followSse(res);
     await waitFor(() => frames.length === 1, 5_000, 'the acknowledgement');
     expect(frames[0]).toMatchObject({
       method: 'notifications/subscriptions/acknowledged',

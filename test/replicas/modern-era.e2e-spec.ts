@@ -1,6 +1,6 @@
 import { RunningServer } from '../support/server-process';
 import { TestIssuer } from '../support/test-issuer';
-import { MODERN_META, modernPost } from '../support/modern-post';
+import { MODERN_META, followSse, modernPost } from '../support/modern-post';
 import { startReplicas, stopReplicas, suiteRedis } from '../support/replicas';
 import { waitFor } from '../support/wait';
 
@@ -56,7 +56,6 @@ describe('2026-07-28 across replicas on Redis', () => {
 
   it('delivers a change made on replica B to a subscriptions/listen stream held by replica A', async () => {
     const controller = new AbortController();
-    const frames: Record<string, any>[] = [];
     const listen = await fetch(a.url, {
       method: 'POST',
       signal: controller.signal,
@@ -74,18 +73,7 @@ describe('2026-07-28 across replicas on Redis', () => {
         params: { _meta: MODERN_META, notifications: { resourceSubscriptions: ['desk://tickets/HD-12'] } },
       }),
     });
-    const reader = listen.body!.getReader();
-    const read = (async () => {
-      let buffer = '';
-      for (;;) {
-        const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true }));
-        if (done) return;
-        buffer += Buffer.from(value!).toString();
-        const lines = buffer.split('\n');
-        buffer = lines.pop()!;
-        for (const l of lines) if (l.startsWith('data: ')) frames.push(JSON.parse(l.slice(6)));
-      }
-    })();
+    const { frames, done: read } = followSse(listen);
     try {
       await waitFor(() => frames.length > 0, 5_000, 'the acknowledgement');
       expect(frames[0]).toMatchObject({

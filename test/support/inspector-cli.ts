@@ -67,3 +67,10 @@ export function runInspector(args: string[], home: string, timeoutMs = 20_000): 
     });
   });
 }
+
+/** A successful `--format json` run: exit 0, one `{"result": ...}` object on stdout, nothing on stderr (-q). */
+export function inspectorResult(run: InspectorRun): any {
+  expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
+  expect(run.json).toEqual({ result: expect.any(Object) });
+  return run.json.result;
+}

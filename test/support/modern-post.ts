@@ -51,3 +51,24 @@ export async function messagesOf(res: Response): Promise<Record<string, any>[]> 
     .filter((l) => l.startsWith('data: '))
     .map((l) => JSON.parse(l.slice(6)));
 }
+
+/**
+ * Reads an SSE answer as it arrives (a listen stream stays open): `frames` fills with each event's JSON-RPC message,
+ * `done` resolves when the stream ends or the read is aborted.
+ */
+export function followSse(res: Response): { frames: Record<string, any>[]; done: Promise<void> } {
+  const frames: Record<string, any>[] = [];
+  const reader = res.body!.getReader();
+  const done = (async () => {
+    let buffer = '';
+    for (;;) {
+      const { value, done: end } = await reader.read().catch(() => ({ value: undefined, done: true }));
+      if (end) return;
+      buffer += Buffer.from(value!).toString();
+      const lines = buffer.split('\n');
+      buffer = lines.pop()!;
+      for (const l of lines) if (l.startsWith('data: ')) frames.push(JSON.parse(l.slice(6)));
+    }
+  })();
+  return { frames, done };
+}

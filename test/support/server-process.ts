@@ -2,6 +2,17 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { TestIssuer } from './test-issuer';
 
+/** The desk fixture's tools, in registration order (2025 lists) and in name order (2026-07-28 lists). */
+export const DESK_TOOLS = [
+  'search_tickets',
+  'get_ticket',
+  'create_ticket',
+  'close_ticket',
+  'export_tickets',
+  'draft_reply',
+];
+export const DESK_TOOLS_BY_NAME = [...DESK_TOOLS].sort();
+
 /** The built example server (the test command builds it first). */
 export const DESK_MAIN = resolve(__dirname, '../../dist/fixtures/desk/test/fixtures/desk/src/main.js');
 
