@@ -136,6 +136,24 @@ describe('2026-07-28 on the wire, beside 2025 sessions (desk, authentication on)
     });
   });
 
+  it('refuses a JSON-RPC batch in 2026-07-28 terms (the revision has none)', async () => {
+    const res = await fetch(server.url, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+      },
+      body: JSON.stringify([{ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: MODERN_META } }]),
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({
+      id: null,
+      error: { code: -32600, message: expect.stringMatching(/batches/) },
+    });
+  });
+
   it('answers 404 and -32601 for the methods 2026-07-28 removed, and 405 to GET and DELETE in its terms', async () => {
     for (const method of ['ping', 'initialize', 'logging/setLevel', 'resources/subscribe', 'no/such']) {
       const res = await post(method, {}, { id: method });

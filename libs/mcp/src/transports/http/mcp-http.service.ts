@@ -8,7 +8,7 @@ import { McpSession } from '../../sessions/mcp-session';
 import { ErrorCode, JsonRpcId, errorResponse } from '../../wire/json-rpc';
 import { McpError } from '../../errors/mcp.error';
 import { SessionAdmission } from '../../sessions/session-admission';
-import { isSupportedVersion } from '../../wire/protocol-version';
+import { isModernVersion, isSupportedVersion } from '../../wire/protocol-version';
 import { MCP_EVENT_STORE, McpEventStore, McpReplay } from '../../stores/event.store';
 import { accepts, mediaType, readJsonBody, requestIdOfBody, sendHttpError } from './http-checks';
 import { noModernFunction, storeUnavailable } from './http-refusals';
@@ -82,6 +82,8 @@ export class McpHttpService {
     // A 2026-07-28 request carries its own context: served statelessly beside the 2025 sessions.
     if (isModernPost(body, req)) return this.modern.post(body, req, res);
     const version = req.headers[VERSION_HEADER] as string | undefined;
+    if (Array.isArray(body) && isModernVersion(version))
+      return sendHttpError(res, 400, ErrorCode.InvalidRequest, 'Invalid Request: 2026-07-28 has no JSON-RPC batches');
     if (version !== undefined && !isSupportedVersion(version)) {
       return sendHttpError(
         res,
