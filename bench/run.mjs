@@ -29,11 +29,12 @@
 //   BENCH_ONLY=replicas the same for two replicas against one behind nginx (bench/lib/replicas.mjs)
 //   BENCH_CPU_PROF=1 run both MCP servers with --cpu-prof; profiles land in .bench/prof/<server>/
 //                    (summarise with bench/profile-summary.mjs)
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { startIssuer } from './lib/issuer.mjs';
+import { startOtlpSink } from './lib/otlp-sink.mjs';
 import { mergeLimiter, printLimiter, runLimiter } from './lib/limiter.mjs';
 import { mergeAbuse, printAbuse, runAbuse } from './lib/abuse.mjs';
 import { dropRedisPrefix, redisBytesPerSession } from './lib/redis.mjs';
@@ -143,11 +144,18 @@ async function main() {
     MCP_STORE: 'redis',
     MCP_REDIS_PREFIX: redisPrefix,
   });
+  // `mcp-prod`: the production configuration #14 measures: NODE_ENV=production, Bearer JWT auth, the JSON call and
+  // access logs written to a file, metrics, and tracing with the OpenTelemetry SDK exporting OTLP to a local sink.
+  const sink = await startOtlpSink();
+  const prodLog = resolve(TMP, 'prod.log');
+  writeFileSync(prodLog, '');
   let ceiling;
   let mcpAuth;
+  let mcpProd;
   let authCheck;
   let redisMemory;
   const runs = {};
+  let production;
   try {
     const sessions = [];
     for (let i = 0; i < Math.max(...CONNECTIONS, LIST_CONNECTIONS); i++) sessions.push(await openSession(mcp.url));
@@ -186,6 +194,18 @@ async function main() {
       MCP_JWT_ISSUER: AUTH_ISSUER,
       MCP_JWT_AUDIENCE: AUTH_AUDIENCE,
     });
+    mcpProd = await startServer('mcp-prod', 'mcp', {
+      NODE_ENV: 'production',
+      BENCH_AUTH: 'on',
+      BENCH_LOG_FILE: prodLog,
+      BENCH_TRACING: 'on',
+      OTEL_TRACES_EXPORTER: 'otlp',
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
+      OTEL_EXPORTER_OTLP_ENDPOINT: sink.url,
+      MCP_JWKS_URI: issuer.jwksUri,
+      MCP_JWT_ISSUER: AUTH_ISSUER,
+      MCP_JWT_AUDIENCE: AUTH_AUDIENCE,
+    });
     const bearer = { authorization: `Bearer ${issuer.token}` };
     const authSessions = [];
     for (let i = 0; i < Math.max(...CONNECTIONS); i++) authSessions.push(await openSession(mcpAuth.url, bearer));
@@ -196,6 +216,9 @@ async function main() {
         `JWKS fetched ${issuer.fetches()} time(s)\n`,
     );
     const authHeaders = { ...BASE_HEADERS, ...bearer };
+    const prodSessions = [];
+    for (let i = 0; i < Math.max(...CONNECTIONS, LIST_CONNECTIONS); i++)
+      prodSessions.push(await openSession(mcpProd.url, bearer));
     const logSessions = [];
     for (let i = 0; i < Math.max(...CONNECTIONS); i++) logSessions.push(await openSession(mcpLogs.url));
     const redisSessions = [];
@@ -260,6 +283,18 @@ async function main() {
           ref: `mcp.call.${c}`,
         },
         {
+          key: `prod.call.${c}`,
+          label: `mcp tools/call (production) x${c}`,
+          server: mcpProd,
+          path: '/mcp',
+          c,
+          body: CALL_BODY,
+          sessions: prodSessions,
+          verify: 'call',
+          headers: authHeaders,
+          ref: `ceiling.call.${c}`,
+        },
+        {
           key: `logs.call.${c}`,
           label: `mcp tools/call (logs) x${c}`,
           server: mcpLogs,
@@ -291,6 +326,18 @@ async function main() {
         sessions,
         verify: 'list',
       },
+      {
+        key: 'prod.list',
+        label: `mcp tools/list(${TOOL_COUNT}) (production) x${LIST_CONNECTIONS}`,
+        server: mcpProd,
+        path: '/mcp',
+        c: LIST_CONNECTIONS,
+        body: LIST_BODY,
+        sessions: prodSessions,
+        verify: 'list',
+        headers: authHeaders,
+        ref: 'ceiling.list',
+      },
     ];
     for (let round = 1; round <= ROUNDS; round++) {
       if (ROUNDS > 1) console.log(`  round ${round}/${ROUNDS}`);
@@ -310,7 +357,12 @@ async function main() {
       `  redis: ${redisMemory.bytesPerSession} B of Redis memory per idle session (${redisMemory.sessions} sessions)\n`,
     );
   } finally {
-    await Promise.all([mcp.stop(), mcpLogs.stop(), mcpRedis.stop(), ceiling?.stop(), mcpAuth?.stop()]);
+    await Promise.all([mcp.stop(), mcpLogs.stop(), mcpRedis.stop(), ceiling?.stop(), mcpAuth?.stop(), mcpProd?.stop()]);
+    production = { exportBytes: sink.bytes(), exportRequests: sink.requests(), logBytes: statSync(prodLog).size };
+    process.stdout.write(
+      `  production: ${production.exportRequests} OTLP exports (${production.exportBytes} B) to the sink, ${production.logBytes} B of log lines\n`,
+    );
+    await sink.stop();
     await issuer.stop();
     await dropRedisPrefix(redisPrefix);
   }
@@ -360,6 +412,7 @@ async function main() {
     abuse,
     redisMemory,
     replicas,
+    production,
   );
 }
 

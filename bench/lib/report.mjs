@@ -128,9 +128,23 @@ function buildRows(runs, measured) {
       'mcp',
     );
     row('mcp tools/call echo (logs)', `logs call x${c}`, `logs.call.${c}`, `mcp.call.${c}`, TARGETS.logs, 'mcp');
+    row(
+      'mcp tools/call echo, production config',
+      `prod call x${c}`,
+      `prod.call.${c}`,
+      `ceiling.call.${c}`,
+      c === 16 ? TARGETS.prodCall : undefined,
+    );
   }
   row(`ceiling list (${TOOL_COUNT} tools, res.json)`, 'ceiling list', 'ceiling.list');
   row(`mcp tools/list (${TOOL_COUNT} tools)`, 'mcp list', 'mcp.list', 'ceiling.list', TARGETS.list);
+  row(
+    `mcp tools/list (${TOOL_COUNT} tools), production config`,
+    'prod list',
+    'prod.list',
+    'ceiling.list',
+    TARGETS.prodList,
+  );
   return rows;
 }
 
@@ -213,6 +227,7 @@ export function report(
   abuse,
   redisMemory,
   replicas,
+  production,
 ) {
   const rows = buildRows(runs, measured);
   const idleVerdict =
@@ -288,6 +303,7 @@ export function report(
         abuse,
         redisMemory,
         replicas,
+        production,
         failed,
       },
       null,

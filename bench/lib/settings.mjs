@@ -24,7 +24,19 @@ export const LIST_CONNECTIONS = 16;
 // logs: the production JSON logs (an access line and a call entry per request) may cost at most 40% of a
 // trivial tool call's throughput; a regression guard, set when the logs arrived (#6), not a design goal.
 // redis: tools/call with every store in Redis, against the memory stores, at 16 connections (issue #12).
-export const TARGETS = { call: 0.5, list: 0.8, auth: 0.8, logs: 0.6, redis: 0.7, idleMB: 100, heapGrowthMB: 5 };
+// prodCall, prodList: the production configuration (auth, logs to a file, metrics, tracing exported) against the
+// ceiling (issue #14: >= 50% for tools/call at 16 connections, >= 100% for tools/list).
+export const TARGETS = {
+  call: 0.5,
+  list: 0.8,
+  auth: 0.8,
+  logs: 0.6,
+  redis: 0.7,
+  prodCall: 0.5,
+  prodList: 1.0,
+  idleMB: 100,
+  heapGrowthMB: 5,
+};
 export const AUTH_ISSUER = 'https://issuer.bench.invalid';
 export const AUTH_AUDIENCE = 'mcp:bench';
 // The limiter scenario: its own MCP server with the module's default limits (BENCH_LIMITS=default) and
