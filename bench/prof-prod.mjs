@@ -1,0 +1,43 @@
+// CPU profile of the production configuration (#14's starting point): the bench fixture as `mcp-prod` runs it
+// (auth, logs to a file, metrics, tracing exported to a local OTLP sink) under --cpu-prof, loaded with tools/call at
+// 16 connections for BENCH_DURATION seconds; prints the profile summary.
+//   tsc -p bench/tsconfig.json && BENCH_CPU_PROF=1 node bench/prof-prod.mjs
+import { readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { startIssuer } from './lib/issuer.mjs';
+import { startOtlpSink } from './lib/otlp-sink.mjs';
+import { BASE_HEADERS, CALL_BODY, openSession } from './lib/mcp-client.mjs';
+import { load, startServer } from './lib/servers.mjs';
+import { AUTH_AUDIENCE, AUTH_ISSUER, ROOT, TMP } from './lib/settings.mjs';
+
+const dir = resolve(TMP, 'prof', 'mcp-prod');
+if (process.env.BENCH_CPU_PROF !== '1') throw new Error('run with BENCH_CPU_PROF=1');
+rmSync(dir, { recursive: true, force: true });
+const issuer = await startIssuer();
+const sink = await startOtlpSink();
+const log = resolve(TMP, 'prof-prod.log');
+writeFileSync(log, '');
+const server = await startServer('mcp-prod', 'mcp', {
+  NODE_ENV: 'production',
+  BENCH_AUTH: 'on',
+  BENCH_LOG_FILE: log,
+  BENCH_TRACING: 'on',
+  OTEL_TRACES_EXPORTER: 'otlp',
+  OTEL_EXPORTER_OTLP_ENDPOINT: sink.url,
+  MCP_JWKS_URI: issuer.jwksUri,
+  MCP_JWT_ISSUER: AUTH_ISSUER,
+  MCP_JWT_AUDIENCE: AUTH_AUDIENCE,
+});
+const bearer = { authorization: `Bearer ${issuer.token}` };
+const sessions = [];
+for (let i = 0; i < 16; i++) sessions.push(await openSession(server.url, bearer));
+const r = await load(server, '/mcp', 16, CALL_BODY('[<id>]'), sessions, 'call', { ...BASE_HEADERS, ...bearer });
+console.log(`tools/call x16: ${Math.round(r.reqPerSec)} req/s, server cpu ${Math.round(r.serverCpuPct)}%`);
+await server.stop();
+await sink.stop();
+await issuer.stop();
+const [file] = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile'));
+spawnSync(process.execPath, [resolve(ROOT, 'bench/profile-summary.mjs'), resolve(dir, file), '30', '', '3'], {
+  stdio: 'inherit',
+});
