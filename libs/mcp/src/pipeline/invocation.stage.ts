@@ -51,24 +51,24 @@ export async function invoke(scope: InvocationScope, call: Invocation): Promise<
     scope.options,
     rounds?.rounds,
   );
+  let value: unknown;
   try {
-    const value = await scope.limiter.run(scope.session, call.target, call.rateLimit, () => {
+    value = await scope.limiter.run(scope.session, call.target, call.rateLimit, () => {
       // A provider that throws synchronously fails like one that rejects.
       let work: Promise<unknown> = Promise.resolve().then(() => call.run(ctx));
       // A question left open ends the call: its answer comes with the client's retry.
       if (rounds) work = Promise.race([work, rounds.rounds.open.then(() => OPEN_QUESTIONS)]);
       return call.timeoutMs === undefined ? work : withTimeout(work, call.timeoutMs, scope);
     });
-    if (value === OPEN_QUESTIONS && rounds) {
-      scope.abort(new Error('input required')); // the provider's signal: this run is over
-      return { inputRequired: await rounds.interim() };
-    }
-    return { value };
   } catch (error) {
     return { failure: failureOf(error, call, scope.signal) };
   } finally {
     ctx.end();
   }
+  if (value !== OPEN_QUESTIONS || !rounds) return { value };
+  scope.abort(new Error('input required')); // the provider's signal: this run is over
+  // Sealing may fail (the key store unreachable): that is the platform's -32006, not the tool's outcome.
+  return { inputRequired: await rounds.interim() };
 }
 
 const OPEN_QUESTIONS = Symbol('open questions');
