@@ -1,4 +1,4 @@
-import { RunningServer, bearer, startDeskHttp } from './support/server-process';
+import { bearer, DESK_TOOLS, RunningServer, startDeskHttp } from './support/server-process';
 import {
   SseReader,
   authorize,
@@ -175,14 +175,7 @@ describe('protocol revisions over Streamable HTTP, by hand', () => {
 
     const tools = await call(url, sid, { jsonrpc: '2.0', id: 2, method: 'tools/list' });
     expect(tools.json.id).toBe(2);
-    expect(tools.json.result.tools.map((t: { name: string }) => t.name)).toEqual([
-      'search_tickets',
-      'get_ticket',
-      'create_ticket',
-      'close_ticket',
-      'export_tickets',
-      'draft_reply',
-    ]);
+    expect(tools.json.result.tools.map((t: { name: string }) => t.name)).toEqual(DESK_TOOLS);
     expect(
       tools.json.result.tools.every((t: { inputSchema?: { type?: string } }) => t.inputSchema?.type === 'object'),
     ).toBe(true);

@@ -1,9 +1,7 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { rpcError } from './support/rpc-error';
-import { RunningServer, bearer, startDeskHttp } from './support/server-process';
+import { bearer, DESK_TOOLS, RunningServer, startDeskHttp } from './support/server-process';
 import { EXPORT_DURATION_MS, firstText, sleep, waitFor } from './support/wait';
-
-const ALL_TOOLS = ['search_tickets', 'get_ticket', 'create_ticket', 'close_ticket', 'export_tickets', 'draft_reply'];
 
 /** One JSON-RPC message the client POSTed, as seen on the wire. */
 interface Sent {
@@ -76,7 +74,7 @@ describe('desk over HTTP with @modelcontextprotocol/client 2.x', () => {
 
   it('walks tool pages one by one with opaque cursors, and aggregates them all without a cursor', async () => {
     const first = await client.request({ method: 'tools/list', params: {} });
-    expect(first.tools.map((t) => t.name)).toEqual(ALL_TOOLS.slice(0, 2));
+    expect(first.tools.map((t) => t.name)).toEqual(DESK_TOOLS.slice(0, 2));
     expect(typeof first.nextCursor).toBe('string');
     const names = first.tools.map((t) => t.name);
     let cursor = first.nextCursor;
@@ -88,11 +86,11 @@ describe('desk over HTTP with @modelcontextprotocol/client 2.x', () => {
       pages++;
     }
     expect(pages).toBe(3);
-    expect(names).toEqual(ALL_TOOLS);
+    expect(names).toEqual(DESK_TOOLS);
 
     const before = sent.filter((m) => m.method === 'tools/list').length;
     const all = await client.listTools();
-    expect(all.tools.map((t) => t.name)).toEqual(ALL_TOOLS);
+    expect(all.tools.map((t) => t.name)).toEqual(DESK_TOOLS);
     expect(all.nextCursor).toBeUndefined();
     expect(sent.filter((m) => m.method === 'tools/list').length - before).toBe(3);
     expect(await rpcError(client.listTools({ cursor: 'bm90LWEtY3Vyc29y' }))).toMatchObject({ code: -32602 });

@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { CreateMessageRequestSchema, LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
-import { RunningServer, bearer, startDeskHttp } from './support/server-process';
+import { bearer, DESK_TOOLS, RunningServer, startDeskHttp } from './support/server-process';
 import { SseReader, authorize, messageOf, rawRequest } from './support/raw-mcp-http';
 import { DESK_CAPABILITIES, rpcError, rpcResult } from './support/rpc-matchers';
 
@@ -47,14 +47,7 @@ describe('legacy HTTP+SSE transport (2024-11-05)', () => {
 
     it('lists tools', async () => {
       const { tools } = await client.listTools();
-      expect(tools.map((t) => t.name)).toEqual([
-        'search_tickets',
-        'get_ticket',
-        'create_ticket',
-        'close_ticket',
-        'export_tickets',
-        'draft_reply',
-      ]);
+      expect(tools.map((t) => t.name)).toEqual(DESK_TOOLS);
     });
 
     it('calls a tool and gets structured content', async () => {
