@@ -9,7 +9,7 @@ import { startIssuer } from './lib/issuer.mjs';
 import { startOtlpSink } from './lib/otlp-sink.mjs';
 import { BASE_HEADERS, CALL_BODY, openSession } from './lib/mcp-client.mjs';
 import { load, startServer } from './lib/servers.mjs';
-import { AUTH_AUDIENCE, AUTH_ISSUER, ROOT, TMP } from './lib/settings.mjs';
+import { ROOT, TMP, productionEnv } from './lib/settings.mjs';
 
 const dir = resolve(TMP, 'prof', 'mcp-prod');
 if (process.env.BENCH_CPU_PROF !== '1') throw new Error('run with BENCH_CPU_PROF=1');
@@ -18,17 +18,11 @@ const issuer = await startIssuer();
 const sink = await startOtlpSink();
 const log = resolve(TMP, 'prof-prod.log');
 writeFileSync(log, '');
-const server = await startServer('mcp-prod', 'mcp', {
-  NODE_ENV: 'production',
-  BENCH_AUTH: 'on',
-  BENCH_LOG_FILE: log,
-  BENCH_TRACING: 'on',
-  OTEL_TRACES_EXPORTER: 'otlp',
-  OTEL_EXPORTER_OTLP_ENDPOINT: sink.url,
-  MCP_JWKS_URI: issuer.jwksUri,
-  MCP_JWT_ISSUER: AUTH_ISSUER,
-  MCP_JWT_AUDIENCE: AUTH_AUDIENCE,
-});
+const server = await startServer(
+  'mcp-prod',
+  'mcp',
+  productionEnv({ jwksUri: issuer.jwksUri, logFile: log, otlpUrl: sink.url }),
+);
 const bearer = { authorization: `Bearer ${issuer.token}` };
 const sessions = [];
 for (let i = 0; i < 16; i++) sessions.push(await openSession(server.url, bearer));

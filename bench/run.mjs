@@ -68,6 +68,7 @@ import {
   TMP,
   TOOL_COUNT,
   WARMUP,
+  productionEnv,
 } from './lib/settings.mjs';
 
 function limiterLine() {
@@ -194,18 +195,11 @@ async function main() {
       MCP_JWT_ISSUER: AUTH_ISSUER,
       MCP_JWT_AUDIENCE: AUTH_AUDIENCE,
     });
-    mcpProd = await startServer('mcp-prod', 'mcp', {
-      NODE_ENV: 'production',
-      BENCH_AUTH: 'on',
-      BENCH_LOG_FILE: prodLog,
-      BENCH_TRACING: 'on',
-      OTEL_TRACES_EXPORTER: 'otlp',
-      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
-      OTEL_EXPORTER_OTLP_ENDPOINT: sink.url,
-      MCP_JWKS_URI: issuer.jwksUri,
-      MCP_JWT_ISSUER: AUTH_ISSUER,
-      MCP_JWT_AUDIENCE: AUTH_AUDIENCE,
-    });
+    mcpProd = await startServer(
+      'mcp-prod',
+      'mcp',
+      productionEnv({ jwksUri: issuer.jwksUri, logFile: prodLog, otlpUrl: sink.url }),
+    );
     const bearer = { authorization: `Bearer ${issuer.token}` };
     const authSessions = [];
     for (let i = 0; i < Math.max(...CONNECTIONS); i++) authSessions.push(await openSession(mcpAuth.url, bearer));

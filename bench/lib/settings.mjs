@@ -69,3 +69,21 @@ export const ABUSE = {
   refusalIntervalMs: 2000,
   logBytesPerRefusal: 50,
 };
+
+/**
+ * The production configuration (#14), one definition for the bench and the profiler: NODE_ENV=production, Bearer JWT
+ * auth against the bench's JWKS, the JSON call and access logs written to `logFile`, metrics, and tracing with the
+ * OpenTelemetry SDK exporting OTLP/HTTP to `otlpUrl`.
+ */
+export const productionEnv = ({ jwksUri, logFile, otlpUrl }) => ({
+  NODE_ENV: 'production',
+  BENCH_AUTH: 'on',
+  BENCH_LOG_FILE: logFile,
+  BENCH_TRACING: 'on',
+  OTEL_TRACES_EXPORTER: 'otlp',
+  OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
+  OTEL_EXPORTER_OTLP_ENDPOINT: otlpUrl,
+  MCP_JWKS_URI: jwksUri,
+  MCP_JWT_ISSUER: AUTH_ISSUER,
+  MCP_JWT_AUDIENCE: AUTH_AUDIENCE,
+});
