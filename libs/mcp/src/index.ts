@@ -51,6 +51,7 @@ export { McpSessionStore, McpSessionRecord, MCP_SESSION_STORE } from './stores/s
 export { McpMessageBus, MCP_MESSAGE_BUS } from './stores/message.bus';
 export { McpEventStore, MCP_EVENT_STORE } from './stores/event.store';
 export { McpLimitStore, MCP_LIMIT_STORE } from './stores/limit.store';
+export { McpKeyStore, MCP_KEY_STORE } from './stores/key.store';
 
 // Health, logs, audit, metrics
 export { McpReadinessCheck } from './health/mcp-readiness-check.decorator';
