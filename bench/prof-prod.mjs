@@ -2,7 +2,7 @@
 // (auth, logs to a file, metrics, tracing exported to a local OTLP sink) under --cpu-prof, loaded with tools/call at
 // 16 connections for BENCH_DURATION seconds; prints the profile summary.
 //   tsc -p bench/tsconfig.json && BENCH_CPU_PROF=1 node bench/prof-prod.mjs
-import { readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { startIssuer } from './lib/issuer.mjs';
@@ -14,16 +14,21 @@ import { ROOT, TMP, productionEnv } from './lib/settings.mjs';
 const dir = resolve(TMP, 'prof', 'mcp-prod');
 if (process.env.BENCH_CPU_PROF !== '1') throw new Error('run with BENCH_CPU_PROF=1');
 rmSync(dir, { recursive: true, force: true });
+mkdirSync(TMP, { recursive: true });
 const issuer = await startIssuer();
 const sink = await startOtlpSink();
 const log = resolve(TMP, 'prof-prod.log');
 writeFileSync(log, '');
+// BENCH_PROF_CONFIG=bare: the same fixture with auth, logs and the tracing SDK off (the `mcp` server of run.mjs).
+const bare = process.env.BENCH_PROF_CONFIG === 'bare';
 const server = await startServer(
   'mcp-prod',
   'mcp',
-  productionEnv({ jwksUri: issuer.jwksUri, logFile: log, otlpUrl: sink.url }),
+  bare
+    ? { NODE_ENV: 'development', BENCH_AUTH: 'off', BENCH_LOGS: 'off' }
+    : productionEnv({ jwksUri: issuer.jwksUri, logFile: log, otlpUrl: sink.url }),
 );
-const bearer = { authorization: `Bearer ${issuer.token}` };
+const bearer = bare ? {} : { authorization: `Bearer ${issuer.token}` };
 const sessions = [];
 for (let i = 0; i < 16; i++) sessions.push(await openSession(server.url, bearer));
 const r = await load(server, '/mcp', 16, CALL_BODY('[<id>]'), sessions, 'call', { ...BASE_HEADERS, ...bearer });

@@ -129,17 +129,14 @@ describe('OpenTelemetry tracing', () => {
     expect(call.status.code).not.toBe(SpanStatusCode.ERROR);
   });
 
-  it('wraps the tool method in an execute_tool span from the interceptor, child of the MCP span', () => {
+  it("keeps the MCP span active while the tool runs: the tool's own spans are its children, with no span between", () => {
     const [call] = named('tools/call search_tickets').filter((s) => s.spanContext().traceId === HEADER_TRACE);
-    const tool = named('execute_tool search_tickets').find(
-      (s) => s.parentSpanContext?.spanId === call.spanContext().spanId,
-    );
-    expect(tool).toBeDefined();
-    expect(tool!.kind).toBe(SpanKind.INTERNAL);
-    expect(tool!.attributes).toMatchObject({
-      'gen_ai.operation.name': 'execute_tool',
-      'gen_ai.tool.name': 'search_tickets',
-    });
+    const own = named('tickets.search').find((s) => s.spanContext().traceId === HEADER_TRACE);
+    expect(own).toBeDefined();
+    expect(own!.parentSpanContext?.spanId).toBe(call.spanContext().spanId);
+    expect(call.attributes['gen_ai.tool.call.id']).toBe(call.attributes['jsonrpc.request.id']);
+    // Two spans of ours per call (HTTP and MCP): the interceptor's execute_tool span is gone.
+    expect(spans().filter((s) => s.name.startsWith('execute_tool'))).toHaveLength(0);
   });
 
   it('takes the parent from params._meta.traceparent when the client sends one, linking the HTTP span', () => {

@@ -57,5 +57,6 @@ export { McpKeyStore, MCP_KEY_STORE } from './stores/key.store';
 export { McpReadinessCheck } from './health/mcp-readiness-check.decorator';
 export { McpReadinessIndicator } from './health/mcp-readiness-indicator.interface';
 export { McpLoggerModule } from './observability/mcp-logger.module';
+export { McpLogger } from './observability/mcp.logger';
 export { McpAuditEvent, McpAuditSink, MCP_AUDIT_SINK } from './observability/mcp-audit.sink';
 export { McpMetrics } from './observability/mcp-metrics.service';

@@ -1,5 +1,4 @@
 import { Logger } from '@nestjs/common';
-import type { ValidateFunction } from 'ajv';
 
 const logger = new Logger('McpLimits');
 
@@ -56,7 +55,7 @@ export function limitResultSize(
   result: Record<string, unknown>,
   maxBytes: number,
   tool: string,
-  validateOutput?: ValidateFunction,
+  validateOutput?: (data: unknown) => boolean,
 ): Record<string, unknown> {
   const content = (result.content as Record<string, unknown>[] | undefined) ?? [];
   let total = 0;

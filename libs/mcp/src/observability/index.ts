@@ -2,6 +2,7 @@
 export { McpMetricsOptions } from './metrics-options.interface';
 export { McpLoggingOptions } from './logging-options.interface';
 export { McpLoggerModule, McpLoggerOptions, REDACTED_LOG_PATHS } from './mcp-logger.module';
+export { McpLogger } from './mcp.logger';
 export { McpAuditEvent, McpAuditSink, MCP_AUDIT_SINK } from './mcp-audit.sink';
 export { McpMetrics } from './mcp-metrics.service';
 export { McpMetricsServer } from './mcp-metrics.server';

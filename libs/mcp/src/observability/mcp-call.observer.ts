@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { Context, Span } from '@opentelemetry/api';
+import type { Logger as PinoLogger } from 'pino';
 import { MCP_MODULE_OPTIONS } from '../mcp.constants';
 import { ResolvedMcpOptions } from '../interfaces/mcp-module-options.interface';
 import { McpRegistry } from '../registry/mcp.registry';
@@ -8,10 +9,11 @@ import { JsonRpcRequest } from '../wire/json-rpc';
 import { McpSession } from '../sessions/mcp-session';
 import { McpPrincipal } from '../auth/mcp-principal';
 import { maskArguments } from './argument-masker';
-import { MCP_ATTR, endSpan, startMcpSpan, tracingActive } from './mcp-tracer';
+import { MCP_ATTR, endSpan, mcpTracer, startMcpSpan, tracingActive } from './mcp-tracer';
 import { McpMetrics } from './mcp-metrics.service';
 import { MCP_AUDIT_SINK, McpAuditSink } from './mcp-audit.sink';
 import { McpRefusalLog } from './refusal-log';
+import { McpLogger } from './mcp.logger';
 
 /** One MCP request being observed. @internal */
 export interface ObservedCall {
@@ -40,6 +42,7 @@ export class McpCallObserver {
   private readonly logger = new Logger('McpCalls');
   /** Decided once at boot: without an OpenTelemetry SDK, no span work at all on the hot path. */
   private readonly tracing = tracingActive();
+  private readonly tracer = mcpTracer();
   /** Histogram children by label values: prom-client would hash the label object on every observation. */
   private readonly durations = new Map<string, { observe(v: number): void }>();
   private readonly auditLogger = new Logger('McpAudit');
@@ -50,7 +53,16 @@ export class McpCallObserver {
     private readonly metrics: McpMetrics,
     @Optional() @Inject(MCP_AUDIT_SINK) private readonly audit?: McpAuditSink,
     @Optional() private readonly refusals?: McpRefusalLog,
-  ) {}
+    @Optional() appLog?: McpLogger,
+  ) {
+    this.lines = appLog?.pino.child({ context: 'McpCalls' });
+  }
+
+  /**
+   * The call entries' own pino logger when the app logs through `McpLoggerModule`: written directly, not through
+   * Nest's `Logger` (its level checks and argument shuffling, once per call). The context is bound once at boot.
+   */
+  private readonly lines: PinoLogger | undefined;
 
   begin(
     request: JsonRpcRequest,
@@ -68,7 +80,7 @@ export class McpCallObserver {
       (method === 'prompts/get' && name !== undefined && this.registry.prompts.has(name) ? name : undefined);
     const { span, ctx } = !this.tracing
       ? { span: undefined, ctx: undefined }
-      : startMcpSpan(method, target, params._meta, () => ({
+      : startMcpSpan(this.tracer, method, target, params._meta, () => ({
           [MCP_ATTR.method]: method,
           [MCP_ATTR.sessionId]: session.sessionId,
           [MCP_ATTR.protocolVersion]: session.protocolVersion,
@@ -78,6 +90,7 @@ export class McpCallObserver {
           [MCP_ATTR.networkProtocol]: session.transport === 'http' ? 'http' : undefined,
           [MCP_ATTR.operation]: method === 'tools/call' ? 'execute_tool' : undefined,
           [MCP_ATTR.toolName]: tool?.name,
+          [MCP_ATTR.toolCallId]: method === 'tools/call' ? String(request.id) : undefined,
           [MCP_ATTR.promptName]: method === 'prompts/get' ? target : undefined,
           // Fixed resources only: an expanded template URI carries the caller's template variables.
           [MCP_ATTR.resourceUri]:
@@ -127,11 +140,22 @@ export class McpCallObserver {
       status,
       ...(args !== undefined ? { arguments: args } : {}),
     };
-    if (status === 'internal_error') this.logger.error(entry);
-    else if (status === 'ok' || status === 'tool_error' || status === 'invalid_arguments' || status === 'cancelled')
-      this.logger.log(entry);
-    else if (!refused) this.logger.warn(entry);
+    const level =
+      status === 'internal_error'
+        ? 'error'
+        : status === 'ok' || status === 'tool_error' || status === 'invalid_arguments' || status === 'cancelled'
+          ? 'info'
+          : refused
+            ? undefined
+            : 'warn';
+    if (level !== undefined) this.writeEntry(level, entry);
     if (call.tool?.risk) this.writeAudit(call, call.tool, status, durationMs, args);
+  }
+
+  private writeEntry(level: 'info' | 'warn' | 'error', entry: Record<string, unknown>): void {
+    if (this.lines) this.lines[level](entry);
+    else if (level === 'info') this.logger.log(entry);
+    else this.logger[level](entry);
   }
 
   private writeAudit(call: ObservedCall, tool: ToolEntry, outcome: string, durationMs: number, args: unknown): void {

@@ -1,5 +1,5 @@
 import { Injectable, NestMiddleware } from '@nestjs/common';
-import { SpanKind, SpanStatusCode, context, defaultTextMapGetter, trace } from '@opentelemetry/api';
+import { Span, SpanKind, SpanStatusCode, context, defaultTextMapGetter, trace } from '@opentelemetry/api';
 import {
   ATTR_HTTP_REQUEST_METHOD,
   ATTR_HTTP_RESPONSE_STATUS_CODE,
@@ -11,6 +11,19 @@ import type { NextFunction, Request, Response } from 'express';
 import { MCP_ATTR, incomingTraceContext, mcpTracer, tracingActive } from './mcp-tracer';
 import { requestIdFor } from './request-id';
 
+const SPAN = Symbol('mcpHttpSpan');
+type TracedResponse = Response & { [SPAN]?: Span };
+
+/** Ends the request's span once, on `finish` or `close`: one shared listener, no closure per request. */
+function endHttpSpan(this: TracedResponse): void {
+  const span = this[SPAN];
+  if (!span) return;
+  this[SPAN] = undefined;
+  span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, this.statusCode);
+  if (this.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+  span.end();
+}
+
 /**
  * One SERVER span per HTTP request to the MCP endpoints, continuing the caller's W3C
  * `traceparent`/`tracestate` headers, active for everything the request does, so each MCP
@@ -21,12 +34,13 @@ import { requestIdFor } from './request-id';
 export class McpHttpTraceMiddleware implements NestMiddleware {
   /** Decided once at boot: without an OpenTelemetry SDK there is no span to make, nor context to carry. */
   private readonly active = tracingActive();
+  private readonly tracer = mcpTracer();
 
   use(req: Request, res: Response, next: NextFunction): void {
     if (!this.active) return next();
     const parent = incomingTraceContext.extract(context.active(), req.headers, defaultTextMapGetter);
     const route = req.baseUrl || req.path;
-    const span = mcpTracer().startSpan(`${req.method} ${route}`, { kind: SpanKind.SERVER }, parent);
+    const span = this.tracer.startSpan(`${req.method} ${route}`, { kind: SpanKind.SERVER }, parent);
     // Attributes and listeners only for a recording span: without an SDK (or unsampled) this stays near free.
     if (span.isRecording()) {
       span.setAttributes({
@@ -36,16 +50,9 @@ export class McpHttpTraceMiddleware implements NestMiddleware {
         [ATTR_CLIENT_ADDRESS]: req.socket.remoteAddress ?? '',
         [MCP_ATTR.requestId]: requestIdFor(req, res),
       });
-      let ended = false;
-      const end = () => {
-        if (ended) return;
-        ended = true;
-        span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, res.statusCode);
-        if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
-        span.end();
-      };
-      res.once('finish', end);
-      res.once('close', end);
+      (res as TracedResponse)[SPAN] = span;
+      res.once('finish', endHttpSpan);
+      res.once('close', endHttpSpan);
     }
     context.with(trace.setSpan(parent, span), next);
   }

@@ -5,6 +5,7 @@ import {
   Span,
   SpanKind,
   SpanStatusCode,
+  Tracer,
   context,
   trace,
 } from '@opentelemetry/api';
@@ -53,7 +54,11 @@ export function tracingActive(): boolean {
   return delegate.constructor.name !== 'NoopTracerProvider';
 }
 
-/** The tracer of the MCP platform; a no-op until an OpenTelemetry SDK is started. @internal */
+/**
+ * The tracer of the MCP platform; a no-op until an OpenTelemetry SDK is started. Components take it once, at
+ * boot: looking it up per span goes through the provider's tracer cache on every call.
+ * @internal
+ */
 export const mcpTracer = () => trace.getTracer('nest-mcp-enterprise');
 
 /**
@@ -82,16 +87,27 @@ const metaGetter = {
   },
 };
 
-/** Starts an MCP server span (`{method} {target}`, kind SERVER) under {@link parentOf}. @internal */
+/**
+ * Starts an MCP server span (`{method} {target}`, kind SERVER) under {@link parentOf}, on the tracer its caller
+ * took once at boot. `attributes` is called only for a recording span; undefined values are left out.
+ * @internal
+ */
 export function startMcpSpan(
+  tracer: Tracer,
   method: string,
   target: string | undefined,
   meta: unknown,
   attributes: () => Record<string, string | number | undefined>,
 ): { span: Span; ctx: Context } {
   const { parent, links } = parentOf(meta);
-  const span = mcpTracer().startSpan(target ? `${method} ${target}` : method, { kind: SpanKind.SERVER, links }, parent);
-  if (span.isRecording()) span.setAttributes(defined(attributes()));
+  const span = tracer.startSpan(target ? `${method} ${target}` : method, { kind: SpanKind.SERVER, links }, parent);
+  if (span.isRecording()) {
+    const all = attributes();
+    for (const key in all) {
+      const value = all[key];
+      if (value !== undefined) span.setAttribute(key, value);
+    }
+  }
   return { span, ctx: trace.setSpan(parent, span) };
 }
 
@@ -104,10 +120,4 @@ export function endSpan(span: Span, status: string, rpcCode?: number): void {
     span.setStatus({ code: SpanStatusCode.ERROR });
   }
   span.end();
-}
-
-function defined(attributes: Record<string, string | number | undefined>): Record<string, string | number> {
-  const out: Record<string, string | number> = {};
-  for (const [k, v] of Object.entries(attributes)) if (v !== undefined) out[k] = v;
-  return out;
 }

@@ -1,8 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { INTERCEPTORS_METADATA } from '@nestjs/common/constants.js';
 import { ExternalContextCreator } from '@nestjs/core';
-import { McpTracingInterceptor } from '../observability/mcp-tracing.interceptor';
-import { tracingActive } from '../observability/mcp-tracer';
 import { MCP_CONTEXT_TYPE, MCP_PARAM_ARGS_METADATA } from '../mcp.constants';
 import { McpHandler } from '../registry/registry-entries';
 import { McpCancelledError } from '../errors/mcp.error';
@@ -42,13 +39,9 @@ function cancellationAware(method: (...a: unknown[]) => unknown): (...a: unknown
 @Injectable()
 export class McpPipelineFactory {
   private readonly paramsFactory = new McpParamsFactory();
-  private readonly tracingOn = tracingActive();
   private readonly instances = new WeakMap<McpHandler, object>();
 
-  constructor(
-    private readonly contextCreator: ExternalContextCreator,
-    private readonly tracing: McpTracingInterceptor,
-  ) {}
+  constructor(private readonly contextCreator: ExternalContextCreator) {}
 
   /** The provider instance a wrapped handler calls. */
   instanceOf(handler: McpHandler): object {
@@ -58,13 +51,6 @@ export class McpPipelineFactory {
   /** `instance[methodName]` behind Nest's pipeline. */
   wrap(instance: object, methodName: string): McpHandler {
     const callback = cancellationAware((instance as Record<string, (...a: unknown[]) => unknown>)[methodName]);
-    // The tracing interceptor runs first among the method's own interceptors (an instance, as with
-    // @UseInterceptors(new X())), on MCP handlers only, and only when an OpenTelemetry SDK is running:
-    // an interceptor puts every call through an rxjs chain, worth paying only for real spans.
-    if (this.tracingOn) {
-      const own = (Reflect.getMetadata(INTERCEPTORS_METADATA, callback) as unknown[] | undefined) ?? [];
-      Reflect.defineMetadata(INTERCEPTORS_METADATA, [this.tracing, ...own], callback);
-    }
     const wrapped = this.contextCreator.create(
       instance as never,
       callback,

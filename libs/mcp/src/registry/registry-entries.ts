@@ -1,7 +1,7 @@
-import type { ValidateFunction } from 'ajv';
 import { DtoClass } from '../interfaces/definitions.interface';
 import { McpCallContext } from '../interfaces/call-context.interface';
 import type { HeaderParam } from './header-params';
+import type { SchemaValidator } from './schema-compiler';
 
 /** A discovered method wrapped in Nest's pipeline. @internal */
 export type McpHandler = (args: Record<string, unknown>, ctx: McpCallContext) => Promise<unknown>;
@@ -21,9 +21,9 @@ export interface Scoped {
 export interface ToolEntry extends EntrySource, Scoped {
   name: string;
   definition: Record<string, unknown>;
-  validateInput: ValidateFunction;
+  validateInput: SchemaValidator;
   inputDto?: DtoClass;
-  validateOutput?: ValidateFunction;
+  validateOutput?: SchemaValidator;
   timeoutMs: number;
   rateLimit?: { callsPerMinute?: number; maxConcurrent?: number };
   /** Risk level of a mutating tool (its calls are audited); undefined for read-only tools. */

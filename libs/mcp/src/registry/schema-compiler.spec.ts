@@ -1,3 +1,4 @@
+import Ajv2020 from 'ajv/dist/2020';
 import { SchemaCompiler } from './schema-compiler';
 
 describe('SchemaCompiler (JSON Schema 2020-12, SEP-2106)', () => {
@@ -22,7 +23,32 @@ describe('SchemaCompiler (JSON Schema 2020-12, SEP-2106)', () => {
     expect(() =>
       compiler.compile({ type: 'object', properties: { a: { $ref: 'https://example.com/evil.json' } } }),
     ).toThrow(/points outside the schema/);
-    expect(() => compiler.compile({ type: 'object', properties: { a: { $ref: '#/$defs/missing' } } })).toThrow();
+    expect(() => compiler.compile({ type: 'object', properties: { a: { $ref: '#/$defs/missing' } } })).toThrow(
+      /does not resolve inside the schema/,
+    );
+  });
+
+  it('checks a schema at boot and compiles it on first use, with the errors of the last failure', () => {
+    const ajvCompile = jest.spyOn(Ajv2020.prototype, 'compile');
+    try {
+      const validate = compiler.compile({
+        type: 'object',
+        $defs: { id: { type: 'string', pattern: '^T-[0-9]+$' } },
+        properties: { id: { $ref: '#/$defs/id' }, note: { const: { $ref: '#/not/a/reference' } } },
+        required: ['id'],
+      });
+      expect(ajvCompile).not.toHaveBeenCalled();
+      expect(validate({ id: 'T-1' })).toBe(true);
+      expect(validate({ id: 'nope' })).toBe(false);
+      expect(validate.errors?.[0]).toMatchObject({ instancePath: '/id', keyword: 'pattern' });
+      expect(ajvCompile).toHaveBeenCalledTimes(1);
+    } finally {
+      ajvCompile.mockRestore();
+    }
+  });
+
+  it('compiles at boot a schema whose references a pointer walk cannot check (anchors), and still refuses a broken one', () => {
+    expect(() => compiler.compile({ type: 'object', properties: { a: { $ref: '#missing-anchor' } } })).toThrow();
   });
 
   it('refuses schemas too deep or too large to validate cheaply', () => {

@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
 import { ErrorCode, JsonRpcId, errorResponse, isJsonRpcId } from '../../wire/json-rpc';
+import { sendJson } from './json-response';
 
 /** Default `Host` names: loopback only (DNS-rebinding protection for local servers). @internal */
 export const DEFAULT_ALLOWED_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
@@ -47,8 +48,12 @@ export function sendHttpError(
 ): void {
   if (res.headersSent) return;
   const requestId = typeof res.getHeader === 'function' ? res.getHeader('X-Request-Id') : undefined;
-  res.writeHead(status, { ...headers, 'Content-Type': 'application/json' });
-  res.end(JSON.stringify(errorResponse(id, code, message, typeof requestId === 'string' ? { requestId } : undefined)));
+  sendJson(
+    res,
+    status,
+    headers,
+    JSON.stringify(errorResponse(id, code, message, typeof requestId === 'string' ? { requestId } : undefined)),
+  );
 }
 
 /** The id of a parsed JSON-RPC request body, when it has a valid one. @internal */

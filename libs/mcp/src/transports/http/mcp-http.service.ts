@@ -22,6 +22,7 @@ import { McpAuthError } from '../../auth/mcp-auth.error';
 import { McpChallenge } from '../../auth/mcp-challenge';
 import { principalOf } from '../../auth/mcp-principal';
 import { ModernHttpHandler, isModernPost } from './modern-http.handler';
+import { sendJson } from './json-response';
 
 const SESSION_HEADER = 'mcp-session-id';
 const VERSION_HEADER = 'mcp-protocol-version';
@@ -121,8 +122,7 @@ export class McpHttpService {
       if (!outcome) return void res.writeHead(202, headers).end();
       // A batch refused as a whole (empty, or not allowed in this revision) is one error, like any body that is not a
       // message.
-      res.writeHead(outcome.errorCode !== undefined ? 400 : 200, { ...headers, 'Content-Type': 'application/json' });
-      return void res.end(outcome.body);
+      return sendJson(res, outcome.errorCode !== undefined ? 400 : 200, headers, outcome.body);
     }
     const isRequest = typeof (body as { method?: unknown })?.method === 'string' && 'id' in (body as object);
     if (!isRequest) {
@@ -133,7 +133,7 @@ export class McpHttpService {
         requestIdOf(req),
         principalOf(req),
       );
-      if (outcome) return void res.writeHead(400, { ...headers, 'Content-Type': 'application/json' }).end(outcome.body);
+      if (outcome) return sendJson(res, 400, headers, outcome.body);
       return void res.writeHead(202, headers).end();
     }
     const channel = new PostResponseChannel(res, session, this.events, headers, this.options.sseRetryMs, this.streams);
@@ -205,7 +205,7 @@ export class McpHttpService {
     const outcome = await this.dispatcher.dispatch(body, session, nullSink, requestIdOf(req), principalOf(req));
     if (!outcome || outcome.errorCode !== undefined || !session.initialized) {
       this.sessions.close(session);
-      res.writeHead(400, { 'Content-Type': 'application/json' }).end(outcome?.body);
+      sendJson(res, 400, {}, outcome?.body);
       return;
     }
     // Shared before the client learns its id: its next request may reach any replica.
@@ -215,7 +215,7 @@ export class McpHttpService {
       this.sessions.close(session);
       return storeUnavailable(res, error);
     }
-    res.writeHead(200, { 'Content-Type': 'application/json', 'Mcp-Session-Id': session.id }).end(outcome.body);
+    sendJson(res, 200, { 'Mcp-Session-Id': session.id }, outcome.body);
   }
 
   /** A refused initialize: the JSON-RPC error with the profile's status, and `Retry-After` when it has one. */
@@ -224,11 +224,12 @@ export class McpHttpService {
     const requestId = res.getHeader('X-Request-Id');
     const data = { ...error.data, ...(typeof requestId === 'string' ? { requestId } : {}) };
     const retryAfter = (error.data as { retryAfter?: number } | undefined)?.retryAfter;
-    res.writeHead(status, {
-      'Content-Type': 'application/json',
-      ...(retryAfter !== undefined ? { 'Retry-After': String(retryAfter) } : {}),
-    });
-    res.end(JSON.stringify(errorResponse((body as { id?: JsonRpcId }).id ?? null, error.code, error.message, data)));
+    sendJson(
+      res,
+      status,
+      retryAfter !== undefined ? { 'Retry-After': String(retryAfter) } : {},
+      JSON.stringify(errorResponse((body as { id?: JsonRpcId }).id ?? null, error.code, error.message, data)),
+    );
   }
 
   private async resume(

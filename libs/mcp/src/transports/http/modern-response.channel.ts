@@ -1,6 +1,7 @@
 import type { Response } from 'express';
 import { JsonRpcMessage } from '../../wire/json-rpc';
 import { MessageSink } from '../../wire/message-sink';
+import { sendJson } from './json-response';
 
 const KEEPALIVE_MS = 25_000;
 
@@ -57,8 +58,7 @@ export class ModernResponseChannel implements MessageSink {
       this.res.end(`data: ${body}\n\n`);
       return;
     }
-    this.res.writeHead(status, { ...this.headers, ...extraHeaders, 'Content-Type': 'application/json' });
-    this.res.end(body);
+    sendJson(this.res, status, { ...this.headers, ...extraHeaders }, body);
   }
 
   /** Ends the answer without a response (the request was cancelled). */

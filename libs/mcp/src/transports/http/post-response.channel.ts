@@ -4,6 +4,7 @@ import { MessageSink } from '../../wire/message-sink';
 import { McpSession } from '../../sessions/mcp-session';
 import { McpEventStore } from '../../stores/event.store';
 import { SseStream } from './sse-stream';
+import { sendJson } from './json-response';
 
 /**
  * The answer channel of one POSTed request. It stays a plain JSON response unless the handler
@@ -56,8 +57,7 @@ export class PostResponseChannel implements MessageSink {
       return;
     }
     if (this.res.headersSent || this.res.writableEnded) return;
-    this.res.writeHead(status, { ...this.headers, 'Content-Type': 'application/json' });
-    this.res.end(body);
+    sendJson(this.res, status, this.headers, body);
   }
 
   /** Ends the answer without a response (the request was cancelled), releasing its stream. */

@@ -16,6 +16,7 @@ import { assertAnonymousMayCall, isAnonymous } from '../../auth/anonymous-access
 import { McpAuthError } from '../../auth/mcp-auth.error';
 import { existingRequestId as requestIdOf } from '../../observability/request-id';
 import { principalOf } from '../../auth/mcp-principal';
+import { sendJson } from '../http/json-response';
 
 /**
  * The HTTP+SSE transport of MCP 2024-11-05 (off by default; `legacySse: true` or
@@ -101,7 +102,7 @@ export class LegacySseService {
     if (!Array.isArray(body) && classifyMessage(body).kind === 'invalid') {
       // Not a message at all: refused on the POST itself, as no id can route an answer on the stream.
       const outcome = await this.dispatcher.dispatch(body, session, stream);
-      return void res.writeHead(400, { 'Content-Type': 'application/json' }).end(outcome?.body);
+      return sendJson(res, 400, {}, outcome?.body);
     }
     res.writeHead(202).end();
     try {

@@ -1,13 +1,12 @@
 import pino from 'pino';
 import { Writable } from 'node:stream';
-import { mcpPinoOptions } from './mcp-logger.module';
+import { isoTime, mcpPinoOptions } from './log-format';
 
 /** A pino logger with the module's options, writing into a string. */
 function capture(): { logger: pino.Logger; text: () => string } {
   let text = '';
   const sink = new Writable({ write: (chunk, _enc, done) => ((text += chunk.toString()), done()) });
-  const { autoLogging: _a, genReqId: _g, ...options } = mcpPinoOptions('info', true);
-  return { logger: pino(options, sink), text: () => text };
+  return { logger: pino(mcpPinoOptions('info'), sink), text: () => text };
 }
 
 describe('log redaction', () => {
@@ -46,5 +45,15 @@ describe('log redaction', () => {
     const line = JSON.parse(text());
     expect(line.channel).toBeUndefined();
     expect(line.appChannel).toBe('audit');
+  });
+});
+
+describe('isoTime', () => {
+  it("formats pino's time field as ISO 8601, the same as pino's own isoTime", () => {
+    const before = Date.now();
+    const field = isoTime();
+    const value = JSON.parse(`{${field.slice(1)}}`) as { time: string };
+    expect(Date.parse(value.time)).toBeGreaterThanOrEqual(before);
+    expect(value.time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
   });
 });

@@ -1,0 +1,54 @@
+// A quick look while working on the per-request path (not the bench of record): the ceiling, `mcp` (bare) and
+// `mcp-prod` (the production configuration) under tools/call at 16 connections, interleaved, BENCH_ROUNDS times.
+//   tsc -p bench/tsconfig.json && BENCH_ROUNDS=2 node bench/quick.mjs
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { resolve } from 'node:path';
+import { startIssuer } from './lib/issuer.mjs';
+import { startOtlpSink } from './lib/otlp-sink.mjs';
+import { BASE_HEADERS, CALL_BODY, newId, openSession, post } from './lib/mcp-client.mjs';
+import { load, startServer } from './lib/servers.mjs';
+import { ROUNDS, TMP, productionEnv } from './lib/settings.mjs';
+
+mkdirSync(TMP, { recursive: true });
+const c = Number(process.env.BENCH_CONNECTIONS ?? 16);
+const issuer = await startIssuer();
+const sink = await startOtlpSink();
+const log = resolve(TMP, 'quick-prod.log');
+writeFileSync(log, '');
+const bare = await startServer('mcp', 'mcp', { NODE_ENV: 'development', BENCH_AUTH: 'off', BENCH_LOGS: 'off' });
+const prod = await startServer(
+  'mcp-prod',
+  'mcp',
+  productionEnv({ jwksUri: issuer.jwksUri, logFile: log, otlpUrl: sink.url }),
+);
+const bearer = { authorization: `Bearer ${issuer.token}` };
+const sessions = [];
+const prodSessions = [];
+for (let i = 0; i < c; i++) sessions.push(await openSession(bare.url));
+for (let i = 0; i < c; i++) prodSessions.push(await openSession(prod.url, bearer));
+const call = await post(`${bare.url}/mcp`, CALL_BODY(newId()), { ...BASE_HEADERS, 'mcp-session-id': sessions[0] });
+const callFile = resolve(TMP, 'quick-call.json');
+writeFileSync(callFile, call.text);
+const ceiling = await startServer('ceiling', 'ceiling', {
+  NODE_ENV: 'production',
+  BENCH_CEILING_CALL_FILE: callFile,
+  BENCH_CEILING_LIST_FILE: callFile,
+});
+const fake = Array.from({ length: c }, () => randomUUID());
+try {
+  for (let round = 0; round < ROUNDS; round++) {
+    const ceil = await load(ceiling, '/mcp', c, CALL_BODY('[<id>]'), fake, 'call');
+    const b = await load(bare, '/mcp', c, CALL_BODY('[<id>]'), sessions, 'call');
+    const p = await load(prod, '/mcp', c, CALL_BODY('[<id>]'), prodSessions, 'call', { ...BASE_HEADERS, ...bearer });
+    const pct = (r) =>
+      `${Math.round(r.reqPerSec)} req/s (${Math.round((r.reqPerSec / ceil.reqPerSec) * 100)}%, p99 ${r.latencyMs.p99} ms, ${Math.round(1e6 / r.reqPerServerCpuSec)} us cpu/req, non200 ${r.non200}, mism ${r.mismatches})`;
+    console.log(
+      `ceiling ${Math.round(ceil.reqPerSec)} req/s ${Math.round(1e6 / ceil.reqPerServerCpuSec)} us cpu/req | mcp ${pct(b)} | prod ${pct(p)}`,
+    );
+  }
+} finally {
+  await Promise.all([bare.stop(), prod.stop(), ceiling.stop()]);
+  await sink.stop();
+  await issuer.stop();
+}

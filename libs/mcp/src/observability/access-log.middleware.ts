@@ -1,0 +1,108 @@
+import { Inject, Injectable, NestMiddleware } from '@nestjs/common';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger as PinoLogger } from 'pino';
+import { runWithRequestId } from './log-context';
+import { McpLogger } from './mcp.logger';
+import { requestIdFor } from './request-id';
+
+/** The access-log settings of `McpLoggerModule`. @internal */
+export const MCP_ACCESS_LOG = Symbol('MCP_ACCESS_LOG');
+/** @internal */
+export interface AccessLogSettings {
+  enabled: boolean;
+  /** Lower-cased paths whose successful requests are logged at debug (the MCP endpoint). */
+  quietPaths: ReadonlySet<string>;
+}
+
+/** Probe routes: a 503 there (draining, a dependency down) is an expected state, logged by the health service. */
+const PROBE_PATHS: ReadonlySet<string> = new Set(['/health', '/ready']);
+
+/** What the access line needs, kept on the response itself: one shared listener serves every request. */
+interface Tracked {
+  log: PinoLogger;
+  quietPaths: ReadonlySet<string>;
+  started: number;
+  id: string;
+  req: IncomingMessage;
+  done: boolean;
+}
+const TRACKED = Symbol('mcpAccessLog');
+type TrackedResponse = ServerResponse & { [TRACKED]?: Tracked };
+
+/**
+ * The correlation id and the access line of every HTTP request. The id (`X-Request-Id`, or a fresh one) is
+ * current for everything the request runs, so any log line written meanwhile carries it as `requestId`. The
+ * access line (`request completed`: `req: { id, method, path }`, `res: { statusCode }`, `responseTime`) is
+ * written when the response ends: at debug for a successful request to the MCP endpoint (its tool calls have
+ * entries of their own), warn for 4xx, error for 5xx; never for a refusal (401, 403, 429, a 503 with
+ * Retry-After, a probe's 503), which the refusing code logs aggregated per source, so a flood of them cannot
+ * flood the log. Per request this costs one listener and one small record, no child logger.
+ * @internal
+ */
+@Injectable()
+export class McpAccessLogMiddleware implements NestMiddleware {
+  private readonly log: PinoLogger;
+
+  constructor(
+    logger: McpLogger,
+    @Inject(MCP_ACCESS_LOG) private readonly settings: AccessLogSettings,
+  ) {
+    this.log = logger.pino;
+  }
+
+  use(req: IncomingMessage, res: ServerResponse, next: () => void): void {
+    const id = requestIdFor(req, res);
+    if (this.settings.enabled) {
+      (res as TrackedResponse)[TRACKED] = {
+        log: this.log,
+        quietPaths: this.settings.quietPaths,
+        started: Date.now(),
+        id,
+        req,
+        done: false,
+      };
+      res.once('finish', onResponseEnd);
+      res.once('close', onResponseEnd);
+    }
+    runWithRequestId(id, next);
+  }
+}
+
+function onResponseEnd(this: TrackedResponse): void {
+  const tracked = this[TRACKED];
+  if (!tracked || tracked.done) return;
+  tracked.done = true;
+  const { req, log } = tracked;
+  const path = pathOnly((req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url);
+  const level = accessLevel(req, this, path, tracked.quietPaths);
+  if (level === undefined || !log.isLevelEnabled(level)) return;
+  const line = {
+    req: { id: tracked.id, method: req.method, path },
+    res: { statusCode: this.statusCode },
+    responseTime: Date.now() - tracked.started,
+  };
+  if (level === 'error') log.error(line, 'request errored');
+  else log[level](line, this.writableFinished ? 'request completed' : 'request aborted');
+}
+
+/** The access line's level, or undefined for a refusal (logged aggregated elsewhere). @internal */
+export function accessLevel(
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string | undefined,
+  quietPaths: ReadonlySet<string>,
+): 'debug' | 'info' | 'warn' | 'error' | undefined {
+  const status = res.statusCode;
+  const lower = path?.toLowerCase() ?? '';
+  if (status === 401 || status === 403 || status === 429) return undefined;
+  if (status === 503 && (res.hasHeader('Retry-After') || PROBE_PATHS.has(lower))) return undefined;
+  if (status >= 500) return 'error';
+  if (status >= 400) return 'warn';
+  return quietPaths.has(lower) ? 'debug' : 'info';
+}
+
+function pathOnly(url: string | undefined): string | undefined {
+  if (url === undefined) return undefined;
+  const q = url.indexOf('?');
+  return q < 0 ? url : url.slice(0, q);
+}
