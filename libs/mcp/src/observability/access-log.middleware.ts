@@ -30,17 +30,18 @@ const TRACKED = Symbol('mcpAccessLog');
 type TrackedResponse = ServerResponse & { [TRACKED]?: Tracked };
 
 /**
- * The correlation id and the access line of every HTTP request. The id (`X-Request-Id`, or a fresh one) is
- * current for everything the request runs, so any log line written meanwhile carries it as `requestId`. The
- * access line (`request completed`: `req: { id, method, path }`, `res: { statusCode }`, `responseTime`) is
- * written when the response ends: at debug for a successful request to the MCP endpoint (its tool calls have
- * entries of their own), warn for 4xx, error for 5xx; never for a refusal (401, 403, 429, a 503 with
- * Retry-After, a probe's 503), which the refusing code logs aggregated per source, so a flood of them cannot
- * flood the log. Per request this costs one listener and one small record, no child logger.
+ * The access line of every HTTP request (`request completed`: `req: { id, method, path }`, `res: { statusCode }`,
+ * `responseTime`), written when the response ends: at debug for a successful request to the MCP endpoint (its tool
+ * calls have entries of their own), warn for 4xx, error for 5xx; never for a refusal (401, 403, 429, a 503 with
+ * Retry-After, a probe's 503), which the refusing code logs aggregated per source, so a flood of them cannot flood
+ * the log. Per request this costs one shared listener and one small record, no child logger.
+ *
+ * When `McpModule` serves HTTP, its entry middleware (already in front of every route) calls {@link track};
+ * otherwise {@link McpAccessLogMiddleware} does, so there is one middleware layer either way.
  * @internal
  */
 @Injectable()
-export class McpAccessLogMiddleware implements NestMiddleware {
+export class McpAccessLog {
   private readonly log: PinoLogger;
 
   constructor(
@@ -50,20 +51,34 @@ export class McpAccessLogMiddleware implements NestMiddleware {
     this.log = logger.pino;
   }
 
+  /** Starts the access line of a request whose id is `id`. */
+  track(req: IncomingMessage, res: ServerResponse, id: string): void {
+    if (!this.settings.enabled) return;
+    (res as TrackedResponse)[TRACKED] = {
+      log: this.log,
+      quietPaths: this.settings.quietPaths,
+      started: Date.now(),
+      id,
+      req,
+      done: false,
+    };
+    res.once('finish', onResponseEnd);
+    res.once('close', onResponseEnd);
+  }
+}
+
+/**
+ * The request id (current for everything the request runs, so any log line written meanwhile carries it as
+ * `requestId`) and the access line, for an app whose HTTP routes are not behind `McpModule`'s entry middleware.
+ * @internal
+ */
+@Injectable()
+export class McpAccessLogMiddleware implements NestMiddleware {
+  constructor(private readonly accessLog: McpAccessLog) {}
+
   use(req: IncomingMessage, res: ServerResponse, next: () => void): void {
     const id = requestIdFor(req, res);
-    if (this.settings.enabled) {
-      (res as TrackedResponse)[TRACKED] = {
-        log: this.log,
-        quietPaths: this.settings.quietPaths,
-        started: Date.now(),
-        id,
-        req,
-        done: false,
-      };
-      res.once('finish', onResponseEnd);
-      res.once('close', onResponseEnd);
-    }
+    this.accessLog.track(req, res, id);
     runWithRequestId(id, next);
   }
 }

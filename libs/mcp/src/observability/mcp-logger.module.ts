@@ -1,6 +1,17 @@
-import { DynamicModule, Global, MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
+import {
+  DynamicModule,
+  Global,
+  Inject,
+  MiddlewareConsumer,
+  Module,
+  NestModule,
+  Optional,
+  RequestMethod,
+} from '@nestjs/common';
+import { MCP_MODULE_OPTIONS } from '../mcp.constants';
+import { ResolvedMcpOptions } from '../interfaces/mcp-module-options.interface';
 import pino from 'pino';
-import { AccessLogSettings, MCP_ACCESS_LOG, McpAccessLogMiddleware } from './access-log.middleware';
+import { AccessLogSettings, MCP_ACCESS_LOG, McpAccessLog, McpAccessLogMiddleware } from './access-log.middleware';
 import { logFileDescriptor } from './log-destination';
 import { mcpPinoOptions } from './log-format';
 import { McpLogger } from './mcp.logger';
@@ -38,6 +49,8 @@ export interface McpLoggerOptions {
 @Global()
 @Module({})
 export class McpLoggerModule implements NestModule {
+  constructor(@Optional() @Inject(MCP_MODULE_OPTIONS) private readonly mcp?: ResolvedMcpOptions) {}
+
   static forRoot(options: McpLoggerOptions = {}): DynamicModule {
     const level = options.level ?? process.env.LOG_LEVEL ?? 'info';
     const settings: AccessLogSettings = {
@@ -55,13 +68,19 @@ export class McpLoggerModule implements NestModule {
           },
         },
         { provide: MCP_ACCESS_LOG, useValue: settings },
+        McpAccessLog,
         McpAccessLogMiddleware,
       ],
-      exports: [McpLogger],
+      exports: [McpLogger, McpAccessLog],
     };
   }
 
+  /**
+   * A middleware layer of its own only when McpModule does not serve HTTP: otherwise its entry middleware, already
+   * in front of every route, tracks each request through {@link McpAccessLog}.
+   */
   configure(consumer: MiddlewareConsumer): void {
+    if (this.mcp?.http || this.mcp?.legacySse) return;
     consumer.apply(McpAccessLogMiddleware).forRoutes({ path: '{/*splat}', method: RequestMethod.ALL });
   }
 }

@@ -1,10 +1,12 @@
-import { Inject, Injectable, NestMiddleware } from '@nestjs/common';
+import { Inject, Injectable, NestMiddleware, Optional } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { MCP_MODULE_OPTIONS } from '../../mcp.constants';
 import { ResolvedMcpOptions } from '../../interfaces/mcp-module-options.interface';
 import { PROTECTED_RESOURCE_PATH } from '../../auth/resource-url';
 import { requestIdFor } from '../../observability/request-id';
 import { McpHttpTraceMiddleware } from '../../observability/mcp-http-trace.middleware';
+import { McpAccessLog } from '../../observability/access-log.middleware';
+import { runWithRequestId } from '../../observability/log-context';
 import {
   SERVICE_PAGE_PATH,
   SERVICE_PAGE_SCRIPT_PATH,
@@ -15,7 +17,8 @@ import { McpCorsMiddleware } from './mcp-cors.middleware';
 /**
  * The one middleware in front of every route: the request id for all of them; on the MCP endpoints
  * also the request's trace span; on those, the protected-resource metadata and the service page,
- * the Origin/Host checks and CORS, before any guard. One layer instead of three: each Nest
+ * the Origin/Host checks and CORS, before any guard; with `McpLoggerModule`, the access line and the request id
+ * of every log line written meanwhile. One layer instead of four: each Nest
  * middleware layer costs several microseconds per request, on every route.
  * Paths compare like Express routes do: case-insensitively, a trailing slash ignored.
  * @internal
@@ -29,6 +32,8 @@ export class McpHttpEntryMiddleware implements NestMiddleware {
     @Inject(MCP_MODULE_OPTIONS) options: ResolvedMcpOptions,
     private readonly trace: McpHttpTraceMiddleware,
     private readonly cors: McpCorsMiddleware,
+    /** With McpLoggerModule imported: the access line and the log lines' request id are done here, in one layer. */
+    @Optional() private readonly accessLog?: McpAccessLog,
   ) {
     const lower = (paths: string[]) => new Set(paths.map((p) => p.toLowerCase()));
     this.mcpPaths = lower(
@@ -45,7 +50,13 @@ export class McpHttpEntryMiddleware implements NestMiddleware {
   use(req: Request, res: Response, next: NextFunction): void {
     // Express announces itself on every response; nothing outside needs to know the framework.
     res.removeHeader('X-Powered-By');
-    requestIdFor(req, res);
+    const id = requestIdFor(req, res);
+    if (!this.accessLog) return this.route(req, res, next);
+    this.accessLog.track(req, res, id);
+    runWithRequestId(id, () => this.route(req, res, next));
+  }
+
+  private route(req: Request, res: Response, next: NextFunction): void {
     const path = normalise(req.originalUrl ?? req.url);
     if (this.mcpPaths.has(path)) return this.trace.use(req, res, () => this.cors.use(req, res, next));
     if (this.checkedPaths.has(path) || path.startsWith(`${PROTECTED_RESOURCE_PATH}/`))
