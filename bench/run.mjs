@@ -27,6 +27,7 @@
 //                    bench/results/latest.json (the throughput numbers there stay as they were)
 //   BENCH_ONLY=abuse    the same for the abuse scenario (bench/lib/abuse.mjs; BENCH_ABUSE_DURATION, default 8 s)
 //   BENCH_ONLY=replicas the same for two replicas against one behind nginx (bench/lib/replicas.mjs)
+//   BENCH_ONLY=boot     the same for the boot of 50 and 1,000 decorated tools (bench/lib/boot.mjs)
 //   BENCH_CPU_PROF=1 run both MCP servers with --cpu-prof; profiles land in .bench/prof/<server>/
 //                    (summarise with bench/profile-summary.mjs)
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
@@ -39,6 +40,7 @@ import { mergeLimiter, printLimiter, runLimiter } from './lib/limiter.mjs';
 import { mergeAbuse, printAbuse, runAbuse } from './lib/abuse.mjs';
 import { dropRedisPrefix, redisBytesPerSession } from './lib/redis.mjs';
 import { mergeReplicas, printReplicas, runReplicas } from './lib/replicas.mjs';
+import { mergeBoot, printBoot, runBoot } from './lib/boot.mjs';
 import {
   BASE_HEADERS,
   CALL_BODY,
@@ -120,7 +122,15 @@ async function main() {
     mergeReplicas(replicas);
     return;
   }
-  if (ONLY !== undefined) throw new Error(`BENCH_ONLY=${ONLY}: only "limiter", "abuse" and "replicas" are supported`);
+  if (ONLY === 'boot') {
+    process.stdout.write('  boot (50 and 1,000 decorated tools) ...\n');
+    const boot = await runBoot();
+    printBoot(boot);
+    mergeBoot(boot);
+    return;
+  }
+  if (ONLY !== undefined)
+    throw new Error(`BENCH_ONLY=${ONLY}: only "limiter", "abuse", "replicas" and "boot" are supported`);
   console.log(
     `bench: ${DURATION}s measured + ${WARMUP}s warm-up per scenario, ${ROUNDS} round(s); server on core 0, autocannon on core 1; Node ${process.version}\n`,
   );
@@ -393,7 +403,12 @@ async function main() {
     NODE_ENV: 'development',
     BENCH_AUTH: 'off',
   });
-  process.stdout.write(` ${heap.growthMB >= 0 ? '+' : ''}${heap.growthMB} MB\n\n`);
+  process.stdout.write(` ${heap.growthMB >= 0 ? '+' : ''}${heap.growthMB} MB\n`);
+
+  // --- boot: module initialisation with 50 and 1,000 decorated tools, a fresh process per boot ------------
+  process.stdout.write('  boot (50 and 1,000 decorated tools) ...');
+  const boot = await runBoot();
+  process.stdout.write(` ${boot.tools[1000].initMs} ms for 1,000 tools\n\n`);
 
   report(
     runs,
@@ -407,6 +422,7 @@ async function main() {
     redisMemory,
     replicas,
     production,
+    boot,
   );
 }
 

@@ -1,9 +1,10 @@
 // The boot scenario (#14): module initialisation (NestFactory.create + app.init) of an MCP app with 50 and with
 // 1,000 decorated tools, each boot in a fresh process pinned to the server core (bench/fixture/boot.ts), the
 // median of BOOT.runs. Target: 1,000 tools in under BOOT.targetMs.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { runChild } from './servers.mjs';
-import { ROOT } from './settings.mjs';
+import { RESULTS, ROOT } from './settings.mjs';
 
 export const BOOT = { counts: [50, 1000], runs: 3, targetMs: 1000 };
 const PROBE = resolve(ROOT, 'dist/bench/bench/fixture/boot.js');
@@ -39,4 +40,11 @@ export function printBoot(boot) {
       `  boot with ${count} tools: ${t.initMs} ms of module initialisation (runs ${t.runsMs.join(', ')} ms), heap ${t.heapMB} MB`,
     );
   console.log(`  boot with ${BOOT.counts.at(-1)} tools < ${boot.targetMs} ms: ${boot.pass ? 'PASS' : 'FAIL'}`);
+}
+
+/** BENCH_ONLY=boot: the boot block merged into the existing results file. */
+export function mergeBoot(block) {
+  const prev = existsSync(RESULTS) ? JSON.parse(readFileSync(RESULTS, 'utf8')) : {};
+  writeFileSync(RESULTS, JSON.stringify({ ...prev, boot: block }, null, 2) + '\n');
+  console.log(`results: ${RESULTS.slice(ROOT.length + 1)} (boot block merged)`);
 }

@@ -6,6 +6,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { printLimiter } from './limiter.mjs';
 import { printAbuse } from './abuse.mjs';
 import { printReplicas } from './replicas.mjs';
+import { printBoot } from './boot.mjs';
 import { PIN } from './servers.mjs';
 import {
   AUTH_AUDIENCE,
@@ -214,7 +215,7 @@ function printTable(rows) {
  * result; `idle` is the idle-sessions probe's answer; `machine` what run.mjs saw before the bench
  * ({ loadBefore, busyBefore }); `auth` the issuer's JWKS fetch count and checkAuth's answer; `limiter`
  * the limiter scenario's block (runLimiter); `heap` the heap-under-load probe's answer; `abuse` the abuse
- * scenario's block (runAbuse).
+ * scenario's block (runAbuse); `boot` the boot scenario's block (runBoot).
  */
 export function report(
   runs,
@@ -228,6 +229,7 @@ export function report(
   redisMemory,
   replicas,
   production,
+  boot,
 ) {
   const rows = buildRows(runs, measured);
   const idleVerdict =
@@ -250,6 +252,8 @@ export function report(
   printLimiter(limiter);
   printAbuse(abuse);
   printReplicas(replicas);
+  console.log('');
+  printBoot(boot);
   if (redisMemory)
     console.log(
       `\nredis: ${redisMemory.bytesPerSession} B of Redis memory per idle session (${redisMemory.sessions} sessions)`,
@@ -263,7 +267,8 @@ export function report(
     (idleVerdict.startsWith('FAIL') ? 1 : 0) +
     (heapVerdict === 'FAIL' ? 1 : 0) +
     limiter.failed +
-    abuse.failed;
+    abuse.failed +
+    (boot.pass ? 0 : 1);
   console.log(failed ? `\n*** ${failed} target(s) FAILED ***` : '\nall targets PASS');
 
   const git = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).stdout.trim();
@@ -304,6 +309,7 @@ export function report(
         redisMemory,
         replicas,
         production,
+        boot,
         failed,
       },
       null,
