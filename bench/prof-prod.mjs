@@ -20,12 +20,14 @@ const sink = await startOtlpSink();
 const log = resolve(TMP, 'prof-prod.log');
 writeFileSync(log, '');
 // BENCH_PROF_CONFIG=bare: the same fixture with auth, logs and the tracing SDK off (the `mcp` server of run.mjs).
-const bare = process.env.BENCH_PROF_CONFIG === 'bare';
+// BENCH_PROF_CONFIG=logs: the same with the JSON logs on (the `mcp-logs` server of run.mjs).
+const config = process.env.BENCH_PROF_CONFIG ?? 'prod';
+const bare = config === 'bare' || config === 'logs';
 const server = await startServer(
   'mcp-prod',
   'mcp',
   bare
-    ? { NODE_ENV: 'development', BENCH_AUTH: 'off', BENCH_LOGS: 'off' }
+    ? { NODE_ENV: 'development', BENCH_AUTH: 'off', ...(config === 'bare' ? { BENCH_LOGS: 'off' } : {}) }
     : productionEnv({ jwksUri: issuer.jwksUri, logFile: log, otlpUrl: sink.url }),
 );
 const bearer = bare ? {} : { authorization: `Bearer ${issuer.token}` };

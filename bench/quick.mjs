@@ -1,5 +1,5 @@
-// A quick look while working on the per-request path (not the bench of record): the ceiling, `mcp` (bare) and
-// `mcp-prod` (the production configuration) under tools/call at 16 connections, interleaved, BENCH_ROUNDS times.
+// A quick look while working on the per-request path (not the bench of record): the ceiling, `mcp` (bare), `mcp-logs`
+// and `mcp-prod` (the production configuration) under tools/call at 16 connections, interleaved, BENCH_ROUNDS times.
 //   tsc -p bench/tsconfig.json && BENCH_ROUNDS=2 node bench/quick.mjs
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
@@ -17,6 +17,7 @@ const sink = await startOtlpSink();
 const log = resolve(TMP, 'quick-prod.log');
 writeFileSync(log, '');
 const bare = await startServer('mcp', 'mcp', { NODE_ENV: 'development', BENCH_AUTH: 'off', BENCH_LOGS: 'off' });
+const logs = await startServer('mcp-logs', 'mcp', { NODE_ENV: 'development', BENCH_AUTH: 'off' });
 const prod = await startServer(
   'mcp-prod',
   'mcp',
@@ -27,6 +28,8 @@ const sessions = [];
 const prodSessions = [];
 for (let i = 0; i < c; i++) sessions.push(await openSession(bare.url));
 for (let i = 0; i < c; i++) prodSessions.push(await openSession(prod.url, bearer));
+const logSessions = [];
+for (let i = 0; i < c; i++) logSessions.push(await openSession(logs.url));
 const call = await post(`${bare.url}/mcp`, CALL_BODY(newId()), { ...BASE_HEADERS, 'mcp-session-id': sessions[0] });
 const callFile = resolve(TMP, 'quick-call.json');
 writeFileSync(callFile, call.text);
@@ -40,15 +43,16 @@ try {
   for (let round = 0; round < ROUNDS; round++) {
     const ceil = await load(ceiling, '/mcp', c, CALL_BODY('[<id>]'), fake, 'call');
     const b = await load(bare, '/mcp', c, CALL_BODY('[<id>]'), sessions, 'call');
+    const l = await load(logs, '/mcp', c, CALL_BODY('[<id>]'), logSessions, 'call');
     const p = await load(prod, '/mcp', c, CALL_BODY('[<id>]'), prodSessions, 'call', { ...BASE_HEADERS, ...bearer });
     const pct = (r) =>
       `${Math.round(r.reqPerSec)} req/s (${Math.round((r.reqPerSec / ceil.reqPerSec) * 100)}%, p99 ${r.latencyMs.p99} ms, ${Math.round(1e6 / r.reqPerServerCpuSec)} us cpu/req, non200 ${r.non200}, mism ${r.mismatches})`;
     console.log(
-      `ceiling ${Math.round(ceil.reqPerSec)} req/s ${Math.round(1e6 / ceil.reqPerServerCpuSec)} us cpu/req | mcp ${pct(b)} | prod ${pct(p)}`,
+      `ceiling ${Math.round(ceil.reqPerSec)} req/s ${Math.round(1e6 / ceil.reqPerServerCpuSec)} us cpu/req | mcp ${pct(b)} | logs ${Math.round((l.reqPerSec / b.reqPerSec) * 100)}% of mcp, ${Math.round(1e6 / l.reqPerServerCpuSec)} us cpu/req | prod ${pct(p)}`,
     );
   }
 } finally {
-  await Promise.all([bare.stop(), prod.stop(), ceiling.stop()]);
+  await Promise.all([bare.stop(), logs.stop(), prod.stop(), ceiling.stop()]);
   await sink.stop();
   await issuer.stop();
 }

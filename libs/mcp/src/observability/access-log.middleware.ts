@@ -62,8 +62,8 @@ export class McpAccessLog {
       req,
       done: false,
     };
-    res.once('finish', onResponseEnd);
-    res.once('close', onResponseEnd);
+    // 'close' ends every response, complete (after 'finish') or cut short: one listener covers both.
+    res.on('close', onResponseEnd);
   }
 }
 

@@ -5,7 +5,6 @@ import {
   ATTR_HTTP_RESPONSE_STATUS_CODE,
   ATTR_URL_PATH,
   ATTR_CLIENT_ADDRESS,
-  ATTR_NETWORK_PROTOCOL_NAME,
 } from '@opentelemetry/semantic-conventions';
 import type { NextFunction, Request, Response } from 'express';
 import { MCP_ATTR, incomingTraceContext, mcpTracer, tracingActive } from './mcp-tracer';
@@ -14,7 +13,7 @@ import { requestIdFor } from './request-id';
 const SPAN = Symbol('mcpHttpSpan');
 type TracedResponse = Response & { [SPAN]?: Span };
 
-/** Ends the request's span once, on `finish` or `close`: one shared listener, no closure per request. */
+/** Ends the request's span when the response closes: one shared listener, no closure per request. */
 function endHttpSpan(this: TracedResponse): void {
   const span = this[SPAN];
   if (!span) return;
@@ -46,13 +45,12 @@ export class McpHttpTraceMiddleware implements NestMiddleware {
       span.setAttributes({
         [ATTR_HTTP_REQUEST_METHOD]: req.method,
         [ATTR_URL_PATH]: route,
-        [ATTR_NETWORK_PROTOCOL_NAME]: 'http',
         [ATTR_CLIENT_ADDRESS]: req.socket.remoteAddress ?? '',
         [MCP_ATTR.requestId]: requestIdFor(req, res),
       });
       (res as TracedResponse)[SPAN] = span;
-      res.once('finish', endHttpSpan);
-      res.once('close', endHttpSpan);
+      // 'close' ends every response, complete (after 'finish') or cut short: one listener covers both.
+      res.on('close', endHttpSpan);
     }
     context.with(trace.setSpan(parent, span), next);
   }

