@@ -45,6 +45,7 @@ export class McpCallObserver {
   private readonly tracer = mcpTracer();
   /** Histogram children by label values: prom-client would hash the label object on every observation. */
   private readonly durations = new Map<string, { observe(v: number): void }>();
+  private readonly calls = new Map<string, { inc(): void }>();
   private readonly auditLogger = new Logger('McpAudit');
 
   constructor(
@@ -123,23 +124,8 @@ export class McpCallObserver {
       });
     if (call.method !== 'tools/call') return;
     const tool = call.tool?.name ?? 'unknown';
-    this.metrics.toolCalls.inc({ tool, status });
+    this.countCall(tool, status);
     const durationMs = Math.round(seconds * 10_000) / 10;
-    const args =
-      this.options.logging.arguments && call.tool
-        ? maskArguments(call.request.params?.arguments, call.tool.sensitiveArgs)
-        : undefined;
-    const entry = {
-      msg: 'tool call',
-      tool,
-      requestId: call.requestId,
-      sessionId: call.session.sessionId,
-      jsonrpcId: call.request.id,
-      transport: call.session.transport,
-      durationMs,
-      status,
-      ...(args !== undefined ? { arguments: args } : {}),
-    };
     const level =
       status === 'internal_error'
         ? 'error'
@@ -148,7 +134,25 @@ export class McpCallObserver {
           : refused
             ? undefined
             : 'warn';
-    if (level !== undefined) this.writeEntry(level, entry);
+    const logged = level !== undefined && this.entryWanted(level);
+    if (!logged && !call.tool?.risk) return;
+    const args =
+      this.options.logging.arguments && call.tool
+        ? maskArguments(call.request.params?.arguments, call.tool.sensitiveArgs)
+        : undefined;
+    if (logged) {
+      this.writeEntry(level, {
+        msg: 'tool call',
+        tool,
+        requestId: call.requestId,
+        sessionId: call.session.sessionId,
+        jsonrpcId: call.request.id,
+        transport: call.session.transport,
+        durationMs,
+        status,
+        ...(args !== undefined ? { arguments: args } : {}),
+      });
+    }
     if (call.tool?.risk) this.writeAudit(call, call.tool, status, durationMs, args);
   }
 
@@ -156,6 +160,19 @@ export class McpCallObserver {
     if (this.lines) this.lines[level](entry);
     else if (level === 'info') this.logger.log(entry);
     else this.logger[level](entry);
+  }
+
+  /** `mcp_tool_calls_total{tool,status}`, its children kept per label pair (prom-client hashes a label object). */
+  private countCall(tool: string, status: string): void {
+    const key = `${tool}\u0000${status}`;
+    let counter = this.calls.get(key);
+    if (!counter) this.calls.set(key, (counter = this.metrics.toolCalls.labels(tool, status)));
+    counter.inc();
+  }
+
+  /** Whether a call entry at `level` would be written at all (so none is built in vain). */
+  private entryWanted(level: 'info' | 'warn' | 'error'): boolean {
+    return this.lines ? this.lines.isLevelEnabled(level) : Logger.isLevelEnabled(level === 'info' ? 'log' : level);
   }
 
   private writeAudit(call: ObservedCall, tool: ToolEntry, outcome: string, durationMs: number, args: unknown): void {

@@ -30,23 +30,22 @@ export function createCallContext(
 ): LiveCallContext {
   const meta = request.params?._meta as Record<string, unknown> | undefined;
   const token = meta?.progressToken as string | number | undefined;
-  const progress = new ProgressReporter(
-    typeof token === 'string' || typeof token === 'number' ? token : undefined,
-    sink,
-    options.progressIntervalMs,
-  );
+  // Built on first use: most calls never report progress or log to the client, and a call context is made per call.
+  let progress: ProgressReporter | undefined;
   let ended = false;
-  const log = Object.fromEntries(
-    LOGGING_LEVELS.map((level: LoggingLevel) => [
-      level,
-      (data: unknown, logger?: string) => {
-        if (ended || !session.wantsLog(level)) return;
-        const params: Record<string, unknown> = { level, data };
-        if (logger) params.logger = logger;
-        sink.send({ jsonrpc: '2.0', method: 'notifications/message', params });
-      },
-    ]),
-  ) as McpClientLogger;
+  let log: McpClientLogger | undefined;
+  const clientLogger = (): McpClientLogger =>
+    Object.fromEntries(
+      LOGGING_LEVELS.map((level: LoggingLevel) => [
+        level,
+        (data: unknown, logger?: string) => {
+          if (ended || !session.wantsLog(level)) return;
+          const params: Record<string, unknown> = { level, data };
+          if (logger) params.logger = logger;
+          sink.send({ jsonrpc: '2.0', method: 'notifications/message', params });
+        },
+      ]),
+    ) as McpClientLogger;
 
   const ask = (
     capability: string,
@@ -84,8 +83,18 @@ export function createCallContext(
     meta,
     signal,
     principal,
-    log,
-    reportProgress: (p, total, message) => progress.report(p, total, message),
+    get log() {
+      return (log ??= clientLogger());
+    },
+    reportProgress: (p, total, message) => {
+      if (ended) return;
+      progress ??= new ProgressReporter(
+        typeof token === 'string' || typeof token === 'number' ? token : undefined,
+        sink,
+        options.progressIntervalMs,
+      );
+      progress.report(p, total, message);
+    },
     closeSseStream: () => {
       if (!ended) sink.closeConnection?.();
     },
@@ -104,7 +113,7 @@ export function createCallContext(
     listRoots: (o) => ask('roots', 'roots/list', {}, o) as Promise<{ roots: { uri: string; name?: string }[] }>,
     end: () => {
       ended = true;
-      progress.end();
+      progress?.end();
     },
   };
 }
