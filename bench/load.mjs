@@ -1,6 +1,7 @@
 // One load measurement, run by run.mjs in its own process (pinned to core 1 with taskset).
 // Input: one JSON argument. Output: one JSON line on stdout with the measured run (warm-up discarded).
 import autocannon from 'autocannon';
+import { isEchoAnswer, parseAnswer } from './lib/answers.mjs';
 
 const cfg = JSON.parse(process.argv[2]);
 // cfg: { url, path, connections, duration, warmup, body, headers, sessions, verify, rate }
@@ -8,6 +9,9 @@ const cfg = JSON.parse(process.argv[2]);
 // verify 'limiter' (the limiter scenario): a fixed overall rate (cfg.rate req/s), and HTTP 429 with a JSON-RPC
 // -32003 (error.data.retryAfter) is an expected answer, not a failure; any other status, or any other JSON-RPC
 // error, still is. Each 429's Retry-After header is checked as it arrives.
+// verify 'peer-call' (the peer frameworks, bench/lib/peers.mjs): the echo call's answer as JSON or as the one message
+// of an SSE stream (some answer every POST with text/event-stream), parsed and checked; our own scenarios keep the
+// strict checks below (JSON, no SSE).
 const LIMITER = cfg.verify === 'limiter';
 const limiter = {
   ok: 0,
@@ -72,6 +76,7 @@ function options(duration) {
       if (LIMITER) return limiterBody(text) || (limiter.badBodies++, false);
       // The abuse scenario's floods: refusals are what they are after; only the statuses are counted.
       if (cfg.verify === 'any') return true;
+      if (cfg.verify === 'peer-call') return isEchoAnswer(parseAnswer(text));
       if (!text.startsWith('{"jsonrpc":"2.0"') || !text.includes('"result":')) return false;
       if (text.includes('"isError":true')) return false;
       if (cfg.verify === 'list' && !text.includes('"tools":[')) return false;

@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import { startIssuer } from './lib/issuer.mjs';
 import { startOtlpSink } from './lib/otlp-sink.mjs';
 import { BASE_HEADERS, CALL_BODY, newId, openSession, post } from './lib/mcp-client.mjs';
-import { load, startServer } from './lib/servers.mjs';
+import { load, startCeiling, startServer } from './lib/servers.mjs';
 import { ROUNDS, TMP, productionEnv } from './lib/settings.mjs';
 
 mkdirSync(TMP, { recursive: true });
@@ -31,13 +31,7 @@ for (let i = 0; i < c; i++) prodSessions.push(await openSession(prod.url, bearer
 const logSessions = [];
 for (let i = 0; i < c; i++) logSessions.push(await openSession(logs.url));
 const call = await post(`${bare.url}/mcp`, CALL_BODY(newId()), { ...BASE_HEADERS, 'mcp-session-id': sessions[0] });
-const callFile = resolve(TMP, 'quick-call.json');
-writeFileSync(callFile, call.text);
-const ceiling = await startServer('ceiling', 'ceiling', {
-  NODE_ENV: 'production',
-  BENCH_CEILING_CALL_FILE: callFile,
-  BENCH_CEILING_LIST_FILE: callFile,
-});
+const ceiling = await startCeiling(call.text);
 const fake = Array.from({ length: c }, () => randomUUID());
 try {
   for (let round = 0; round < ROUNDS; round++) {

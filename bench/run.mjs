@@ -13,9 +13,15 @@
 // `mcp-auth` (authentication on, NODE_ENV=production, verifying RS256 JWTs against a JWKS that this
 // script serves itself on 127.0.0.1). Only one of them is under load at a time.
 //
+// Beside them, the peers (bench/lib/peers.mjs): the published MCP frameworks a team would otherwise pick (the
+// official SDK 1.x and v2, @rekog/mcp-nest, fastmcp), each serving the same 50 tools in its documented default setup
+// (bench/peers/), checked before measuring, and measured under tools/call in the same rounds, right after our
+// production configuration at each connection count. A peer that fails is reported as failed.
+//
 // This file runs the bench in order; bench/lib/ holds its parts: settings.mjs (paths, environment,
 // targets), issuer.mjs (the JWKS issuer and tokens), mcp-client.mjs (sessions and checks),
-// servers.mjs (pinned child processes, CPU accounting) and report.mjs (table and results JSON).
+// servers.mjs (pinned child processes, CPU accounting), plan.mjs (the rounds of load runs), peers.mjs
+// (the peer frameworks) and report.mjs (table and results JSON).
 //
 // Environment:
 //   BENCH_DURATION   seconds measured per scenario (default 5)
@@ -28,6 +34,8 @@
 //   BENCH_ONLY=abuse    the same for the abuse scenario (bench/lib/abuse.mjs; BENCH_ABUSE_DURATION, default 8 s)
 //   BENCH_ONLY=replicas the same for two replicas against one behind nginx (bench/lib/replicas.mjs)
 //   BENCH_ONLY=boot     the same for the boot of 50 and 1,000 decorated tools (bench/lib/boot.mjs)
+//   BENCH_ONLY=peers    the same for the peers: the ceiling, our production configuration and the peer frameworks
+//                    under tools/call (bench/lib/peers.mjs), merged as the `peers` block
 //   BENCH_CPU_PROF=1 run both MCP servers with --cpu-prof; profiles land in .bench/prof/<server>/
 //                    (summarise with bench/profile-summary.mjs)
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
@@ -41,6 +49,8 @@ import { mergeAbuse, printAbuse, runAbuse } from './lib/abuse.mjs';
 import { dropRedisPrefix, redisBytesPerSession } from './lib/redis.mjs';
 import { mergeReplicas, printReplicas, runReplicas } from './lib/replicas.mjs';
 import { mergeBoot, printBoot, runBoot } from './lib/boot.mjs';
+import { mergePeers, peerScenarios, peersBlock, runPeersOnly, startPeers, stopPeers } from './lib/peers.mjs';
+import { runPlan } from './lib/plan.mjs';
 import {
   BASE_HEADERS,
   CALL_BODY,
@@ -52,8 +62,8 @@ import {
   openSession,
   post,
 } from './lib/mcp-client.mjs';
-import { fmtPct, report, summarise, valid } from './lib/report.mjs';
-import { PIN, load, machineBusyPct, runChild, startServer } from './lib/servers.mjs';
+import { printPeers, report, summarise } from './lib/report.mjs';
+import { PIN, machineBusyPct, runChild, startCeiling, startServer } from './lib/servers.mjs';
 import {
   AUTH_AUDIENCE,
   AUTH_ISSUER,
@@ -129,8 +139,17 @@ async function main() {
     mergeBoot(boot);
     return;
   }
+  if (ONLY === 'peers') {
+    console.log(
+      `peers: ${DURATION}s measured + ${WARMUP}s warm-up per scenario, ${ROUNDS} round(s); servers on core 0, autocannon on core 1\n`,
+    );
+    const peers = await runPeersOnly();
+    printPeers(peers);
+    mergePeers(peers);
+    return;
+  }
   if (ONLY !== undefined)
-    throw new Error(`BENCH_ONLY=${ONLY}: only "limiter", "abuse", "replicas" and "boot" are supported`);
+    throw new Error(`BENCH_ONLY=${ONLY}: only "limiter", "abuse", "replicas", "boot" and "peers" are supported`);
   console.log(
     `bench: ${DURATION}s measured + ${WARMUP}s warm-up per scenario, ${ROUNDS} round(s); server on core 0, autocannon on core 1; Node ${process.version}\n`,
   );
@@ -165,6 +184,7 @@ async function main() {
   let mcpProd;
   let authCheck;
   let redisMemory;
+  let peers = [];
   const runs = {};
   let production;
   try {
@@ -185,15 +205,7 @@ async function main() {
         `tools/list check failed: expected ${TOOL_COUNT} tools on one page, got ${listed?.tools?.length} (status ${list.status})`,
       );
     }
-    const callFile = resolve(TMP, 'ceiling-call.json');
-    const listFile = resolve(TMP, 'ceiling-list.json');
-    writeFileSync(callFile, call.text);
-    writeFileSync(listFile, list.text);
-    ceiling = await startServer('ceiling', 'ceiling', {
-      NODE_ENV: 'production',
-      BENCH_CEILING_CALL_FILE: callFile,
-      BENCH_CEILING_LIST_FILE: listFile,
-    });
+    ceiling = await startCeiling(call.text, list.text);
     const fake = Array.from({ length: sessions.length }, () => randomUUID());
 
     // The same fixture with authentication on, as in production: JWTs verified against our JWKS.
@@ -227,6 +239,9 @@ async function main() {
     for (let i = 0; i < Math.max(...CONNECTIONS); i++) logSessions.push(await openSession(mcpLogs.url));
     const redisSessions = [];
     for (let i = 0; i < Math.max(...CONNECTIONS); i++) redisSessions.push(await openSession(mcpRedis.url));
+    // The peer frameworks, checked against our tools/list before they are measured (failed ones are kept as failed).
+    peers = await startPeers(listed.tools);
+    console.log('');
 
     const plan = [
       ...CONNECTIONS.flatMap((c) => [
@@ -298,6 +313,8 @@ async function main() {
           headers: authHeaders,
           ref: `ceiling.call.${c}`,
         },
+        // The peers right after our production configuration, against the same round's ceiling.
+        ...peerScenarios(peers, c),
         {
           key: `logs.call.${c}`,
           label: `mcp tools/call (logs) x${c}`,
@@ -343,25 +360,22 @@ async function main() {
         ref: 'ceiling.list',
       },
     ];
-    for (let round = 1; round <= ROUNDS; round++) {
-      if (ROUNDS > 1) console.log(`  round ${round}/${ROUNDS}`);
-      for (const p of plan) {
-        process.stdout.write(`  ${p.label} ...`);
-        const r = await load(p.server, p.path, p.c, p.body('[<id>]'), p.sessions.slice(0, p.c), p.verify, p.headers);
-        (runs[p.key] ??= []).push(r);
-        const vsRef = p.ref ? `, ${Math.round((r.reqPerSec / runs[p.ref].at(-1).reqPerSec) * 100)}% of ${p.ref}` : '';
-        process.stdout.write(
-          ` ${Math.round(r.reqPerSec)} req/s (server cpu ${fmtPct(r.serverCpuPct)}, client cpu ${fmtPct(r.clientCpuPct)}${vsRef})${valid(r) ? '' : ` INVALID (non-200 ${r.non200}, errors ${r.errors}, timeouts ${r.timeouts}, mismatches ${r.mismatches})`}\n`,
-        );
-      }
-    }
+    await runPlan(plan, runs);
     // Redis memory per idle session: what 2,000 more sessions add to Redis's used_memory.
     redisMemory = await redisBytesPerSession(mcpRedis.url, 2_000);
     process.stdout.write(
       `  redis: ${redisMemory.bytesPerSession} B of Redis memory per idle session (${redisMemory.sessions} sessions)\n`,
     );
   } finally {
-    await Promise.all([mcp.stop(), mcpLogs.stop(), mcpRedis.stop(), ceiling?.stop(), mcpAuth?.stop(), mcpProd?.stop()]);
+    await Promise.all([
+      mcp.stop(),
+      mcpLogs.stop(),
+      mcpRedis.stop(),
+      ceiling?.stop(),
+      mcpAuth?.stop(),
+      mcpProd?.stop(),
+      stopPeers(peers),
+    ]);
     production = { exportBytes: sink.bytes(), exportRequests: sink.requests(), logBytes: statSync(prodLog).size };
     process.stdout.write(
       `  production: ${production.exportRequests} OTLP exports (${production.exportBytes} B) to the sink, ${production.logBytes} B of log lines\n`,
@@ -423,6 +437,7 @@ async function main() {
     replicas,
     production,
     boot,
+    peersBlock(peers, measured),
   );
 }
 

@@ -211,11 +211,64 @@ function printTable(rows) {
 }
 
 /**
+ * The peers' table (bench/lib/peers.mjs's `peers` block): per connection count the ceiling, our production
+ * configuration and each measured peer, then the two targets against the peers and the peers that failed.
+ */
+export function printPeers(block) {
+  const header = ['framework', 'version', 'conns', 'req/s', 'ratio', 'p50 ms', 'p99 ms', 'RSS MB', 'srv cpu', 'status'];
+  const cells = (name, version, c, f, status) => [
+    name,
+    version,
+    String(c),
+    String(f.reqPerSec),
+    f.ratioToCeiling === undefined ? '(ref)' : `${Math.round(f.ratioToCeiling * 100)}%`,
+    f.p50Ms.toFixed(1),
+    f.p99Ms.toFixed(1),
+    f.rssMB === undefined ? '?' : f.rssMB.toFixed(1),
+    fmtPct(f.serverCpuPct),
+    status,
+  ];
+  const table = [];
+  for (const c of CONNECTIONS) {
+    if (block.ceiling[c]) table.push(cells('ceiling (canned)', '-', c, block.ceiling[c], ''));
+    if (block.ours.call[c]) table.push(cells('ours, production configuration', '-', c, block.ours.call[c], ''));
+    for (const f of block.frameworks) {
+      if (f.call[c])
+        table.push(
+          cells(f.label, f.versions[Object.keys(f.versions)[0]], c, f.call[c], f.status === 'ok' ? 'ok' : 'FAILED'),
+        );
+    }
+  }
+  const widths = header.map((h, i) => Math.max(h.length, ...table.map((t) => t[i].length)));
+  const fmt = (row) => row.map((x, i) => (i < 2 || i === 9 ? x.padEnd(widths[i]) : x.padStart(widths[i]))).join('  ');
+  console.log(`\npeers: ${block.request}; ratio = req/s against the ceiling of the same run and connection count`);
+  console.log(fmt(header));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const t of table) console.log(fmt(t));
+  for (const f of block.frameworks.filter((x) => x.status !== 'ok'))
+    console.log(
+      `FAILED peer ${f.name} (${Object.entries(f.versions)
+        .map(([p, v]) => `${p} ${v}`)
+        .join(', ')}): ${f.reason}`,
+    );
+  const v = block.prodVsFastestPeer;
+  console.log(
+    `ours (production) at x${v.connections}: ${v.oursValue ?? '?'} req/s = ${v.ratio ?? '?'}x the fastest peer's` +
+      ` (${v.peer ?? 'none'}, ${v.peerValue ?? '?'} req/s), target ${v.target}: ${v.result}`,
+  );
+  const p = block.prodP99VsBestPeer;
+  console.log(
+    `ours (production) p99 at x${p.connections}: ${p.oursValue ?? '?'} ms = ${p.ratio ?? '?'} of the best peer's` +
+      ` (${p.peer ?? 'none'}, ${p.peerValue ?? '?'} ms), target ${p.target}: ${p.result}`,
+  );
+}
+
+/**
  * Prints the table and the verdicts, then writes RESULTS. `runs` as for summarise, `measured` its
  * result; `idle` is the idle-sessions probe's answer; `machine` what run.mjs saw before the bench
  * ({ loadBefore, busyBefore }); `auth` the issuer's JWKS fetch count and checkAuth's answer; `limiter`
  * the limiter scenario's block (runLimiter); `heap` the heap-under-load probe's answer; `abuse` the abuse
- * scenario's block (runAbuse); `boot` the boot scenario's block (runBoot).
+ * scenario's block (runAbuse); `boot` the boot scenario's block (runBoot); `peers` the peers' block (peersBlock).
  */
 export function report(
   runs,
@@ -230,6 +283,7 @@ export function report(
   replicas,
   production,
   boot,
+  peers,
 ) {
   const rows = buildRows(runs, measured);
   const idleVerdict =
@@ -239,6 +293,7 @@ export function report(
         ? 'PASS'
         : 'FAIL';
   printTable(rows);
+  printPeers(peers);
   console.log(
     `\nidle sessions: ${idle.sessions.toLocaleString('en-US')} sessions -> +${idle.addedMB.toFixed(1)} MB heapUsed ` +
       `(${idle.bytesPerSession} B/session; heap ${idle.heapUsedBeforeMB.toFixed(1)} -> ${idle.heapUsedAfterMB.toFixed(1)} MB, ` +
@@ -268,6 +323,7 @@ export function report(
     (heapVerdict === 'FAIL' ? 1 : 0) +
     limiter.failed +
     abuse.failed +
+    peers.failed +
     (boot.pass ? 0 : 1);
   console.log(failed ? `\n*** ${failed} target(s) FAILED ***` : '\nall targets PASS');
 
@@ -310,6 +366,7 @@ export function report(
         replicas,
         production,
         boot,
+        peers,
         failed,
       },
       null,

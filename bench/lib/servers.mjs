@@ -1,7 +1,7 @@
 // Child processes of the bench: the pinned servers (serve.js), the pinned probes (load.mjs,
 // idle-sessions.mjs), and the CPU accounting that tells whether the server's core was the limit.
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { BASE_HEADERS } from './mcp-client.mjs';
 import { CPU_PROF, DURATION, LOAD, NODE, SERVE, TMP, WARMUP } from './settings.mjs';
@@ -23,21 +23,51 @@ function childEnv(env) {
 /** Starts `serve.js <which>` (mcp | ceiling) pinned to core 0; `name` labels it (and its CPU profiles). */
 export function startServer(name, which, env) {
   const flags = which === 'mcp' && CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${resolve(TMP, 'prof', name)}`] : [];
-  const [cmd, args] = pinned(0, [NODE, ...flags, SERVE, which]);
-  const child = spawn(cmd, args, { env: childEnv({ PORT: '0', ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
+  return startPinned(name, [...flags, SERVE, which], env);
+}
+
+/**
+ * Starts the ceiling (a bare Nest+Express app answering canned bodies) in production mode: `callText` and
+ * `listText` are our own server's answers to tools/call and tools/list, written to files it serves verbatim.
+ */
+export function startCeiling(callText, listText = callText) {
+  const callFile = resolve(TMP, 'ceiling-call.json');
+  const listFile = resolve(TMP, 'ceiling-list.json');
+  writeFileSync(callFile, callText);
+  writeFileSync(listFile, listText);
+  return startServer('ceiling', 'ceiling', {
+    NODE_ENV: 'production',
+    BENCH_CEILING_CALL_FILE: callFile,
+    BENCH_CEILING_LIST_FILE: listFile,
+  });
+}
+
+/**
+ * Starts `node <args>` pinned to core 0 with PORT=0 and resolves once it prints `READY <port>` on stdout (as
+ * bench/fixture/serve.ts and the peers in bench/peers/ do): `{ url, child, stderr, stop }`. Rejects if it exits
+ * first or takes over 30 s.
+ */
+export function startPinned(name, args, env) {
+  const [cmd, argv] = pinned(0, [NODE, ...args]);
+  const child = spawn(cmd, argv, { env: childEnv({ PORT: '0', ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
-  child.stderr.on('data', (d) => (err += d));
+  // The last 64 KB of stderr is plenty to say why a server failed, and bounded however much it logs.
+  child.stderr.on('data', (d) => (err = (err + d).slice(-65_536)));
   return new Promise((ok, fail) => {
     const timer = setTimeout(() => fail(new Error(`${name} server did not start:\n${err}`)), 30_000);
-    child.stdout.on('data', (d) => {
+    const onData = (d) => {
       out += d;
       const m = /READY (\d+)/.exec(out);
       if (m) {
         clearTimeout(timer);
+        // Keep reading (a full pipe would block the server's logging) but stop keeping what it writes.
+        child.stdout.off('data', onData);
+        child.stdout.resume();
         ok({ url: `http://127.0.0.1:${m[1]}`, child, stderr: () => err, stop: () => stopChild(child) });
       }
-    });
+    };
+    child.stdout.on('data', onData);
     child.on('exit', (code) => {
       clearTimeout(timer);
       fail(new Error(`${name} server exited with ${code}:\n${err}`));
@@ -45,8 +75,11 @@ export function startServer(name, which, env) {
   });
 }
 
+/** True once a child process has ended (by itself, or killed by a signal). */
+export const exited = (child) => child.exitCode !== null || child.signalCode !== null;
+
 function stopChild(child) {
-  if (child.exitCode !== null) return Promise.resolve();
+  if (exited(child)) return Promise.resolve();
   return new Promise((ok) => {
     child.removeAllListeners('exit');
     child.once('exit', () => ok());

@@ -5,6 +5,8 @@ import { fileURLToPath } from 'node:url';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const SERVE = resolve(ROOT, 'dist/bench/bench/fixture/serve.js');
+// The peer frameworks' servers (bench/peers/*.ts, built by the same tsc run as the fixture).
+export const PEERS_DIR = resolve(ROOT, 'dist/bench/bench/peers');
 export const LOAD = resolve(ROOT, 'bench/load.mjs');
 export const IDLE = resolve(ROOT, 'bench/idle-sessions.mjs');
 export const HEAP = resolve(ROOT, 'bench/heap-calls.mjs');
@@ -26,6 +28,9 @@ export const LIST_CONNECTIONS = 16;
 // redis: tools/call with every store in Redis, against the memory stores, at 16 connections (issue #12).
 // prodCall, prodList: the production configuration (auth, logs to a file, metrics, tracing exported) against the
 // ceiling (issue #14: >= 50% for tools/call at 16 connections, >= 100% for tools/list).
+// peerCall, peerP99: against the published peer frameworks measured in the same run (issue #14, bench/lib/peers.mjs):
+// the production tools/call at 16 connections >= 2.5x the fastest peer's req/s, and its p99 at 64 connections at most
+// a quarter of the best peer's p99.
 export const TARGETS = {
   call: 0.5,
   list: 0.8,
@@ -34,6 +39,8 @@ export const TARGETS = {
   redis: 0.7,
   prodCall: 0.5,
   prodList: 1.0,
+  peerCall: 2.5,
+  peerP99: 0.25,
   idleMB: 100,
   heapGrowthMB: 5,
 };
