@@ -6,27 +6,21 @@
 // round, with p50/p99 and the peer's RSS after its load. A peer that fails to start, its check or its load is
 // reported as failed with the reason; it is never dropped, and never stops the bench.
 //
-// run.mjs starts them (startPeers), adds their scenarios to its plan (peerScenarios) and reports peersBlock();
+// run.mjs starts them (startPeers), adds their scenarios to its plan (peerScenarios) and reports peersBlock()
+// (peers-block.mjs); the check before measuring is peer-check.mjs;
 // BENCH_ONLY=peers (runPeersOnly) measures the ceiling, our production configuration and the peers alone and merges
 // the `peers` block into bench/results/latest.json.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
-import { isEchoAnswer, parseAnswer } from './answers.mjs';
+import { isEchoAnswer } from './answers.mjs';
 import { startIssuer } from './issuer.mjs';
-import {
-  BASE_HEADERS,
-  CALL_BODY,
-  LIST_BODY,
-  MODERN_CALL_BODY,
-  MODERN_HEADERS,
-  newId,
-  openSession,
-  post,
-} from './mcp-client.mjs';
+import { BASE_HEADERS, CALL_BODY, LIST_BODY, newId, openSession, post } from './mcp-client.mjs';
 import { startOtlpSink } from './otlp-sink.mjs';
+import { REQUESTS, checkPeer, within } from './peer-check.mjs';
+import { peersBlock } from './peers-block.mjs';
 import { runPlan } from './plan.mjs';
-import { summarise, valid } from './report.mjs';
+import { summarise } from './report.mjs';
 import { startCeiling, startPinned, startServer } from './servers.mjs';
 import {
   CONNECTIONS,
@@ -35,12 +29,13 @@ import {
   RESULTS,
   ROOT,
   ROUNDS,
-  TARGETS,
   TMP,
   TOOL_COUNT,
   WARMUP,
   productionEnv,
 } from './settings.mjs';
+
+export { peersBlock };
 
 /**
  * The peers, in the order measured. `packages`: what the peer's server is built on (versions read from node_modules
@@ -90,33 +85,6 @@ export const PEERS = [
   },
 ];
 
-// The requests of each era: the load's call and headers (the same bodies as ours), and tools/list for the check.
-const MODERN_META = JSON.parse(MODERN_CALL_BODY('check')).params._meta;
-const { 'mcp-name': _name, ...MODERN_LIST_HEADERS } = { ...MODERN_HEADERS, 'mcp-method': 'tools/list' };
-const REQUESTS = {
-  '2025-11-25': {
-    call: CALL_BODY,
-    headers: BASE_HEADERS,
-    list: (id, cursor) =>
-      cursor === undefined
-        ? LIST_BODY(id)
-        : JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/list', params: { cursor } }),
-    listHeaders: BASE_HEADERS,
-  },
-  '2026-07-28': {
-    call: MODERN_CALL_BODY,
-    headers: MODERN_HEADERS,
-    list: (id, cursor) =>
-      JSON.stringify({
-        jsonrpc: '2.0',
-        id,
-        method: 'tools/list',
-        params: { ...(cursor && { cursor }), _meta: MODERN_META },
-      }),
-    listHeaders: MODERN_LIST_HEADERS,
-  },
-};
-
 /** The installed version of `pkg` as `from` resolves it (its own node_modules first), or undefined. */
 function installedVersion(pkg, from) {
   const files = [
@@ -125,79 +93,6 @@ function installedVersion(pkg, from) {
   ];
   const file = files.find((f) => f && existsSync(f));
   return file ? JSON.parse(readFileSync(file, 'utf8')).version : undefined;
-}
-
-/** `promise`, or a rejection naming `what` after `ms` (a peer that never answers must not hang the bench). */
-function within(promise, ms, what) {
-  let timer;
-  const timeout = new Promise((_, fail) => {
-    timer = setTimeout(() => fail(new Error(`${what}: no answer within ${ms / 1000} s`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
-/** A JSON Schema as canonical text: keys sorted, the top-level `$schema` (dialect) left out. */
-function canonical(schema) {
-  const sort = (v) =>
-    Array.isArray(v)
-      ? v.map(sort)
-      : v && typeof v === 'object'
-        ? Object.fromEntries(
-            Object.keys(v)
-              .sort()
-              .map((k) => [k, sort(v[k])]),
-          )
-        : v;
-  const { $schema: _dialect, ...rest } = schema ?? {};
-  return JSON.stringify(sort(rest));
-}
-
-/** Throws unless `tools` are ours: the same names, declared descriptions and input schemas. */
-function compareTools(tools, reference) {
-  const theirs = new Map(tools.map((t) => [t.name, t]));
-  const missing = reference.filter((t) => !theirs.has(t.name)).map((t) => t.name);
-  const ours = new Set(reference.map((t) => t.name));
-  const extra = tools.filter((t) => !ours.has(t.name)).map((t) => t.name);
-  if (tools.length !== TOOL_COUNT || missing.length || extra.length)
-    throw new Error(
-      `tools/list: ${tools.length} tools (expected our ${TOOL_COUNT})${missing.length ? `, missing ${missing.slice(0, 3).join(', ')}` : ''}${extra.length ? `, extra ${extra.slice(0, 3).join(', ')}` : ''}`,
-    );
-  for (const t of reference) {
-    const peer = theirs.get(t.name);
-    // Ours appends a paragraph on the annotations ("Read-only: no side effects.") to the declared description.
-    if (peer.description !== t.description && !t.description.startsWith(`${peer.description}\n\n`))
-      throw new Error(`tools/list: ${t.name} has another description: ${JSON.stringify(peer.description)}`);
-    if (canonical(peer.inputSchema) !== canonical(t.inputSchema))
-      throw new Error(
-        `tools/list: ${t.name} has another input schema: ${canonical(peer.inputSchema)} (ours ${canonical(t.inputSchema)})`,
-      );
-  }
-}
-
-/** The check before measuring: our 50 tools listed (following nextCursor), and the echo call answered. */
-async function checkPeer(peer, reference) {
-  const url = `${peer.server.url}/mcp`;
-  const req = REQUESTS[peer.era];
-  const session = peer.stateful ? await openSession(peer.server.url) : undefined;
-  const withSession = (headers) => (session ? { ...headers, 'mcp-session-id': session } : headers);
-  const tools = [];
-  let pages = 0;
-  let cursor;
-  do {
-    const list = await post(url, req.list(newId(), cursor), withSession(req.listHeaders));
-    const result = parseAnswer(list.text)?.result;
-    if (list.status !== 200 || !Array.isArray(result?.tools))
-      throw new Error(`tools/list answered ${list.status}: ${list.text.slice(0, 200)}`);
-    tools.push(...result.tools);
-    cursor = result.nextCursor;
-    pages++;
-  } while (cursor !== undefined && pages < 20);
-  compareTools(tools, reference);
-  const call = await post(url, req.call(newId()), withSession(req.headers));
-  if (call.status !== 200 || !isEchoAnswer(parseAnswer(call.text)))
-    throw new Error(`tools/call of echo answered ${call.status}: ${call.text.slice(0, 200)}`);
-  const sse = (call.headers.get('content-type') ?? '').startsWith('text/event-stream');
-  return { tools: tools.length, pages, schemasMatch: true, echo: 'hello', answers: sse ? 'SSE' : 'JSON' };
 }
 
 async function startPeer(def, reference) {
@@ -268,103 +163,6 @@ export function peerScenarios(peers, c) {
       ref: `ceiling.call.${c}`,
       peer: p,
     }));
-}
-
-/** One scenario's figures for the block (`r` a summarised run), against the ceiling run `ceiling`. */
-function figures(r, ceiling) {
-  if (!r) return undefined;
-  return {
-    reqPerSec: Math.round(r.reqPerSec),
-    ratioToCeiling: ceiling ? +(r.reqPerSec / ceiling.reqPerSec).toFixed(3) : undefined,
-    p50Ms: r.latencyMs.p50,
-    p99Ms: r.latencyMs.p99,
-    rssMB: r.rssMB === undefined ? undefined : +r.rssMB.toFixed(1),
-    serverCpuPct: r.serverCpuPct === undefined ? undefined : Math.round(r.serverCpuPct),
-    reqPerServerCpuSec: r.reqPerServerCpuSec === undefined ? undefined : Math.round(r.reqPerServerCpuSec),
-    valid: valid(r),
-    non200: r.non200,
-    errors: r.errors,
-    timeouts: r.timeouts,
-    mismatches: r.mismatches,
-    roundsReqPerSec: r.rounds,
-  };
-}
-
-/**
- * The `peers` block of the results: every peer with its status and figures per connection count, the ceiling's and
- * our production configuration's figures of the same run, and the two targets against the peers (TARGETS.peerCall,
- * TARGETS.peerP99). `measured` is summarise(runs). A peer with an invalid load run (non-200, errors, wrong answers)
- * is reported as failed, its figures kept, and left out of "fastest" and "best".
- */
-export function peersBlock(peers, measured) {
-  const per = (key, vsCeiling = true) =>
-    Object.fromEntries(
-      CONNECTIONS.map((c) => [
-        c,
-        figures(measured[key(c)], vsCeiling ? measured[`ceiling.call.${c}`] : undefined),
-      ]).filter(([, f]) => f),
-    );
-  const frameworks = peers.map((p) => {
-    const call = per((c) => `peer.${p.name}.call.${c}`);
-    const invalid = Object.entries(call).filter(([, f]) => !f.valid);
-    const failedUnderLoad = p.status === 'ok' && invalid.length > 0;
-    return {
-      name: p.name,
-      label: p.label,
-      versions: p.versions,
-      protocolVersion: p.era,
-      stateful: p.stateful,
-      setup: p.setup,
-      status: failedUnderLoad ? 'failed' : p.status,
-      reason: failedUnderLoad
-        ? `invalid answers under load: ${invalid.map(([c, f]) => `x${c} non-200 ${f.non200}, errors ${f.errors}, timeouts ${f.timeouts}, mismatches ${f.mismatches}`).join('; ')}`
-        : p.reason,
-      check: p.check,
-      call,
-    };
-  });
-  const ok = frameworks.filter((f) => f.status === 'ok');
-  const [low, high] = [Math.min(...CONNECTIONS), Math.max(...CONNECTIONS)];
-  const fastest = ok.filter((f) => f.call[low]).sort((a, b) => b.call[low].reqPerSec - a.call[low].reqPerSec)[0];
-  const best = ok.filter((f) => f.call[high]).sort((a, b) => a.call[high].p99Ms - b.call[high].p99Ms)[0];
-  const ours = per((c) => `prod.call.${c}`);
-  // Ours against one peer on one figure at `c` connections, and the verdict of `pass(ratio)`.
-  const versus = (c, peer, metric, target, pass) => {
-    const [o, p] = [ours[c], peer?.call[c]];
-    const ratio = o && p && p[metric] > 0 ? +(o[metric] / p[metric]).toFixed(2) : undefined;
-    const result = !o
-      ? 'FAIL (not measured)'
-      : !o.valid
-        ? 'FAIL (invalid run)'
-        : !peer
-          ? 'FAIL (no valid peer)'
-          : ratio === undefined
-            ? 'FAIL (no figure)'
-            : pass(ratio)
-              ? 'PASS'
-              : 'FAIL';
-    return {
-      connections: c,
-      peer: peer?.name,
-      metric,
-      peerValue: p?.[metric],
-      oursValue: o?.[metric],
-      ratio,
-      target,
-      result,
-    };
-  };
-  const vsFastest = versus(low, fastest, 'reqPerSec', `>= ${TARGETS.peerCall}x`, (r) => r >= TARGETS.peerCall);
-  const p99VsBest = versus(high, best, 'p99Ms', `<= ${TARGETS.peerP99}`, (r) => r <= TARGETS.peerP99);
-  return {
-    request: 'tools/call of echo {text: "hello"}, each peer in the protocol revision of its default setup',
-    ceiling: per((c) => `ceiling.call.${c}`, false),
-    ours: { scenario: 'prod.call (production configuration)', call: ours },
-    frameworks,
-    prodVsFastestPeer: vsFastest,
-    prodP99VsBestPeer: p99VsBest,
-    failed: [vsFastest, p99VsBest].filter((t) => t.result.startsWith('FAIL')).length,
-  };
 }
 
 /**
