@@ -50,7 +50,7 @@ import { dropRedisPrefix, redisBytesPerSession } from './lib/redis.mjs';
 import { mergeReplicas, printReplicas, runReplicas } from './lib/replicas.mjs';
 import { mergeBoot, printBoot, runBoot } from './lib/boot.mjs';
 import { mergePeers, peerScenarios, peersBlock, runPeersOnly, startPeers, stopPeers } from './lib/peers.mjs';
-import { runPlan } from './lib/plan.mjs';
+import { ceilingCall, runPlan } from './lib/plan.mjs';
 import {
   BASE_HEADERS,
   CALL_BODY,
@@ -245,16 +245,7 @@ async function main() {
 
     const plan = [
       ...CONNECTIONS.flatMap((c) => [
-        {
-          key: `ceiling.call.${c}`,
-          label: `ceiling tools/call x${c}`,
-          server: ceiling,
-          path: '/mcp',
-          c,
-          body: CALL_BODY,
-          sessions: fake,
-          verify: 'call',
-        },
+        ceilingCall(ceiling, c, fake),
         {
           key: `mcp.call.${c}`,
           label: `mcp tools/call x${c}`,

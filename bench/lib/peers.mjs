@@ -19,7 +19,7 @@ import { BASE_HEADERS, CALL_BODY, LIST_BODY, newId, openSession, post } from './
 import { startOtlpSink } from './otlp-sink.mjs';
 import { REQUESTS, checkPeer, within } from './peer-check.mjs';
 import { peersBlock } from './peers-block.mjs';
-import { runPlan } from './plan.mjs';
+import { ceilingCall, runPlan } from './plan.mjs';
 import { summarise } from './report.mjs';
 import { startCeiling, startPinned, startServer } from './servers.mjs';
 import {
@@ -200,16 +200,7 @@ export async function runPeersOnly() {
     peers = await startPeers(tools);
     const fake = Array.from({ length: sessions.length }, () => randomUUID());
     const plan = CONNECTIONS.flatMap((c) => [
-      {
-        key: `ceiling.call.${c}`,
-        label: `ceiling tools/call x${c}`,
-        server: ceiling,
-        path: '/mcp',
-        c,
-        body: CALL_BODY,
-        sessions: fake,
-        verify: 'call',
-      },
+      ceilingCall(ceiling, c, fake),
       {
         key: `prod.call.${c}`,
         label: `mcp tools/call (production) x${c}`,

@@ -5,7 +5,20 @@
 // the reason and left out of the rounds that follow, and the bench goes on.
 import { fmtPct, valid } from './report.mjs';
 import { exited, load, rssMB } from './servers.mjs';
+import { CALL_BODY } from './mcp-client.mjs';
 import { ROUNDS } from './settings.mjs';
+
+/** The ceiling's tools/call scenario at `c` connections (`fake`: session ids it ignores), the reference of a round. */
+export const ceilingCall = (ceiling, c, fake) => ({
+  key: `ceiling.call.${c}`,
+  label: `ceiling tools/call x${c}`,
+  server: ceiling,
+  path: '/mcp',
+  c,
+  body: CALL_BODY,
+  sessions: fake,
+  verify: 'call',
+});
 
 /** Adds each run to `runs[key]` (one entry a round) and returns `runs`. */
 export async function runPlan(plan, runs = {}) {
