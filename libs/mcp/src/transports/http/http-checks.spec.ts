@@ -61,12 +61,21 @@ describe('HTTP checks', () => {
     const large = responseRecorder();
     await expect(readJsonBody(requestOf(['x'.repeat(60), 'x'.repeat(60)]), large.res, 100)).resolves.toBeUndefined();
     expect(large.r.status).toBe(413);
-    expect(large.r.headers.Connection).toBe('close');
+    // Kept open: the rest of the body is read and dropped, so a client still sending it gets this answer.
+    expect(large.r.headers.Connection).toBeUndefined();
     expect(large.json().error.code).toBe(-32005);
 
     const declared = responseRecorder();
     await expect(readJsonBody(requestOf([], { 'content-length': '101' }), declared.res, 100)).resolves.toBeUndefined();
     expect(declared.r.status).toBe(413);
+
+    // Past 4 MiB of a refused body the connection is cut instead of read on.
+    const flood = requestOf(Array.from({ length: 6 }, () => 'x'.repeat(1024 * 1024)));
+    const floodRes = responseRecorder();
+    await expect(readJsonBody(flood, floodRes.res, 100)).resolves.toBeUndefined();
+    expect(floodRes.r.status).toBe(413);
+    for (let i = 0; i < 100 && !flood.destroyed; i++) await new Promise((ok) => setImmediate(ok));
+    expect(flood.destroyed).toBe(true);
 
     const bad = responseRecorder();
     await expect(readJsonBody(requestOf(['{nope']), bad.res, 100)).resolves.toBeUndefined();

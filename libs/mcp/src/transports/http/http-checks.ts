@@ -106,7 +106,8 @@ export async function readJsonBody(
   if (raw === undefined)
     return void sendHttpError(res, 400, ErrorCode.ParseError, 'Parse error: the body could not be read');
   if (raw === 'too-large') {
-    res.setHeader('Connection', 'close');
+    // The connection stays open while the rest of the body is read and dropped (bounded, see readBody): closed at
+    // once, a client still sending it would get a reset instead of this answer.
     return void sendHttpError(res, 413, ErrorCode.PayloadTooLarge, `Payload too large: the limit is ${limit} bytes`);
   }
   try {
@@ -116,10 +117,30 @@ export async function readJsonBody(
   }
 }
 
+/**
+ * How much of a refused body is still read (and dropped) so that the client, still sending it, gets the 413 instead of
+ * a connection reset; past that the connection is cut.
+ */
+const DISCARD_BYTES = 4 * 1024 * 1024;
+
+/** Reads and drops the rest of a refused body, up to {@link DISCARD_BYTES}; a longer one loses its connection. */
+function discardRest(req: Request): void {
+  let seen = 0;
+  req.removeAllListeners('data');
+  req.on('data', (chunk: Buffer) => {
+    seen += chunk.length;
+    if (seen > DISCARD_BYTES) req.destroy();
+  });
+  req.resume();
+}
+
 /** Reads the raw body, refusing more than `limit` bytes while reading. @internal */
 export function readBody(req: Request, limit: number): Promise<Buffer | 'too-large'> {
   const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) return Promise.resolve('too-large');
+  if (Number.isFinite(declared) && declared > limit) {
+    discardRest(req);
+    return Promise.resolve('too-large');
+  }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -129,8 +150,7 @@ export function readBody(req: Request, limit: number): Promise<Buffer | 'too-lar
       size += chunk.length;
       if (size > limit) {
         done = true;
-        req.removeAllListeners('data');
-        req.resume();
+        discardRest(req);
         resolve('too-large');
         return;
       }
