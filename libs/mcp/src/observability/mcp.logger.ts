@@ -6,7 +6,7 @@ import { currentRequestId } from './log-context';
 import { LogBatchDestination } from './log-batch.destination';
 
 type Level = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal';
-/** What a buffered pino destination (sonic-boom) offers beyond a stream. */
+/** What a buffered destination (LogBatchDestination, or any stream with a synchronous flush) offers beyond a stream. */
 type Flushable = DestinationStream & { flushSync(): void };
 
 function openLogFile(path: string): number {
