@@ -48,6 +48,14 @@ describe.each([
     await machine.cleanup();
   });
 
+  const listOn = (url: string, session: string) =>
+    mcpPost(url, { jsonrpc: '2.0', id: 3, method: 'tools/list' }, token, { 'mcp-session-id': session });
+  const endOn = (url: string, session: string) =>
+    fetch(url, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${token}`, 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' },
+    });
+
   it('serves a session opened on one replica from the other, and ends it everywhere', async () => {
     const [a, b] = replicas;
     const session = await openMcpSession(a.url, token);
@@ -59,15 +67,8 @@ describe.each([
     );
     expect(call.status).toBe(200);
     expect(await call.json()).toMatchObject({ id: 2, result: { structuredContent: expect.any(Object) } });
-    const ended = await fetch(b.url, {
-      method: 'DELETE',
-      headers: { authorization: `Bearer ${token}`, 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' },
-    });
-    expect(ended.status).toBe(200);
-    const after = await mcpPost(a.url, { jsonrpc: '2.0', id: 3, method: 'tools/list' }, token, {
-      'mcp-session-id': session,
-    });
-    expect(after.status).toBe(404);
+    expect((await endOn(b.url, session)).status).toBe(200);
+    expect((await listOn(a.url, session)).status).toBe(404);
   });
 
   it('keeps its state where the topology says', async () => {
@@ -91,6 +92,20 @@ describe.each([
       const slot = cli(port, ['CLUSTER', 'KEYSLOT', key]);
       expect(slot).toBe(cli(port, ['CLUSTER', 'KEYSLOT', `${prefix}open`]));
       expect(cli(port, ['-c', 'EXISTS', key])).toBe('1');
+      // The bus is sharded pub/sub: its channels live on the master of their slot, not on the cluster bus.
+      const owner = topology.nodes.find((n) => cli(Number(n.split(':')[1]), ['EXISTS', key]) === '1')!;
+      const channels = cli(Number(owner.split(':')[1]), ['PUBSUB', 'SHARDCHANNELS', `${prefix}bus:*`]);
+      expect(channels.split('\n')).toContain(`${prefix}bus:session-ended`);
+    }
+  });
+
+  it('refuses a session on every replica as soon as one answered its DELETE (repeated, both ways)', async () => {
+    for (let i = 0; i < 12; i++) {
+      const [a, b] = i % 2 ? replicas : [...replicas].reverse();
+      const session = await openMcpSession(a.url, token);
+      expect((await listOn(a.url, session)).status).toBe(200); // held live on a: only the bus message ends it there
+      expect((await endOn(b.url, session)).status).toBe(200);
+      expect((await listOn(a.url, session)).status).toBe(404);
     }
   });
 });

@@ -64,7 +64,11 @@ export function createRedisClient(target: RedisTarget): RedisClient {
 export function createSubscriber(client: RedisClient): RedisClient {
   const patient = { maxRetriesPerRequest: null, commandTimeout: undefined };
   if (client instanceof Cluster) {
-    return client.duplicate(undefined, { redisOptions: { ...client.options.redisOptions, ...patient } });
+    // One subscriber per master: the bus subscribes with SSUBSCRIBE on a Cluster (see RedisMessageBus).
+    return client.duplicate(undefined, {
+      redisOptions: { ...client.options.redisOptions, ...patient },
+      shardedSubscribers: true,
+    });
   }
   return client.duplicate(patient);
 }
