@@ -8,6 +8,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { startMcpTelemetry } from '@app/mcp/telemetry';
 import { TestIssuer } from '../support/test-issuer';
 import { MODERN_META, modernPost } from '../support/modern-post';
+import { mcpPost } from '../support/mcp-post';
 
 const HEADER_TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
 const HEADER_SPAN = '00f067aa0ba902b7';
@@ -16,6 +17,8 @@ const META_SPAN = 'b7ad6b7169203331';
 const SECRET_QUERY = 'planted-argument-value-9931';
 const MODERN_TRACE = 'aaaabbbbccccddddeeeeffff00001111';
 const MODERN_SPAN = '1122334455667788';
+const BATCH_TRACE = '99998888777766665555444433332222';
+const BATCH_SPAN = '8877665544332211';
 
 /**
  * Real spans from the desk, booted in this process with the OpenTelemetry Node SDK and an
@@ -76,6 +79,33 @@ describe('OpenTelemetry tracing', () => {
       },
     );
     if (modern.status !== 200) throw new Error(`2026-07-28 call answered ${modern.status}`);
+    // A JSON-RPC batch (2025-03-26 sessions only): its requests are children of the POST's span.
+    const old = { 'mcp-protocol-version': '2025-03-26', traceparent: `00-${BATCH_TRACE}-${BATCH_SPAN}-01` };
+    const token = await issuer.mint();
+    const init = await mcpPost(
+      `http://127.0.0.1:${port}/mcp`,
+      {
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'initialize',
+        params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'batch', version: '1' } },
+      },
+      token,
+      old,
+    );
+    const session = { ...old, 'mcp-session-id': init.headers.get('mcp-session-id')! };
+    await mcpPost(
+      `http://127.0.0.1:${port}/mcp`,
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      token,
+      session,
+    );
+    const batch = [
+      { jsonrpc: '2.0', id: 1, method: 'ping' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+    ];
+    const answered = await mcpPost(`http://127.0.0.1:${port}/mcp`, batch, token, session);
+    if (answered.status !== 200) throw new Error(`batch answered ${answered.status}`);
   });
   const savedEnv = { ...process.env };
   afterAll(async () => {
@@ -94,28 +124,26 @@ describe('OpenTelemetry tracing', () => {
   const spans = () => exporter.getFinishedSpans();
   const named = (name: string) => spans().filter((s) => s.name === name);
 
-  it('makes a SERVER span per HTTP request that continues the traceparent header', () => {
-    const http = named('POST /mcp');
-    expect(http.length).toBeGreaterThanOrEqual(3);
+  it('makes one SERVER span per HTTP request, continuing the traceparent header', () => {
+    const http = spans().filter(
+      (s) => s.attributes['http.request.method'] === 'POST' && s.spanContext().traceId === HEADER_TRACE,
+    );
+    expect(http.length).toBeGreaterThanOrEqual(4); // initialize, the initialized notification, two calls
     for (const s of http) {
       expect(s.kind).toBe(SpanKind.SERVER);
-      expect(s.spanContext().traceId).toBe(HEADER_TRACE);
       expect(s.parentSpanContext?.spanId).toBe(HEADER_SPAN);
-      expect(s.attributes).toMatchObject({
-        'http.request.method': 'POST',
-        'url.path': '/mcp',
-        'http.response.status_code': 200,
-        'request.id': 'trace-req-1',
-      });
+      expect(s.attributes).toMatchObject({ 'url.path': '/mcp', 'request.id': 'trace-req-1' });
+      expect([200, 202]).toContain(s.attributes['http.response.status_code']);
     }
+    // A POST that carries no request (the notification) keeps the HTTP name.
+    expect(named('POST /mcp').some((s) => s.spanContext().traceId === HEADER_TRACE)).toBe(true);
   });
 
-  it('makes a child SERVER span per MCP request, named and attributed per the MCP conventions', () => {
+  it('gives a POST of one MCP request one span: the HTTP span, named and attributed per the MCP conventions', () => {
     const [call] = named('tools/call search_tickets').filter((s) => s.spanContext().traceId === HEADER_TRACE);
     expect(call).toBeDefined();
     expect(call.kind).toBe(SpanKind.SERVER);
-    const parent = spans().find((s) => s.spanContext().spanId === call.parentSpanContext?.spanId);
-    expect(parent?.name).toBe('POST /mcp');
+    expect(call.parentSpanContext?.spanId).toBe(HEADER_SPAN);
     expect(call.attributes).toMatchObject({
       'mcp.method.name': 'tools/call',
       'gen_ai.tool.name': 'search_tickets',
@@ -125,8 +153,20 @@ describe('OpenTelemetry tracing', () => {
       'jsonrpc.request.id': expect.any(String),
       'request.id': 'trace-req-1',
       'network.transport': 'tcp',
+      'http.request.method': 'POST',
+      'http.response.status_code': 200,
     });
     expect(call.status.code).not.toBe(SpanStatusCode.ERROR);
+  });
+
+  it("makes a batch's requests children of the POST's span", () => {
+    const [ping] = named('ping').filter((s) => s.spanContext().traceId === BATCH_TRACE);
+    const [list] = named('tools/list').filter((s) => s.spanContext().traceId === BATCH_TRACE);
+    const post = spans().find((s) => s.spanContext().spanId === ping?.parentSpanContext?.spanId);
+    expect(post?.name).toBe('POST /mcp');
+    expect(post?.parentSpanContext?.spanId).toBe(BATCH_SPAN);
+    expect(list?.parentSpanContext?.spanId).toBe(post?.spanContext().spanId);
+    for (const child of [ping, list]) expect(child.attributes['http.request.method']).toBeUndefined();
   });
 
   it("keeps the MCP span active while the tool runs: the tool's own spans are its children, with no span between", () => {
@@ -135,7 +175,7 @@ describe('OpenTelemetry tracing', () => {
     expect(own).toBeDefined();
     expect(own!.parentSpanContext?.spanId).toBe(call.spanContext().spanId);
     expect(call.attributes['gen_ai.tool.call.id']).toBe(call.attributes['jsonrpc.request.id']);
-    // Two spans of ours per call (HTTP and MCP): the interceptor's execute_tool span is gone.
+    // One span of ours per call: the interceptor's execute_tool span is gone, the HTTP span is the MCP span.
     expect(spans().filter((s) => s.name.startsWith('execute_tool'))).toHaveLength(0);
   });
 

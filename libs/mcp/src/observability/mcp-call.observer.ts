@@ -20,6 +20,8 @@ export interface ObservedCall {
   /** The span's context, or undefined when no OpenTelemetry SDK runs. */
   readonly ctx: Context | undefined;
   readonly span: Span | undefined;
+  /** False when the span is the HTTP request's (one MCP request in the body): the HTTP layer ends it. */
+  readonly owned: boolean;
   readonly method: string;
   readonly target: string | undefined;
   readonly tool: ToolEntry | undefined;
@@ -79,8 +81,8 @@ export class McpCallObserver {
     const target =
       tool?.name ??
       (method === 'prompts/get' && name !== undefined && this.registry.prompts.has(name) ? name : undefined);
-    const { span, ctx } = !this.tracing
-      ? { span: undefined, ctx: undefined }
+    const { span, ctx, owned } = !this.tracing
+      ? { span: undefined, ctx: undefined, owned: true }
       : startMcpSpan(this.tracer, method, target, params._meta, () => ({
           [MCP_ATTR.method]: method,
           [MCP_ATTR.sessionId]: session.sessionId,
@@ -99,13 +101,25 @@ export class McpCallObserver {
               ? params.uri
               : undefined,
         }));
-    return { ctx, span, method, target, tool, started: performance.now(), request, session, requestId, principal };
+    return {
+      ctx,
+      span,
+      owned,
+      method,
+      target,
+      tool,
+      started: performance.now(),
+      request,
+      session,
+      requestId,
+      principal,
+    };
   }
 
   /** Ends the observation: `status` is `ok`, `tool_error`, `invalid_arguments`, `cancelled` or an error class. */
   end(call: ObservedCall, status: string, rpcCode?: number): void {
     const seconds = (performance.now() - call.started) / 1000;
-    if (call.span) endSpan(call.span, status, rpcCode);
+    if (call.span) endSpan(call as { span: Span; owned: boolean }, status, rpcCode);
     const key = `${call.method}\u0000${call.target ?? ''}\u0000${status}`;
     let duration = this.durations.get(key);
     if (!duration)

@@ -7,11 +7,23 @@ import {
   ATTR_CLIENT_ADDRESS,
 } from '@opentelemetry/semantic-conventions';
 import type { NextFunction, Request, Response } from 'express';
-import { MCP_ATTR, incomingTraceContext, mcpTracer, tracingActive } from './mcp-tracer';
+import { MCP_ATTR, RequestSpanOffer, incomingTraceContext, mcpTracer, offerKey, tracingActive } from './mcp-tracer';
 import { requestIdFor } from './request-id';
 
 const SPAN = Symbol('mcpHttpSpan');
-type TracedResponse = Response & { [SPAN]?: Span };
+const OFFER = Symbol('mcpHttpSpanOffer');
+type TracedResponse = Response & { [SPAN]?: Span; [OFFER]?: RequestSpanOffer };
+
+/**
+ * Called by the transport once it knows the body is one JSON-RPC message (not a batch): the MCP request it carries
+ * may then take this request's span as its own (renamed and attributed per the MCP conventions) instead of starting
+ * a child, so a call costs one span, not two. Without a recording span, nothing happens.
+ * @internal
+ */
+export function offerRequestSpan(res: Response): void {
+  const offer = (res as TracedResponse)[OFFER];
+  if (offer) offer.open = true;
+}
 
 /** Ends the request's span when the response closes: one shared listener, no closure per request. */
 function endHttpSpan(this: TracedResponse): void {
@@ -25,8 +37,9 @@ function endHttpSpan(this: TracedResponse): void {
 
 /**
  * One SERVER span per HTTP request to the MCP endpoints, continuing the caller's W3C
- * `traceparent`/`tracestate` headers, active for everything the request does, so each MCP
- * request's span is its child. No headers, query string or body are recorded.
+ * `traceparent`/`tracestate` headers, active for everything the request does. A POST of one MCP request gives the
+ * span to that request (see {@link offerRequestSpan}); a batch's requests are its children. No headers, query string
+ * or body are recorded.
  * @internal
  */
 @Injectable()
@@ -48,9 +61,12 @@ export class McpHttpTraceMiddleware implements NestMiddleware {
         [ATTR_CLIENT_ADDRESS]: req.socket.remoteAddress ?? '',
         [MCP_ATTR.requestId]: requestIdFor(req, res),
       });
+      const offer: RequestSpanOffer = { span, open: false };
       (res as TracedResponse)[SPAN] = span;
+      (res as TracedResponse)[OFFER] = offer;
       // 'close' ends every response, complete (after 'finish') or cut short: one listener covers both.
       res.on('close', endHttpSpan);
+      return context.with(trace.setSpan(parent, span).setValue(offerKey, offer), next);
     }
     context.with(trace.setSpan(parent, span), next);
   }

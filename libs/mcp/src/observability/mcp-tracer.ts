@@ -7,6 +7,7 @@ import {
   SpanStatusCode,
   Tracer,
   context,
+  createContextKey,
   trace,
 } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
@@ -69,7 +70,7 @@ export const mcpTracer = () => trace.getTracer('nest-mcp-enterprise');
  */
 export function parentOf(meta: unknown): { parent: Context; links: { context: ReturnType<Span['spanContext']> }[] } {
   const active = context.active();
-  if (meta && typeof meta === 'object' && typeof (meta as Record<string, unknown>).traceparent === 'string') {
+  if (hasTraceparent(meta)) {
     const extracted = incomingTraceContext.extract(ROOT_CONTEXT, meta as Record<string, unknown>, metaGetter);
     if (trace.getSpanContext(extracted)) {
       const http = trace.getSpan(active)?.spanContext();
@@ -88,8 +89,29 @@ const metaGetter = {
 };
 
 /**
+ * An HTTP request's span, offered to the one MCP request its body carries (claimed at most once).
+ * @internal
+ */
+export interface RequestSpanOffer {
+  span: Span;
+  open: boolean;
+}
+
+/** Where the HTTP trace middleware puts its {@link RequestSpanOffer} in the request's context. @internal */
+export const offerKey = createContextKey('nest-mcp request span offer');
+
+/** An MCP request's span; `owned` is false when it is the HTTP request's span, which the HTTP layer ends. @internal */
+export interface McpSpan {
+  span: Span;
+  ctx: Context;
+  owned: boolean;
+}
+
+/**
  * Starts an MCP server span (`{method} {target}`, kind SERVER) under {@link parentOf}, on the tracer its caller
- * took once at boot. `attributes` is called only for a recording span; undefined values are left out.
+ * took once at boot. When the HTTP request offered its span (one MCP request in the body, no `_meta` trace context
+ * of its own), that span is renamed and attributed instead: one span per call. `attributes` is called only for a
+ * recording span; undefined values are left out.
  * @internal
  */
 export function startMcpSpan(
@@ -98,9 +120,23 @@ export function startMcpSpan(
   target: string | undefined,
   meta: unknown,
   attributes: () => Record<string, string | number | undefined>,
-): { span: Span; ctx: Context } {
-  const { parent, links } = parentOf(meta);
-  const span = tracer.startSpan(target ? `${method} ${target}` : method, { kind: SpanKind.SERVER, links }, parent);
+): McpSpan {
+  const name = target ? `${method} ${target}` : method;
+  const active = context.active();
+  const offer = active.getValue(offerKey) as RequestSpanOffer | undefined;
+  let span: Span;
+  let ctx: Context;
+  let owned = true;
+  if (offer?.open && !hasTraceparent(meta)) {
+    offer.open = false;
+    span = offer.span.updateName(name);
+    ctx = active;
+    owned = false;
+  } else {
+    const { parent, links } = parentOf(meta);
+    span = tracer.startSpan(name, { kind: SpanKind.SERVER, links }, parent);
+    ctx = trace.setSpan(parent, span);
+  }
   if (span.isRecording()) {
     const all = attributes();
     for (const key in all) {
@@ -108,16 +144,23 @@ export function startMcpSpan(
       if (value !== undefined) span.setAttribute(key, value);
     }
   }
-  return { span, ctx: trace.setSpan(parent, span) };
+  return { span, ctx, owned };
 }
 
-/** Records the outcome on a span and ends it: `error.type` and an ERROR status for failures. @internal */
-export function endSpan(span: Span, status: string, rpcCode?: number): void {
+const hasTraceparent = (meta: unknown): boolean =>
+  !!meta && typeof meta === 'object' && typeof (meta as Record<string, unknown>).traceparent === 'string';
+
+/**
+ * Records the outcome on a span (`error.type` and an ERROR status for failures) and ends it when it is the MCP
+ * layer's own (an adopted HTTP span ends with its response).
+ * @internal
+ */
+export function endSpan({ span, owned }: Pick<McpSpan, 'span' | 'owned'>, status: string, rpcCode?: number): void {
   if (!span.isRecording()) return;
   if (status !== 'ok') {
     span.setAttribute(MCP_ATTR.errorType, status);
     if (rpcCode !== undefined) span.setAttribute(MCP_ATTR.rpcStatus, String(rpcCode));
     span.setStatus({ code: SpanStatusCode.ERROR });
   }
-  span.end();
+  if (owned) span.end();
 }

@@ -88,8 +88,9 @@ export class McpRequestRunner {
       states: this.states,
     };
     try {
-      // The request's span is active while it runs: the pipeline, the handler and its own calls nest under it.
-      const work = observed.ctx ? context.with(observed.ctx, () => handler(scope)) : handler(scope);
+      // The request's span is active while it runs: the pipeline, the handler and its own calls nest under it. A span
+      // taken over from the HTTP request (not owned) is active already.
+      const work = observed.ctx && observed.owned ? context.with(observed.ctx, () => handler(scope)) : handler(scope);
       const result = await answerOrAbort(work, call.controller.signal);
       if (call.cancelled) {
         this.observer.end(observed, 'cancelled');

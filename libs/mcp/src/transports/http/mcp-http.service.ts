@@ -23,6 +23,7 @@ import { McpChallenge } from '../../auth/mcp-challenge';
 import { principalOf } from '../../auth/mcp-principal';
 import { ModernHttpHandler, isModernPost } from './modern-http.handler';
 import { sendJson } from './json-response';
+import { offerRequestSpan } from '../../observability/mcp-http-trace.middleware';
 
 const SESSION_HEADER = 'mcp-session-id';
 const VERSION_HEADER = 'mcp-protocol-version';
@@ -80,6 +81,8 @@ export class McpHttpService {
     if (!parsed) return;
     const body = parsed.value;
     assertAnonymousMayCall(req, body);
+    // One message: its MCP request (if it is one) takes the request's span instead of starting a second.
+    if (!Array.isArray(body)) offerRequestSpan(res);
     // A 2026-07-28 request carries its own context: served statelessly beside the 2025 sessions.
     if (isModernPost(body, req)) return this.modern.post(body, req, res);
     const version = req.headers[VERSION_HEADER] as string | undefined;
