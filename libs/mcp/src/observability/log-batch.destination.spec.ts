@@ -1,4 +1,5 @@
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { closeSync, constants, mkdtempSync, openSync, readFileSync, readSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LogBatchDestination } from './log-batch.destination';
@@ -46,7 +47,7 @@ describe('LogBatchDestination', () => {
     const lines = Array.from({ length: 500 }, (_, i) => `{"n":${i},"text":"é ✓ 🙂 ${'x'.repeat(i % 50)}"}\n`);
     for (const line of lines) batch.write(line);
     batch.flushSync();
-    await until(() => written().length === Buffer.byteLength(lines.join('')));
+    await until(() => Buffer.byteLength(written()) === Buffer.byteLength(lines.join('')));
     expect(written()).toBe(lines.join(''));
   });
 
@@ -65,5 +66,48 @@ describe('LogBatchDestination', () => {
     expect(hook).toBeDefined();
     (hook as (code: number) => void)(0);
     expect(written()).toBe('last words\n');
+  });
+
+  it('writes a full block to a file at once, in the call that filled it (no thread-pool trip)', () => {
+    const batch = LogBatchDestination.forFd(fd, 100, 60_000);
+    batch.write('a'.repeat(60) + '\n');
+    expect(written()).toBe('');
+    batch.write('b'.repeat(60) + '\n');
+    expect(written()).toBe(`${'a'.repeat(60)}\n${'b'.repeat(60)}\n`);
+  });
+
+  it('writes to a pipe asynchronously: a reader that is not reading never stalls the caller, and gets it all in order', async () => {
+    const fifo = join(dir, 'pipe');
+    execFileSync('mkfifo', [fifo]);
+    const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+    // Non-blocking, so that a regression to synchronous writes fails this test (EAGAIN, lines dropped, a stalled
+    // caller) instead of hanging the suite on a full pipe.
+    const writer = openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK);
+    try {
+      const batch = LogBatchDestination.forFd(writer, 4_096, 60_000);
+      // 256 KB: four times what a Linux pipe holds, with nobody reading yet.
+      const lines = Array.from({ length: 256 }, (_, i) => `${String(i).padStart(4, '0')}${'x'.repeat(1_019)}\n`);
+      const started = performance.now();
+      for (const line of lines) batch.write(line);
+      expect(performance.now() - started).toBeLessThan(250);
+      batch.write('tail\n');
+      await new Promise((ok) => setTimeout(ok, 50)); // only whole blocks go out; the tail waits (interval 60 s)
+      let got = '';
+      const chunk = Buffer.alloc(65_536);
+      const expected = lines.join('');
+      for (let i = 0; i < 2_000 && got.length < expected.length; i++) {
+        try {
+          const n = readSync(reader, chunk);
+          got += chunk.toString('utf8', 0, n);
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
+          await new Promise((ok) => setTimeout(ok, 5));
+        }
+      }
+      expect(got).toBe(expected);
+    } finally {
+      closeSync(writer);
+      closeSync(reader);
+    }
   });
 });

@@ -56,4 +56,17 @@ describe('isoTime', () => {
     expect(Date.parse(value.time)).toBeGreaterThanOrEqual(before);
     expect(value.time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
   });
+
+  it('matches Date#toISOString at every millisecond, across seconds, days and years', () => {
+    const start = Date.UTC(2026, 11, 31, 23, 59, 58, 990);
+    const now = jest.spyOn(Date, 'now');
+    try {
+      for (let t = start; t < start + 2_100; t += 7) {
+        now.mockReturnValue(t);
+        expect(isoTime()).toBe(`,"time":"${new Date(t).toISOString()}"`);
+      }
+    } finally {
+      now.mockRestore();
+    }
+  });
 });

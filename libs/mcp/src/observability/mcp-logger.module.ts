@@ -38,7 +38,8 @@ export interface McpLoggerOptions {
  * per HTTP request, each line written while a request is served carrying its `X-Request-Id` as `requestId`.
  * Requests are serialised as method + path only: no headers (so no `Authorization`/`Cookie`), no query string
  * (tokens sent there are refused, and must not be logged either). Logs go to stdout, or to stderr when the
- * process serves MCP over stdio, through a buffered asynchronous destination written out on shutdown.
+ * process serves MCP over stdio, through a buffered destination (asynchronous writes to a pipe or socket) written out
+ * on shutdown.
  *
  * `bootstrapMcpServer` installs {@link McpLogger} as the app's logger when this module is imported.
  *

@@ -28,10 +28,10 @@ function flushQuietly(destination: Flushable): void {
  * into the line, an `Error` under `err`. A line written while an HTTP request is served carries its
  * `requestId` (from `X-Request-Id`), without a per-request child logger.
  *
- * The destination is buffered: lines are written asynchronously in blocks of a few kilobytes and at least
- * every {@link McpLogger.FLUSH_INTERVAL_MS}, so a busy server does not make a write call per line; the buffer is
- * written out synchronously when the app shuts down (SIGTERM included) and when the process exits by any other
- * path (`process.exit`).
+ * The destination is buffered: lines are written in blocks of a few kilobytes (to a file directly, to a pipe or
+ * socket asynchronously) and at least every {@link McpLogger.FLUSH_INTERVAL_MS}, so a busy server does not make a
+ * write call per line; the buffer is written out synchronously when the app shuts down (SIGTERM included) and when
+ * the process exits by any other path (`process.exit`).
  *
  * @example
  * // without bootstrapMcpServer: main.ts
