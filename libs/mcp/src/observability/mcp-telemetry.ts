@@ -2,6 +2,9 @@ import { NodeSDK } from '@opentelemetry/sdk-node';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import type { SpanProcessor } from '@opentelemetry/sdk-trace';
 
+/** Spans per OTLP export unless `OTEL_BSP_MAX_EXPORT_BATCH_SIZE` says otherwise (see {@link startMcpTelemetry}). */
+export const DEFAULT_EXPORT_BATCH = 128;
+
 /** Options of {@link startMcpTelemetry}. */
 export interface McpTelemetryOptions {
   /** `service.name`, unless `OTEL_SERVICE_NAME` says otherwise. */
@@ -23,7 +26,8 @@ export interface McpTelemetryOptions {
  * endpoint, sampler, resource attributes, propagators; `OTEL_SDK_DISABLED=true` turns it off).
  * Traces follow the SDK's defaults (OTLP). Metrics and logs have their own channels here
  * (Prometheus `/metrics`, pino JSON), so their OTel exporters default to `none` unless
- * `OTEL_METRICS_EXPORTER` / `OTEL_LOGS_EXPORTER` ask for one. Call it first in `main.ts`, before
+ * `OTEL_METRICS_EXPORTER` / `OTEL_LOGS_EXPORTER` ask for one; spans are exported in batches of at most 128
+ * (`OTEL_BSP_MAX_EXPORT_BATCH_SIZE`). Call it first in `main.ts`, before
  * the app (and any instrumented library) is imported; returns the SDK to shut down on exit.
  *
  * @example
@@ -34,6 +38,9 @@ export function startMcpTelemetry(options: McpTelemetryOptions): NodeSDK | undef
   if (/^true$/i.test(process.env.OTEL_SDK_DISABLED?.trim() ?? '')) return undefined;
   process.env.OTEL_METRICS_EXPORTER ??= 'none';
   process.env.OTEL_LOGS_EXPORTER ??= 'none';
+  // The batch span processor encodes a whole batch synchronously, on the event loop, when it fills: 128 spans (the
+  // SDK's default is 512) keep that pause short enough not to show in a busy server's tail latency.
+  process.env.OTEL_BSP_MAX_EXPORT_BATCH_SIZE ??= String(DEFAULT_EXPORT_BATCH);
   const sdk = new NodeSDK({
     serviceName: process.env.OTEL_SERVICE_NAME ?? options.serviceName,
     resource: resourceFromAttributes(options.serviceVersion ? { 'service.version': options.serviceVersion } : {}),

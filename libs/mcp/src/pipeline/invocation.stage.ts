@@ -135,15 +135,23 @@ function failureOf(error: unknown, call: Invocation, signal: AbortSignal): strin
  * whatever the handler produces later is dropped.
  */
 function withTimeout<T>(work: Promise<T>, ms: number, scope: InvocationScope): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
+  // One promise settled by whichever comes first (no race, finally or extra catch per call): a handler that settles
+  // after the timeout settles nothing, and its rejection is handled here, so it is never an unhandled one.
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => {
       const error = new TimeoutError(`Timeout: the tool did not finish within ${ms} ms`, { timeoutMs: ms });
       scope.abort(error);
       reject(error);
     }, ms);
+    work.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
   });
-  // A handler that rejects after the timeout must not become an unhandled rejection.
-  work.catch(() => undefined);
-  return Promise.race([work, expired]).finally(() => clearTimeout(timer));
 }

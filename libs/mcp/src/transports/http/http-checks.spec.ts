@@ -53,6 +53,16 @@ describe('HTTP checks', () => {
     expect(accepts(undefined, 'application/json')).toBe(false);
   });
 
+  it('answers the same for a header seen before, per type, and past the bound of remembered headers', () => {
+    for (let round = 0; round < 2; round++) {
+      for (let i = 0; i < 600; i++) {
+        const header = i % 2 ? `application/json;v=${i}, text/event-stream` : `application/json;v=${i}`;
+        expect(accepts(header, 'application/json')).toBe(true);
+        expect(accepts(header, 'text/event-stream')).toBe(i % 2 === 1);
+      }
+    }
+  });
+
   it('reads JSON bodies within the limit, answering 413 and 400 itself', async () => {
     const ok = responseRecorder();
     await expect(readJsonBody(requestOf(['{"a":', '1}']), ok.res, 100)).resolves.toEqual({ value: { a: 1 } });

@@ -156,19 +156,34 @@ export function readBody(req: Request, limit: number): Promise<Buffer | 'too-lar
       }
       chunks.push(chunk);
     });
-    req.on('end', () => !done && ((done = true), resolve(Buffer.concat(chunks))));
+    req.on('end', () => !done && ((done = true), resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks))));
     req.on('error', (e) => !done && ((done = true), reject(e)));
   });
 }
 
+/**
+ * Answers of {@link accepts} for the Accept headers seen last: a client sends the same one with every request, so
+ * parsing it once per header value (not twice per request) is enough. Bounded: cleared when full.
+ */
+const accepted = new Map<string, Map<string, boolean>>();
+const ACCEPTED_MAX = 256;
+
 /** True when a media-type list names `type` (or a wildcard that covers it). @internal */
 export function accepts(header: string | undefined, type: string): boolean {
   if (!header) return false;
-  const [major] = type.split('/');
-  return header.split(',').some((part) => {
-    const t = part.split(';')[0].trim().toLowerCase();
-    return t === type || t === `${major}/*` || t === '*/*';
-  });
+  let seen = accepted.get(type);
+  if (!seen) accepted.set(type, (seen = new Map()));
+  let answer = seen.get(header);
+  if (answer === undefined) {
+    const [major] = type.split('/');
+    answer = header.split(',').some((part) => {
+      const t = part.split(';')[0].trim().toLowerCase();
+      return t === type || t === `${major}/*` || t === '*/*';
+    });
+    if (seen.size >= ACCEPTED_MAX) seen.clear();
+    seen.set(header, answer);
+  }
+  return answer;
 }
 
 export { ErrorCode };

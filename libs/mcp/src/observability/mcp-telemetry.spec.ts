@@ -1,0 +1,43 @@
+import { context, propagation, trace } from '@opentelemetry/api';
+import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace';
+import { DEFAULT_EXPORT_BATCH, startMcpTelemetry, stopMcpTelemetry } from './mcp-telemetry';
+
+describe('startMcpTelemetry', () => {
+  const saved = { ...process.env };
+  afterEach(() => {
+    trace.disable();
+    context.disable();
+    propagation.disable();
+    for (const key of Object.keys(process.env)) if (!(key in saved)) delete process.env[key];
+    Object.assign(process.env, saved);
+  });
+
+  const start = () =>
+    startMcpTelemetry({
+      serviceName: 'spec',
+      spanProcessors: [new SimpleSpanProcessor({ exporter: new InMemorySpanExporter() })],
+    });
+
+  it('exports spans in batches of 128 and leaves metrics and logs to their own channels, unless OTEL_* say otherwise', async () => {
+    for (const key of ['OTEL_BSP_MAX_EXPORT_BATCH_SIZE', 'OTEL_METRICS_EXPORTER', 'OTEL_LOGS_EXPORTER'])
+      delete process.env[key];
+    const sdk = start();
+    expect(process.env.OTEL_BSP_MAX_EXPORT_BATCH_SIZE).toBe(String(DEFAULT_EXPORT_BATCH));
+    expect(process.env.OTEL_METRICS_EXPORTER).toBe('none');
+    expect(process.env.OTEL_LOGS_EXPORTER).toBe('none');
+    await stopMcpTelemetry(sdk);
+  });
+
+  it('keeps what the operator set', async () => {
+    Object.assign(process.env, { OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '512', OTEL_METRICS_EXPORTER: 'otlp' });
+    const sdk = start();
+    expect(process.env.OTEL_BSP_MAX_EXPORT_BATCH_SIZE).toBe('512');
+    expect(process.env.OTEL_METRICS_EXPORTER).toBe('otlp');
+    await stopMcpTelemetry(sdk);
+  });
+
+  it('starts nothing with OTEL_SDK_DISABLED=true', () => {
+    process.env.OTEL_SDK_DISABLED = 'true';
+    expect(start()).toBeUndefined();
+  });
+});
