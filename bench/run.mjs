@@ -8,10 +8,11 @@
 // per-caller limits (BENCH_LIMITS=default, MCP_RATE_LIMIT_PER_MINUTE=1200), alone on core 0, driven at a
 // fixed rate; it reports allowed/limited answers, Retry-After, and the server's RSS over the run.
 //
-// Four servers: the ceiling (bare Nest), `mcp` (our module, authentication and log lines off; metrics and
-// the call observer on), `mcp-logs` (the same with the production JSON logs on, written to /dev/null) and
-// `mcp-auth` (authentication on, NODE_ENV=production, verifying RS256 JWTs against a JWKS that this
-// script serves itself on 127.0.0.1). Only one of them is under load at a time.
+// The servers: the ceiling (bare Nest), `mcp` (our module, authentication and log lines off; metrics and
+// the call observer on), `mcp-auth` (authentication on, NODE_ENV=production, verifying RS256 JWTs against a JWKS that
+// this script serves itself on 127.0.0.1), `mcp-redis`, `mcp-prod` (the production configuration) and
+// `mcp-prod-quiet` (the same without its log lines: what the logs cost is prod against it, round by round). Only one
+// of them is under load at a time.
 //
 // Beside them, the peers (bench/lib/peers.mjs): the published MCP frameworks a team would otherwise pick (the
 // official SDK 1.x and v2, @rekog/mcp-nest, fastmcp), each serving the same 50 tools in its documented default setup
@@ -161,10 +162,8 @@ async function main() {
   // `auth: { disabled: true }` under NODE_ENV=production (a boot error); Express only changes error
   // verbosity and view caching with it, nothing on this path. The ceiling and mcp-auth stay in production.
   const issuer = await startIssuer();
-  // `mcp` measures the stack (metrics, tracing middleware and call observer on, no SDK) without log lines;
-  // `mcp-logs` is the same with the production logs on (JSON lines to /dev/null), against `mcp`.
+  // `mcp` measures the stack (metrics, tracing middleware and call observer on, no SDK) without log lines.
   const mcp = await startServer('mcp', 'mcp', { NODE_ENV: 'development', BENCH_AUTH: 'off', BENCH_LOGS: 'off' });
-  const mcpLogs = await startServer('mcp-logs', 'mcp', { NODE_ENV: 'development', BENCH_AUTH: 'off' });
   // `mcp-redis`: `mcp` with every store in Redis (MCP_STORE=redis, a key prefix of its own, removed afterwards).
   const redisPrefix = `bench:${randomUUID().slice(0, 8)}:`;
   const mcpRedis = await startServer('mcp-redis', 'mcp', {
@@ -182,6 +181,7 @@ async function main() {
   let ceiling;
   let mcpAuth;
   let mcpProd;
+  let mcpQuiet;
   let authCheck;
   let redisMemory;
   let peers = [];
@@ -222,6 +222,11 @@ async function main() {
       'mcp',
       productionEnv({ jwksUri: issuer.jwksUri, logFile: prodLog, otlpUrl: sink.url }),
     );
+    // The logs' cost as the issue measures it: the production configuration with and without its log lines (#14).
+    mcpQuiet = await startServer('mcp-prod-quiet', 'mcp', {
+      ...productionEnv({ jwksUri: issuer.jwksUri, logFile: prodLog, otlpUrl: sink.url }),
+      BENCH_LOGS: 'off',
+    });
     const bearer = { authorization: `Bearer ${issuer.token}` };
     const authSessions = [];
     for (let i = 0; i < Math.max(...CONNECTIONS); i++) authSessions.push(await openSession(mcpAuth.url, bearer));
@@ -235,8 +240,8 @@ async function main() {
     const prodSessions = [];
     for (let i = 0; i < Math.max(...CONNECTIONS, LIST_CONNECTIONS); i++)
       prodSessions.push(await openSession(mcpProd.url, bearer));
-    const logSessions = [];
-    for (let i = 0; i < Math.max(...CONNECTIONS); i++) logSessions.push(await openSession(mcpLogs.url));
+    const quietSessions = [];
+    for (let i = 0; i < Math.max(...CONNECTIONS); i++) quietSessions.push(await openSession(mcpQuiet.url, bearer));
     const redisSessions = [];
     for (let i = 0; i < Math.max(...CONNECTIONS); i++) redisSessions.push(await openSession(mcpRedis.url));
     // The peer frameworks, checked against our tools/list before they are measured (failed ones are kept as failed).
@@ -304,19 +309,21 @@ async function main() {
           headers: authHeaders,
           ref: `ceiling.call.${c}`,
         },
-        // The peers right after our production configuration, against the same round's ceiling.
-        ...peerScenarios(peers, c),
         {
-          key: `logs.call.${c}`,
-          label: `mcp tools/call (logs) x${c}`,
-          server: mcpLogs,
+          // Back to back with the production configuration: the logs' cost is its ratio to this, round by round.
+          key: `prodquiet.call.${c}`,
+          label: `mcp tools/call (production, no log lines) x${c}`,
+          server: mcpQuiet,
           path: '/mcp',
           c,
           body: CALL_BODY,
-          sessions: logSessions,
+          sessions: quietSessions,
           verify: 'call',
-          ref: `mcp.call.${c}`,
+          headers: authHeaders,
+          ref: `prod.call.${c}`,
         },
+        // The peers right after our production configuration, against the same round's ceiling.
+        ...peerScenarios(peers, c),
       ]),
       {
         key: 'ceiling.list',
@@ -360,7 +367,7 @@ async function main() {
   } finally {
     await Promise.all([
       mcp.stop(),
-      mcpLogs.stop(),
+      mcpQuiet?.stop(),
       mcpRedis.stop(),
       ceiling?.stop(),
       mcpAuth?.stop(),

@@ -128,13 +128,22 @@ function buildRows(runs, measured) {
       c === 16 ? TARGETS.redis : undefined,
       'mcp',
     );
-    row('mcp tools/call echo (logs)', `logs call x${c}`, `logs.call.${c}`, `mcp.call.${c}`, TARGETS.logs, 'mcp');
     row(
       'mcp tools/call echo, production config',
       `prod call x${c}`,
       `prod.call.${c}`,
       `ceiling.call.${c}`,
       c === 16 ? TARGETS.prodCall : undefined,
+    );
+    row('  the same without log lines', `prod quiet x${c}`, `prodquiet.call.${c}`, `ceiling.call.${c}`);
+    // What the logs cost (#14): production with its log lines against production without, round by round.
+    row(
+      '  its log lines (prod vs. quiet)',
+      `logs x${c}`,
+      `prod.call.${c}`,
+      `prodquiet.call.${c}`,
+      TARGETS.logs,
+      'quiet',
     );
   }
   row(`ceiling list (${TOOL_COUNT} tools, res.json)`, 'ceiling list', 'ceiling.list');
@@ -191,15 +200,15 @@ function printTable(rows) {
   console.log(
     'ratio = req/s against the ceiling (the target); cpu ratio = requests per server CPU-second against the ceiling\n' +
       '(cross-check that holds when other processes share the cores; srv cpu well under 100% means the server was not the limit).\n' +
-      '(auth) rows: ratio and cpu ratio against the unauthenticated mcp tools/call of the same connection count, taken round by\n' +
-      'round (measured back to back) and the median of those reported.',
+      'rows measured against another than the ceiling (auth, Redis and 2026 against mcp; the log lines: production against\n' +
+      'production without them): ratio and cpu ratio taken round by round (back to back), the median of those reported.',
   );
   if (ROUNDS > 1) {
     console.log(
       `median of ${ROUNDS} rounds; per-round req/s: ${rows.map((r) => `${r.short} [${r.roundsReqPerSec.join(', ')}]`).join('; ')}`,
     );
     console.log(
-      `per-round auth/mcp ratios: ${rows
+      `per-round ratios: ${rows
         .filter((r) => r.roundRatios)
         .map(
           (r) =>

@@ -20,10 +20,13 @@ function childEnv(env) {
   return { ...base, NODE_OPTIONS: '', ...env };
 }
 
-/** Starts `serve.js <which>` (mcp | ceiling) pinned to core 0; `name` labels it (and its CPU profiles). */
-export function startServer(name, which, env) {
+/**
+ * Starts `serve.js <which>` (mcp | ceiling) pinned to core 0; `name` labels it (and its CPU profiles). `serve` names
+ * another build's serve.js (quick.mjs's A/B of two builds).
+ */
+export function startServer(name, which, env, serve = SERVE) {
   const flags = which === 'mcp' && CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${resolve(TMP, 'prof', name)}`] : [];
-  return startPinned(name, [...flags, SERVE, which], env);
+  return startPinned(name, [...flags, serve, which], env);
 }
 
 /**

@@ -23,8 +23,8 @@ export const TOOL_COUNT = 50;
 export const CONNECTIONS = [16, 64];
 export const LIST_CONNECTIONS = 16;
 // call, list: against the ceiling; auth: the authenticated tools/call against the unauthenticated one.
-// logs: the production JSON logs (an access line and a call entry per request) may cost at most 40% of a
-// trivial tool call's throughput; a regression guard, set when the logs arrived (#6), not a design goal.
+// logs: the production JSON logs (a call entry per request; the access line of a successful MCP request is at debug)
+// may cost at most 10% of a trivial tool call's throughput (issue #14; it was a 40% regression guard since #6).
 // redis: tools/call with every store in Redis, against the memory stores, at 16 connections (issue #12).
 // prodCall, prodList: the production configuration (auth, logs to a file, metrics, tracing exported) against the
 // ceiling (issue #14: >= 50% for tools/call at 16 connections, >= 100% for tools/list).
@@ -35,7 +35,7 @@ export const TARGETS = {
   call: 0.5,
   list: 0.8,
   auth: 0.8,
-  logs: 0.6,
+  logs: 0.9,
   redis: 0.7,
   prodCall: 0.5,
   prodList: 1.0,
