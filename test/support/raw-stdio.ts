@@ -1,6 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { STDIO_SERVER, WireMessage, serverEnv } from './stdio-clients';
 import { waitFor } from './wait';
+import { reportStreamErrors } from './child-streams';
 
 /**
  * The built desk over stdio, driven by hand: newline-delimited JSON in, stdout and stderr
@@ -16,6 +17,7 @@ export class RawStdioServer {
     this.child = spawn(STDIO_SERVER.command, STDIO_SERVER.args, { env: serverEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
     this.child.stdout!.on('data', (d: Buffer) => (this.stdout += d.toString()));
     this.child.stderr!.on('data', (d: Buffer) => (this.stderr += d.toString()));
+    reportStreamErrors(this.child, (line) => (this.stderr += line));
     this.exited = new Promise((r) => this.child.once('exit', (code, signal) => r({ code, signal })));
   }
 

@@ -1,6 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { TestIssuer } from './test-issuer';
+import { reportStreamErrors } from './child-streams';
 
 /** The desk fixture's tools, in registration order (2025 lists) and in name order (2026-07-28 lists). */
 export const DESK_TOOLS = [
@@ -57,6 +58,7 @@ export function startHttpServer(main: string, env: Record<string, string> = {}, 
   });
   let err = '';
   let out = '';
+  reportStreamErrors(child, (line) => (err += line));
   return new Promise((resolvePromise, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${err}`)), 20_000);
     child.stderr!.on('data', (d: Buffer) => {
