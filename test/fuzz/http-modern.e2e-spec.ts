@@ -1,7 +1,8 @@
 import * as fc from 'fast-check';
 import { RunningServer, startDeskHttp } from '../support/server-process';
 import { MODERN_META } from '../support/modern-post';
-import { leakIn, payload, show } from '../support/fuzz-rpc';
+import { leakIn, show } from '../support/fuzz-oracle';
+import { payload } from '../support/fuzz-rpc';
 import { CRASH, ENV, SEED, pool, sseMessages } from '../support/fuzz-harness';
 
 /** Bodies per run of the property, and runs: 3,000 stateless requests in all. */

@@ -1,7 +1,8 @@
 import * as fc from 'fast-check';
 import { RunningServer, startDeskHttp } from '../support/server-process';
 import { ACCEPT_BOTH, authHeader, authorize, openSession } from '../support/raw-mcp-http';
-import { LIMIT, STATUS, expected, payload, show } from '../support/fuzz-rpc';
+import { LIMIT, STATUS, expected, show } from '../support/fuzz-oracle';
+import { payload } from '../support/fuzz-rpc';
 import {
   CRASH,
   ENV,

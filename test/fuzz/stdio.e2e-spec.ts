@@ -1,6 +1,7 @@
 import * as fc from 'fast-check';
 import { StdioFuzzTarget } from '../support/fuzz-stdio';
-import { LIMIT, expected, isServerNotification, payload, show } from '../support/fuzz-rpc';
+import { LIMIT, expected, isServerNotification, show } from '../support/fuzz-oracle';
+import { payload } from '../support/fuzz-rpc';
 import {
   CRASH,
   ENV,

@@ -1,4 +1,4 @@
-import { Expected, isServerNotification, leakIn, responseProblem, show } from './fuzz-rpc';
+import { Expected, isServerNotification, leakIn, responseProblem, show } from './fuzz-oracle';
 
 /*
  * What both fuzz suites (test/fuzz/) share: the scale, the limits they raise, the oracle for one answer and the

@@ -1,126 +1,25 @@
 import * as fc from 'fast-check';
-import { resolve } from 'node:path';
+import {
+  deep,
+  key,
+  Obj,
+  obj,
+  objOrGarbage,
+  oddNumber,
+  plausible,
+  PROTO_KEYS,
+  Raw,
+  someOf,
+  text,
+  toText,
+  value,
+} from './fuzz-values';
 
 /**
- * Generators, an oracle and wire checks for fuzzing the MCP server with malformed JSON-RPC.
- * Messages are built as JSON text (not via JSON.stringify) so the wire can carry what JS values
- * cannot: `-0`, `1e400`, duplicate and `__proto__` keys, nesting far deeper than the stack.
+ * Generators for fuzzing the MCP server with malformed JSON-RPC: requests to real methods with garbage params,
+ * envelopes, responses, batches, non-JSON and invalid UTF-8. The values inside come from fuzz-values.ts; what the
+ * server must answer is fuzz-oracle.ts.
  */
-
-/** The default request body / stdio line limit (MCP_MAX_REQUEST_BYTES). */
-export const LIMIT = 1_048_576;
-
-/** Verbatim JSON text inside a generated value. */
-export class Raw {
-  constructor(readonly text: string) {}
-}
-/** A JSON object as ordered entries, so duplicate and `__proto__` keys reach the wire. */
-export class Obj {
-  constructor(readonly entries: [string, unknown][]) {}
-}
-
-export function toText(v: unknown): string {
-  if (v instanceof Raw) return v.text;
-  if (v instanceof Obj) return `{${v.entries.map(([k, x]) => `${JSON.stringify(k)}:${toText(x)}`).join(',')}}`;
-  if (Array.isArray(v)) return `[${v.map(toText).join(',')}]`;
-  return JSON.stringify(v) ?? 'null';
-}
-
-const PROTO_KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'hasOwnProperty', 'then', 'toJSON'];
-const key = fc.oneof(
-  fc.constantFrom(...PROTO_KEYS),
-  fc.string({ maxLength: 8 }),
-  fc.string({ unit: 'binary', maxLength: 4 }),
-);
-const oddChars = fc.constantFrom(
-  '\ud800',
-  '\udfff',
-  'a\ud83d',
-  '\ude00b',
-  '\ud83d\ude00',
-  '\u0000',
-  '\u2028\u2029',
-  '\ufeff',
-  '\uffff',
-  'e\u0301',
-  '\u202e',
-);
-const text = fc.oneof(
-  { weight: 4, arbitrary: fc.string({ maxLength: 16 }) },
-  fc.string({ unit: 'binary', maxLength: 16 }),
-  oddChars,
-  fc.integer({ min: 257, max: 20_000 }).map((n) => 'x'.repeat(n)),
-);
-const oddNumber = fc
-  .constantFrom(
-    '-0',
-    '-0.0',
-    '0e0',
-    '1e400',
-    '-1e400',
-    '1e-400',
-    '9007199254740993',
-    '123456789012345678901234567890',
-    '1.0',
-    '1.5',
-    '-1',
-    '1E2',
-    '4294967296',
-    '-9007199254740992',
-    '1e21',
-  )
-  .map((t) => new Raw(t));
-const NESTS: [string, string, string][] = [
-  ['[', ']', ''],
-  ['{"a":', '}', '1'],
-  ['{"a":[', ']}', ''],
-  ['{"__proto__":', '}', 'null'],
-  ['[{"constructor":', '}]', '{}'],
-];
-/** Nesting 100 to 100,000 levels deep, kept well under the body limit. */
-const deep = fc
-  .tuple(
-    fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 100, max: 2_000 }) }, fc.integer({ min: 2_000, max: 100_000 })),
-    fc.constantFrom(...NESTS),
-  )
-  .map(([d, [open, close, inner]]) => {
-    const depth = Math.min(d, Math.floor(600_000 / (open.length + close.length)));
-    return new Raw(open.repeat(depth) + inner + close.repeat(depth));
-  });
-const leaf = fc.oneof(fc.constant(null), fc.boolean(), fc.integer(), fc.double(), oddNumber, text);
-const { value } = fc.letrec((tie) => ({
-  value: fc.oneof(
-    { depthSize: 'small', withCrossShrink: true },
-    { weight: 4, arbitrary: leaf },
-    { weight: 1, arbitrary: deep },
-    { weight: 2, arbitrary: fc.array(tie('value'), { maxLength: 4 }) },
-    { weight: 2, arbitrary: fc.array(fc.tuple(key, tie('value')), { maxLength: 4 }).map((e) => new Obj(e)) },
-  ),
-}));
-
-/** An object with some of `keys` (or odd keys) set to plausible or garbage values. */
-const plausible = fc.oneof(
-  fc.constantFrom('HD-1', 'HD-2', 'HD-999', 'vpn', 'open', 'closed', 'high', 'low', 'network', 'friendly', ''),
-  fc.integer({ min: -5, max: 200 }),
-  value,
-);
-const someOf = (keys: string[], v: fc.Arbitrary<unknown> = plausible) =>
-  fc
-    .array(fc.tuple(fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...keys) }, key), v), { maxLength: 5 })
-    .map((e) => new Obj(e));
-const objOrGarbage = (keys: string[], v?: fc.Arbitrary<unknown>) =>
-  fc.oneof({ weight: 3, arbitrary: someOf(keys, v) }, value);
-const obj = (fields: Record<string, fc.Arbitrary<unknown>>, freq = 4) =>
-  fc
-    .tuple(
-      ...Object.entries(fields).map(([k, a]) =>
-        fc.option(
-          a.map((x) => [k, x] as [string, unknown]),
-          { freq },
-        ),
-      ),
-    )
-    .map((e) => new Obj(e.filter((x) => x !== null) as [string, unknown][]));
 
 const URIS = [
   'desk://catalog/categories',
@@ -407,130 +306,3 @@ export const payload: fc.Arbitrary<Buffer> = fc
     { weight: 1, arbitrary: badUtf8 },
   )
   .map((p) => (typeof p === 'string' ? Buffer.from(p) : p));
-
-// ---- the oracle: what a conforming server answers ----
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-/** Ids the server takes (documented in protocol/json-rpc.ts): strings up to 256 characters, safe integers. */
-const isId = (id: unknown): id is string | number =>
-  (typeof id === 'string' && id.length <= 256) || (typeof id === 'number' && Number.isSafeInteger(id));
-const isNotification = (v: Record<string, unknown>) =>
-  typeof v.method === 'string' && !('id' in v) && (v.params === undefined || isObject(v.params));
-const isResponse = (v: Record<string, unknown>) =>
-  'id' in v &&
-  !('method' in v) &&
-  'result' in v !== 'error' in v &&
-  (('result' in v && isObject(v.result) && isId(v.id)) ||
-    (isObject(v.error) &&
-      Number.isInteger(v.error.code) &&
-      typeof v.error.message === 'string' &&
-      (isId(v.id) || v.id === null)));
-/** True for what must never be answered: a valid notification or response. */
-const silent = (v: unknown) => isObject(v) && v.jsonrpc === '2.0' && (isNotification(v) || isResponse(v));
-
-export interface Expected {
-  answers: 0 | 1;
-  /** Over the size limit: one -32005. */
-  tooLarge?: boolean;
-  /** A well-formed request: the answer carries exactly this id. */
-  requestId?: string | number;
-  /** Any id of the message the answer may echo (else null). */
-  echo?: unknown;
-  /** A batch the session accepts: an array answer with one response per item that is not a notification or response. */
-  batch?: boolean;
-  items?: number;
-}
-
-export function expected(bytes: Buffer, batches: boolean, stdio: boolean): Expected {
-  // Over HTTP an initialize in a session is refused by the transport (400, -32600, id null), like a bad header.
-  const transportRefusal = (o: Record<string, unknown>) => !stdio && o.method === 'initialize' && 'id' in o;
-  if (bytes.length > LIMIT) return { answers: 1, tooLarge: true };
-  let text = bytes.toString('utf8');
-  if (stdio) text = text.replace(/\r$/, '');
-  if (stdio && text.trim() === '') return { answers: 0 };
-  let v: unknown;
-  try {
-    v = JSON.parse(text);
-  } catch {
-    return { answers: 1 };
-  }
-  if (Array.isArray(v)) {
-    if (!batches || v.length === 0) return { answers: 1 };
-    const items = v.filter((x) => !silent(x)).length;
-    return { answers: items ? 1 : 0, batch: true, items };
-  }
-  if (silent(v)) return { answers: 0 };
-  const o = isObject(v) ? v : {};
-  const request =
-    o.jsonrpc === '2.0' && typeof o.method === 'string' && isId(o.id) && (o.params === undefined || isObject(o.params));
-  return { answers: 1, requestId: request && !transportRefusal(o) ? (o.id as string | number) : undefined, echo: o.id };
-}
-
-/** Why `m` is not a well-formed JSON-RPC 2.0 response with an MCP-shaped result or error, or undefined. */
-export function responseProblem(m: unknown): string | undefined {
-  if (!isObject(m)) return 'not an object';
-  if (m.jsonrpc !== '2.0') return 'jsonrpc is not "2.0"';
-  const extra = Object.keys(m).filter((k) => !['jsonrpc', 'id', 'result', 'error'].includes(k));
-  if (extra.length) return `unexpected members ${extra.join(',')}`;
-  if (!('id' in m) || !(m.id === null || typeof m.id === 'string' || Number.isInteger(m.id)))
-    return `bad id ${JSON.stringify(m.id)}`;
-  if ('result' in m === 'error' in m) return 'needs exactly one of result and error';
-  if ('result' in m)
-    return m.id === null ? 'result with a null id' : isObject(m.result) ? undefined : 'result is not an object';
-  const e = m.error;
-  if (!isObject(e) || !Number.isInteger(e.code) || typeof e.message !== 'string')
-    return 'error needs an integer code and a string message';
-  const extraE = Object.keys(e).filter((k) => !['code', 'message', 'data'].includes(k));
-  return extraE.length ? `unexpected error members ${extraE.join(',')}` : undefined;
-}
-
-/** A server-initiated message: only notifications are expected (the fuzz client declares no capabilities). */
-export const isServerNotification = (m: unknown) =>
-  isObject(m) && m.jsonrpc === '2.0' && typeof m.method === 'string' && !('id' in m);
-
-/**
- * HTTP status per JSON-RPC error code in a 2025 session under the default (`spec`) profile: the error in a 200
- * answer, except malformed requests, scopes, the limits and unavailability, which stay HTTP errors.
- */
-export const STATUS: Record<number, number> = {
-  [-32700]: 400,
-  [-32600]: 400,
-  [-32601]: 200,
-  [-32602]: 200,
-  [-32603]: 200,
-  [-32000]: 200,
-  [-32001]: 403,
-  [-32002]: 200,
-  [-32003]: 429,
-  [-32004]: 200,
-  [-32005]: 413,
-  [-32006]: 503,
-  [-32007]: 200,
-};
-
-const ROOT = resolve(__dirname, '../..');
-const LEAKS: [string, RegExp][] = [
-  ['a stack frame', /\n\s+at /],
-  ['a stack frame', /\bat [\w.<>$]+ \([^)]*:\d+/],
-  ['an error with a path', /Error:[^\n"]*\/[\w.-]+\//],
-  ['a /work/ path', /\/work\//],
-  ['a node_modules path', /node_modules/],
-  ['a source location', /\.(?:ts|js|mjs|cjs):\d+/],
-  ['a system path', /\/(?:home|root|usr|opt|proc)\//],
-];
-
-/** What `out` leaks (a stack, a path, a secret) that `input` did not itself contain, or undefined. */
-export function leakIn(out: string, input: string, secrets: string[]): string | undefined {
-  const unescape = (s: string) => s.replace(/\\n/g, '\n').replace(/\\\//g, '/');
-  const o = unescape(out);
-  const i = unescape(input);
-  for (const s of [...secrets, ROOT])
-    if (s && o.includes(s) && !i.includes(s)) return `a secret or the project path (${s.slice(0, 12)}...)`;
-  return LEAKS.find(([, re]) => re.test(o) && !re.test(i))?.[0];
-}
-
-/** A short printable form of a payload for failure messages. */
-export const show = (bytes: Buffer) => {
-  const t = JSON.stringify(bytes.toString('utf8'));
-  return `${bytes.length} bytes: ${t.length > 400 ? `${t.slice(0, 300)} ... ${t.slice(-80)}` : t}`;
-};
