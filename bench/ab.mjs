@@ -4,7 +4,8 @@
 // the end the median ratio. On a machine whose speed swings, a ratio within a round is what can be compared.
 //   cp -r dist/bench .bench/ab-old && <change> && tsc -p bench/tsconfig.json &&
 //   BENCH_AB_SERVE=$PWD/.bench/ab-old/bench/fixture/serve.js BENCH_ROUNDS=8 BENCH_DURATION=3 node bench/ab.mjs
-// BENCH_AB_ENV='K=V,K=V' sets variables on a only (a setting's A/B; without BENCH_AB_SERVE both run this build).
+// BENCH_AB_ENV='K=V,K=V' sets variables on a only (a setting's A/B; without BENCH_AB_SERVE both run this build);
+// BENCH_AB_ENV_BOTH the same on both (e.g. 'MCP_STORE=redis,MCP_REDIS_PREFIX=bench:ab:' to compare the Redis path).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { startIssuer } from './lib/issuer.mjs';
@@ -14,12 +15,15 @@ import { load, startServer } from './lib/servers.mjs';
 import { ROUNDS, TMP, productionEnv } from './lib/settings.mjs';
 
 const other = process.env.BENCH_AB_SERVE;
-const onlyA = Object.fromEntries(
-  (process.env.BENCH_AB_ENV ?? '')
-    .split(',')
-    .filter(Boolean)
-    .map((kv) => kv.split('=')),
-);
+const settings = (value = '') =>
+  Object.fromEntries(
+    value
+      .split(',')
+      .filter(Boolean)
+      .map((kv) => kv.split('=')),
+  );
+const onlyA = settings(process.env.BENCH_AB_ENV);
+const both = settings(process.env.BENCH_AB_ENV_BOTH);
 if (!other && !process.env.BENCH_AB_ENV)
   throw new Error('set BENCH_AB_SERVE (another build) or BENCH_AB_ENV (a setting)');
 mkdirSync(TMP, { recursive: true });
@@ -29,7 +33,7 @@ const sink = await startOtlpSink();
 const env = (name) => {
   const logFile = resolve(TMP, `ab-${name}.log`);
   writeFileSync(logFile, '');
-  return productionEnv({ jwksUri: issuer.jwksUri, logFile, otlpUrl: sink.url });
+  return { ...productionEnv({ jwksUri: issuer.jwksUri, logFile, otlpUrl: sink.url }), ...both };
 };
 const servers = {
   a: await startServer('ab-a', 'mcp', { ...env('a'), ...onlyA }),

@@ -37,6 +37,8 @@
 //   BENCH_ONLY=boot     the same for the boot of 50 and 1,000 decorated tools (bench/lib/boot.mjs)
 //   BENCH_ONLY=peers    the same for the peers: the ceiling, our production configuration and the peer frameworks
 //                    under tools/call (bench/lib/peers.mjs), merged as the `peers` block
+//   BENCH_ONLY=redis    the Redis stores against the memory stores, back to back each round (bench/lib/redis-only.mjs),
+//                    merged as the `redisAlone` block
 //   BENCH_CPU_PROF=1 run both MCP servers with --cpu-prof; profiles land in .bench/prof/<server>/
 //                    (summarise with bench/profile-summary.mjs)
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
@@ -45,13 +47,15 @@ import { loadavg } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { startIssuer } from './lib/issuer.mjs';
 import { startOtlpSink } from './lib/otlp-sink.mjs';
-import { mergeLimiter, printLimiter, runLimiter } from './lib/limiter.mjs';
-import { mergeAbuse, printAbuse, runAbuse } from './lib/abuse.mjs';
+import { limiterDone, limiterLine, runLimiter } from './lib/limiter.mjs';
+import { runAbuse } from './lib/abuse.mjs';
 import { dropRedisPrefix, redisBytesPerSession } from './lib/redis.mjs';
-import { mergeReplicas, printReplicas, runReplicas } from './lib/replicas.mjs';
-import { mergeBoot, printBoot, runBoot } from './lib/boot.mjs';
-import { mergePeers, peerScenarios, peersBlock, runPeersOnly, startPeers, stopPeers } from './lib/peers.mjs';
-import { ceilingCall, runPlan } from './lib/plan.mjs';
+import { runReplicas } from './lib/replicas.mjs';
+import { runBoot } from './lib/boot.mjs';
+import { peersBlock, startPeers, stopPeers } from './lib/peers.mjs';
+import { runPlan } from './lib/plan.mjs';
+import { mainPlan } from './lib/main-plan.mjs';
+import { runOnly } from './lib/only.mjs';
 import {
   BASE_HEADERS,
   CALL_BODY,
@@ -63,7 +67,7 @@ import {
   openSession,
   post,
 } from './lib/mcp-client.mjs';
-import { printPeers, report, summarise } from './lib/report.mjs';
+import { report, summarise } from './lib/report.mjs';
 import { PIN, machineBusyPct, runChild, startCeiling, startServer } from './lib/servers.mjs';
 import {
   AUTH_AUDIENCE,
@@ -72,7 +76,6 @@ import {
   DURATION,
   HEAP,
   IDLE,
-  LIMITER,
   LIST_CONNECTIONS,
   ONLY,
   RESULTS,
@@ -83,13 +86,6 @@ import {
   WARMUP,
   productionEnv,
 } from './lib/settings.mjs';
-
-function limiterLine() {
-  return `  limiter (mcp-limiter, ${LIMITER.perMinute}/min, ${LIMITER.rate} req/s x${LIMITER.connections}, ${LIMITER.durationS} s) ...`;
-}
-function limiterDone(l) {
-  return ` allowed ${l.allowed}, limited ${l.limited}, ${l.achievedRate} req/s, RSS ${l.rss.startMB} -> ${l.rss.endMB} MB\n`;
-}
 
 async function main() {
   if (!existsSync(SERVE)) throw new Error(`${SERVE} is missing: run "npm run bench" (it builds the fixture first)`);
@@ -104,53 +100,10 @@ async function main() {
   }
   if (!PIN)
     console.warn('WARNING: taskset not available; servers and load generator are NOT pinned to separate cores.');
-  if (ONLY === 'limiter') {
-    process.stdout.write(limiterLine());
-    const limiter = await runLimiter();
-    process.stdout.write(limiterDone(limiter));
-    printLimiter(limiter);
-    mergeLimiter(limiter);
+  if (ONLY !== undefined) {
+    await runOnly(ONLY);
     return;
   }
-  if (ONLY === 'abuse') {
-    const issuer = await startIssuer();
-    try {
-      process.stdout.write('  abuse (sessions, batch, floods) ...');
-      const abuse = await runAbuse(issuer);
-      process.stdout.write(' done\n');
-      printAbuse(abuse);
-      mergeAbuse(abuse);
-    } finally {
-      await issuer.stop();
-    }
-    return;
-  }
-  if (ONLY === 'replicas') {
-    process.stdout.write('  replicas (two against one, through nginx) ...');
-    const replicas = await runReplicas();
-    process.stdout.write(' done\n');
-    printReplicas(replicas);
-    mergeReplicas(replicas);
-    return;
-  }
-  if (ONLY === 'boot') {
-    process.stdout.write('  boot (50 and 1,000 decorated tools) ...\n');
-    const boot = await runBoot();
-    printBoot(boot);
-    mergeBoot(boot);
-    return;
-  }
-  if (ONLY === 'peers') {
-    console.log(
-      `peers: ${DURATION}s measured + ${WARMUP}s warm-up per scenario, ${ROUNDS} round(s); servers on core 0, autocannon on core 1\n`,
-    );
-    const peers = await runPeersOnly();
-    printPeers(peers);
-    mergePeers(peers);
-    return;
-  }
-  if (ONLY !== undefined)
-    throw new Error(`BENCH_ONLY=${ONLY}: only "limiter", "abuse", "replicas", "boot" and "peers" are supported`);
   console.log(
     `bench: ${DURATION}s measured + ${WARMUP}s warm-up per scenario, ${ROUNDS} round(s); server on core 0, autocannon on core 1; Node ${process.version}\n`,
   );
@@ -248,116 +201,12 @@ async function main() {
     peers = await startPeers(listed.tools);
     console.log('');
 
-    const plan = [
-      ...CONNECTIONS.flatMap((c) => [
-        ceilingCall(ceiling, c, fake),
-        {
-          key: `mcp.call.${c}`,
-          label: `mcp tools/call x${c}`,
-          server: mcp,
-          path: '/mcp',
-          c,
-          body: CALL_BODY,
-          sessions,
-          verify: 'call',
-        },
-        {
-          // The same call, stateless (2026-07-28): no session, `_meta` and mirrored headers on every request.
-          key: `modern.call.${c}`,
-          label: `mcp tools/call (2026-07-28) x${c}`,
-          server: mcp,
-          path: '/mcp',
-          c,
-          body: MODERN_CALL_BODY,
-          sessions: [undefined],
-          verify: 'call',
-          headers: MODERN_HEADERS,
-          ref: `mcp.call.${c}`,
-        },
-        {
-          key: `auth.call.${c}`,
-          label: `mcp tools/call (auth) x${c}`,
-          server: mcpAuth,
-          path: '/mcp',
-          c,
-          body: CALL_BODY,
-          sessions: authSessions,
-          verify: 'call',
-          headers: authHeaders,
-          ref: `mcp.call.${c}`,
-        },
-        {
-          key: `redis.call.${c}`,
-          label: `mcp tools/call (redis) x${c}`,
-          server: mcpRedis,
-          path: '/mcp',
-          c,
-          body: CALL_BODY,
-          sessions: redisSessions,
-          verify: 'call',
-          ref: `mcp.call.${c}`,
-        },
-        {
-          key: `prod.call.${c}`,
-          label: `mcp tools/call (production) x${c}`,
-          server: mcpProd,
-          path: '/mcp',
-          c,
-          body: CALL_BODY,
-          sessions: prodSessions,
-          verify: 'call',
-          headers: authHeaders,
-          ref: `ceiling.call.${c}`,
-        },
-        {
-          // Back to back with the production configuration: the logs' cost is its ratio to this, round by round.
-          key: `prodquiet.call.${c}`,
-          label: `mcp tools/call (production, no log lines) x${c}`,
-          server: mcpQuiet,
-          path: '/mcp',
-          c,
-          body: CALL_BODY,
-          sessions: quietSessions,
-          verify: 'call',
-          headers: authHeaders,
-          ref: `prod.call.${c}`,
-        },
-        // The peers right after our production configuration, against the same round's ceiling.
-        ...peerScenarios(peers, c),
-      ]),
-      {
-        key: 'ceiling.list',
-        label: `ceiling list(${TOOL_COUNT}) x${LIST_CONNECTIONS}`,
-        server: ceiling,
-        path: '/mcp-list',
-        c: LIST_CONNECTIONS,
-        body: LIST_BODY,
-        sessions: fake,
-        verify: 'list',
-      },
-      {
-        key: 'mcp.list',
-        label: `mcp tools/list(${TOOL_COUNT}) x${LIST_CONNECTIONS}`,
-        server: mcp,
-        path: '/mcp',
-        c: LIST_CONNECTIONS,
-        body: LIST_BODY,
-        sessions,
-        verify: 'list',
-      },
-      {
-        key: 'prod.list',
-        label: `mcp tools/list(${TOOL_COUNT}) (production) x${LIST_CONNECTIONS}`,
-        server: mcpProd,
-        path: '/mcp',
-        c: LIST_CONNECTIONS,
-        body: LIST_BODY,
-        sessions: prodSessions,
-        verify: 'list',
-        headers: authHeaders,
-        ref: 'ceiling.list',
-      },
-    ];
+    const plan = mainPlan(
+      { ceiling, mcp, mcpAuth, mcpRedis, mcpProd, mcpQuiet },
+      { fake, mcp: sessions, auth: authSessions, redis: redisSessions, prod: prodSessions, quiet: quietSessions },
+      authHeaders,
+      peers,
+    );
     await runPlan(plan, runs);
     // Redis memory per idle session: what 2,000 more sessions add to Redis's used_memory.
     redisMemory = await redisBytesPerSession(mcpRedis.url, 2_000);

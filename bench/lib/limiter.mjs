@@ -142,6 +142,12 @@ export async function runLimiter() {
   };
 }
 
+/** The line printed while the scenario runs, and its end. */
+export const limiterLine = () =>
+  `  limiter (mcp-limiter, ${LIMITER.perMinute}/min, ${LIMITER.rate} req/s x${LIMITER.connections}, ${LIMITER.durationS} s) ...`;
+export const limiterDone = (l) =>
+  ` allowed ${l.allowed}, limited ${l.limited}, ${l.achievedRate} req/s, RSS ${l.rss.startMB} -> ${l.rss.endMB} MB\n`;
+
 /** The printed result of the scenario. */
 export function printLimiter(l) {
   console.log(

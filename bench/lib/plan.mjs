@@ -3,7 +3,8 @@
 // scenario the printed percentage compares with (measured earlier in the same round). `peer` (bench/lib/peers.mjs)
 // marks a peer framework's scenario: if its process has died or its load run breaks, the peer is marked failed with
 // the reason and left out of the rounds that follow, and the bench goes on.
-import { fmtPct, valid } from './report.mjs';
+import { valid } from './report.mjs';
+import { fmtPct } from './tables.mjs';
 import { exited, load, rssMB } from './servers.mjs';
 import { CALL_BODY } from './mcp-client.mjs';
 import { ROUNDS } from './settings.mjs';
@@ -43,7 +44,8 @@ export async function runPlan(plan, runs = {}) {
       // The server's resident memory right after its load (the peers' table reports it).
       r.rssMB = rssMB(p.server.child.pid);
       (runs[p.key] ??= []).push(r);
-      const ref = p.ref && runs[p.ref]?.at(-1);
+      // Only a reference measured in this round (a row may come before its reference: see main-plan.mjs).
+      const ref = p.ref && runs[p.ref]?.length === runs[p.key].length && runs[p.ref].at(-1);
       const vsRef = ref ? `, ${Math.round((r.reqPerSec / ref.reqPerSec) * 100)}% of ${p.ref}` : '';
       process.stdout.write(
         ` ${Math.round(r.reqPerSec)} req/s (server cpu ${fmtPct(r.serverCpuPct)}, client cpu ${fmtPct(r.clientCpuPct)}${vsRef})${valid(r) ? '' : ` INVALID (non-200 ${r.non200}, errors ${r.errors}, timeouts ${r.timeouts}, mismatches ${r.mismatches})`}\n`,
