@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import Redis from 'ioredis';
 import { RedisLimitStore } from './redis-limit.store';
+import { createRedisClient } from './redis-client.factory';
 
 // The machine's Redis; every run on its own key prefix, removed afterwards.
 const prefix = `test:${randomBytes(6).toString('hex')}:`;
@@ -53,6 +54,23 @@ describe('RedisLimitStore (real Redis)', () => {
     expect(await redis.pttl(`${prefix}slots:s:dave`)).toBe(-2);
     await a.acquire('s:dave', 1);
     expect(await redis.pttl(`${prefix}slots:s:dave`)).toBeGreaterThan(0); // a dead replica's slot frees itself
+  });
+
+  it('counts slots exactly when many takes leave in one write (the pipelined client the module creates)', async () => {
+    const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+    const client = createRedisClient({ url, sentinels: [], sentinelName: '', clusterNodes: [] });
+    try {
+      expect((client as Redis).options.enableAutoPipelining).toBe(true);
+      const store = new RedisLimitStore(client, prefix);
+      const taken = await Promise.all(Array.from({ length: 40 }, () => store.acquire('s:frank', 10)));
+      expect(taken.filter(Boolean)).toHaveLength(10);
+      await Promise.all(Array.from({ length: 12 }, () => store.release('s:frank')));
+      expect(await redis.exists(`${prefix}slots:s:frank`)).toBe(0);
+      expect(await store.acquire('s:frank', 1)).toBe(true);
+      await store.release('s:frank');
+    } finally {
+      client.disconnect();
+    }
   });
 
   it('throws (the limiter then fails closed) when Redis cannot be reached', async () => {

@@ -23,6 +23,12 @@ local n = tonumber(redis.call('GET', KEYS[1]) or '0')
 if n <= 1 then redis.call('DEL', KEYS[1]) else redis.call('DECR', KEYS[1]) end
 return 1`;
 
+/** The slot scripts as ioredis exposes them once defined. */
+interface SlotCommands {
+  mcpSlotAcquire(key: string, max: number, ttlMs: number): Promise<number>;
+  mcpSlotRelease(key: string): Promise<number>;
+}
+
 /**
  * Rate and concurrency budgets shared by every replica: rates with `rate-limiter-flexible`'s Redis limiter (an
  * atomic counter per key and window, taken in leases of 1% of the budget), concurrency slots with a small Lua
@@ -33,11 +39,17 @@ return 1`;
 export class RedisLimitStore implements McpLimitStore {
   private readonly limiters = new Map<string, RateLimiterRedis>();
   private readonly leases = new Map<string, { left: number; until: number }>();
+  private readonly slots: SlotCommands;
 
   constructor(
     private readonly redis: RedisClient,
     private readonly prefix = 'mcp:',
-  ) {}
+  ) {
+    // Defined commands go out as EVALSHA (the script's text sent once, on NOSCRIPT), not the whole script per call.
+    redis.defineCommand('mcpSlotAcquire', { numberOfKeys: 1, lua: ACQUIRE });
+    redis.defineCommand('mcpSlotRelease', { numberOfKeys: 1, lua: RELEASE });
+    this.slots = redis as unknown as SlotCommands;
+  }
 
   async consume(key: string, points: number, durationSec: number): Promise<LimitVerdict> {
     const id = `${points}/${durationSec}`;
@@ -84,11 +96,11 @@ export class RedisLimitStore implements McpLimitStore {
   }
 
   async acquire(key: string, max: number): Promise<boolean> {
-    return (await this.redis.eval(ACQUIRE, 1, `${this.prefix}slots:${key}`, max, SLOT_TTL_MS)) === 1;
+    return (await this.slots.mcpSlotAcquire(`${this.prefix}slots:${key}`, max, SLOT_TTL_MS)) === 1;
   }
 
   async release(key: string): Promise<void> {
-    await this.redis.eval(RELEASE, 1, `${this.prefix}slots:${key}`);
+    await this.slots.mcpSlotRelease(`${this.prefix}slots:${key}`);
   }
 
   async ping(): Promise<void> {
