@@ -1,54 +1,30 @@
 import type { RedisClient } from './redis-client.factory';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
 import { LimitVerdict, McpLimitStore } from './limit.store';
+import { RedisConcurrencySlots } from './redis-concurrency.slots';
 
 /** A lease is 1/LEASE_DIVISOR of a budget. */
 const LEASE_DIVISOR = 100;
 /** Callers with a lease held at once, per replica. */
 const MAX_LEASES = 10_000;
 
-/** How long a concurrency counter outlives its last change: slots held by a replica that died free themselves. */
-const SLOT_TTL_MS = 10 * 60_000;
-
-/** Takes a slot when fewer than ARGV[1] are held; keeps the counter from living forever (ARGV[2] ms). */
-const ACQUIRE = `
-local n = tonumber(redis.call('GET', KEYS[1]) or '0')
-if n >= tonumber(ARGV[1]) then return 0 end
-redis.call('INCR', KEYS[1])
-redis.call('PEXPIRE', KEYS[1], ARGV[2])
-return 1`;
-/** Gives a slot back, never below zero. */
-const RELEASE = `
-local n = tonumber(redis.call('GET', KEYS[1]) or '0')
-if n <= 1 then redis.call('DEL', KEYS[1]) else redis.call('DECR', KEYS[1]) end
-return 1`;
-
-/** The slot scripts as ioredis exposes them once defined. */
-interface SlotCommands {
-  mcpSlotAcquire(key: string, max: number, ttlMs: number): Promise<number>;
-  mcpSlotRelease(key: string): Promise<number>;
-}
-
 /**
  * Rate and concurrency budgets shared by every replica: rates with `rate-limiter-flexible`'s Redis limiter (an
- * atomic counter per key and window, taken in leases of 1% of the budget), concurrency slots with a small Lua
- * script per take and release. N calls a minute means N for the whole deployment, not N per replica. When Redis
- * cannot be reached the calls throw: the limiter refuses the call (fails closed), as a replica that cannot count
- * cannot promise the limit.
+ * atomic counter per key and window, taken in leases of 1% of the budget), concurrency slots counted in Redis and
+ * kept briefly by the replica that freed them (see {@link RedisConcurrencySlots}). N calls a minute means N for
+ * the whole deployment, not N per replica. When Redis cannot be reached the calls throw: the limiter refuses the
+ * call (fails closed), as a replica that cannot count cannot promise the limit.
  */
 export class RedisLimitStore implements McpLimitStore {
   private readonly limiters = new Map<string, RateLimiterRedis>();
   private readonly leases = new Map<string, { left: number; until: number }>();
-  private readonly slots: SlotCommands;
+  private readonly slots: RedisConcurrencySlots;
 
   constructor(
     private readonly redis: RedisClient,
     private readonly prefix = 'mcp:',
   ) {
-    // Defined commands go out as EVALSHA (the script's text sent once, on NOSCRIPT), not the whole script per call.
-    redis.defineCommand('mcpSlotAcquire', { numberOfKeys: 1, lua: ACQUIRE });
-    redis.defineCommand('mcpSlotRelease', { numberOfKeys: 1, lua: RELEASE });
-    this.slots = redis as unknown as SlotCommands;
+    this.slots = new RedisConcurrencySlots(redis, prefix);
   }
 
   async consume(key: string, points: number, durationSec: number): Promise<LimitVerdict> {
@@ -95,12 +71,17 @@ export class RedisLimitStore implements McpLimitStore {
     this.leases.set(leaseKey, { left, until });
   }
 
-  async acquire(key: string, max: number): Promise<boolean> {
-    return (await this.slots.mcpSlotAcquire(`${this.prefix}slots:${key}`, max, SLOT_TTL_MS)) === 1;
+  acquire(key: string, max: number): Promise<boolean> {
+    return this.slots.acquire(key, max);
   }
 
-  async release(key: string): Promise<void> {
-    await this.slots.mcpSlotRelease(`${this.prefix}slots:${key}`);
+  release(key: string): Promise<void> {
+    return this.slots.release(key);
+  }
+
+  /** Slots this replica kept for its callers' next calls go back before the connection closes. */
+  onModuleDestroy(): Promise<void> {
+    return this.slots.close();
   }
 
   async ping(): Promise<void> {
