@@ -24,7 +24,9 @@ const FAIL_FAST: RedisOptions = {
 
 /**
  * Commands issued in one event-loop turn leave in one write (ioredis auto-pipelining): under load, the limiter's
- * slot takes and releases of many calls share a syscall and a round trip instead of paying one each.
+ * slot takes and releases of many calls share a syscall and a round trip instead of paying one each. Not on a
+ * Cluster: there a pipeline in which a write succeeded does not follow a MOVED/ASK redirect for the others, so a
+ * resharding or failover would turn into failed commands (503s).
  */
 const PIPELINED = { enableAutoPipelining: true };
 
@@ -60,7 +62,6 @@ export function createRedisClient(target: RedisTarget): RedisClient {
     });
   }
   return new Cluster(target.clusterNodes.map(address), {
-    ...PIPELINED,
     redisOptions: { ...FAIL_FAST, ...auth },
     clusterRetryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
   });
@@ -77,7 +78,6 @@ export function createSubscriber(client: RedisClient): RedisClient {
     // One subscriber per master: the bus subscribes with SSUBSCRIBE on a Cluster (see RedisMessageBus).
     return client.duplicate(undefined, {
       redisOptions: { ...client.options.redisOptions, ...patient },
-      enableAutoPipelining: false,
       shardedSubscribers: true,
     });
   }

@@ -44,15 +44,55 @@ describe('RedisConcurrencySlots (real Redis)', () => {
   });
 
   it('gives a kept slot back after the keep time; until then another replica sees it taken', async () => {
-    const a = replica(100);
-    const b = replica(100);
-    expect(await a.acquire('s:ben', 1)).toBe(true);
+    const [a, b, c] = [replica(100), replica(100), replica(100)];
+    expect(await a.acquire('s:ben', 2)).toBe(true); // one of two: kept when freed
+    expect(await b.acquire('s:ben', 2)).toBe(true);
     await a.release('s:ben');
-    expect(await b.acquire('s:ben', 1)).toBe(false);
+    expect(await c.acquire('s:ben', 2)).toBe(false);
     await sleep(250);
-    expect(await count('s:ben')).toBe(0);
-    expect(await b.acquire('s:ben', 1)).toBe(true);
-    await b.release('s:ben');
+    expect(await count('s:ben')).toBe(1);
+    expect(await c.acquire('s:ben', 2)).toBe(true);
+    await Promise.all([b.release('s:ben'), c.release('s:ben')]);
+  });
+
+  it('gives a slot back at once when the caller is at its limit (maxConcurrent 1, calls in turn on two replicas)', async () => {
+    const [a, b] = [replica(60_000), replica(60_000)];
+    for (let i = 0; i < 6; i++) {
+      const here = i % 2 ? b : a;
+      expect(await here.acquire('s:bo', 1)).toBe(true);
+      await here.release('s:bo');
+    }
+    expect(await count('s:bo')).toBe(0);
+  });
+
+  it('holds on to slots Redis did not take back, and gives them back later', async () => {
+    const slots = replica(50);
+    const gives = jest.spyOn(redis as unknown as { mcpSlotRelease: () => Promise<number> }, 'mcpSlotRelease');
+    gives.mockRejectedValueOnce(new Error('Connection is closed.'));
+    try {
+      expect(await slots.acquire('s:bea', 3)).toBe(true);
+      await slots.release('s:bea');
+      await sleep(200); // the first give-back failed: the slot is still counted, and still held here
+      expect(await count('s:bea')).toBe(1);
+      expect(await slots.acquire('s:bea', 1)).toBe(true); // reused here, no new take
+      await slots.release('s:bea');
+      await sleep(1_300); // the retry
+      expect(await count('s:bea')).toBe(0);
+    } finally {
+      gives.mockRestore();
+    }
+  });
+
+  it('ignores a release too many while slots are kept here (it would uncount a slot still held)', async () => {
+    const slots = replica(60_000);
+    expect(await slots.acquire('s:bill', 3)).toBe(true);
+    await slots.release('s:bill');
+    await slots.release('s:bill');
+    expect(await count('s:bill')).toBe(1);
+    expect(await slots.acquire('s:bill', 1)).toBe(true);
+    await slots.close();
+    await slots.release('s:bill');
+    expect(await count('s:bill')).toBe(0);
   });
 
   it('never lets more calls run than the limit across replicas, under churn', async () => {

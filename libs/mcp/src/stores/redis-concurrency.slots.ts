@@ -5,13 +5,19 @@ export const SLOT_TTL_MS = 10 * 60_000;
 /** How long a replica keeps a slot its caller freed, for that caller's next call here, before giving it back. */
 export const SLOT_KEEP_MS = 50;
 
-/** Takes a slot when fewer than ARGV[1] are held; keeps the counter from living forever (ARGV[2] ms). */
+/** How long a replica waits before trying again to give back slots Redis did not take back. */
+const GIVE_BACK_RETRY_MS = 1_000;
+
+/**
+ * Takes a slot when fewer than ARGV[1] are held and answers the count with it (0: refused); keeps the counter from
+ * living forever (ARGV[2] ms).
+ */
 const ACQUIRE = `
 local n = tonumber(redis.call('GET', KEYS[1]) or '0')
 if n >= tonumber(ARGV[1]) then return 0 end
-redis.call('INCR', KEYS[1])
+n = redis.call('INCR', KEYS[1])
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
-return 1`;
+return n`;
 /** Gives ARGV[1] slots back, never below zero (DECRBY keeps the expiry). */
 const RELEASE = `
 local n = tonumber(redis.call('GET', KEYS[1]) or '0')
@@ -25,10 +31,15 @@ interface SlotCommands {
   pexpire(key: string, ms: number): Promise<number>;
 }
 
-/** What this replica holds of one counter: `held` slots counted in Redis, `used` of them by running calls. */
+/**
+ * What this replica holds of one counter: `held` slots counted in Redis, `used` of them by running calls; `counted`
+ * is the deployment's count its last take saw, against the limit `max`.
+ */
 interface Holding {
   held: number;
   used: number;
+  counted: number;
+  max: number;
   refreshed: number;
   timer?: NodeJS.Timeout;
 }
@@ -36,8 +47,10 @@ interface Holding {
 /**
  * Concurrency slots counted in Redis for the whole deployment, kept briefly by the replica that used them: a slot
  * its caller frees stays here for {@link SLOT_KEEP_MS} for that caller's next call, so a busy caller costs a round
- * trip per new slot rather than two per call. In flight never exceeds the limit (a kept slot is still counted);
- * the price is that for those milliseconds another replica sees the slot taken. Kept slots go back on close.
+ * trip per new slot rather than two per call. In flight never exceeds the limit (a kept slot is still counted).
+ * A slot is kept only when the deployment had another free one when it was taken, so a caller at its limit (a
+ * tool with `maxConcurrent: 1`, say, called in turn through a round-robin balancer) gets its slot back at once;
+ * below that, another replica may see a kept slot taken for those milliseconds. Kept slots go back on close.
  */
 export class RedisConcurrencySlots {
   private readonly holdings = new Map<string, Holding>();
@@ -56,16 +69,15 @@ export class RedisConcurrencySlots {
   }
 
   async acquire(key: string, max: number): Promise<boolean> {
-    const kept = this.holdings.get(key);
-    if (kept && kept.used < kept.held) {
-      kept.used++;
-      this.refresh(key, kept);
-      return true;
-    }
-    if ((await this.redis.mcpSlotAcquire(this.counter(key), max, this.ttlMs)) !== 1) return false;
-    const holding = this.holdings.get(key) ?? { held: 0, used: 0, refreshed: 0 };
+    if (this.reuse(key)) return true;
+    const counted = await this.redis.mcpSlotAcquire(this.counter(key), max, this.ttlMs);
+    // Refused: a call here may have freed a slot while the script ran.
+    if (counted === 0) return this.reuse(key);
+    const holding = this.holdings.get(key) ?? { held: 0, used: 0, counted, max, refreshed: 0 };
     holding.held++;
     holding.used++;
+    holding.counted = counted;
+    holding.max = max;
     holding.refreshed = Date.now();
     this.holdings.set(key, holding);
     return true;
@@ -73,14 +85,16 @@ export class RedisConcurrencySlots {
 
   async release(key: string): Promise<void> {
     const holding = this.holdings.get(key);
-    if (!holding || holding.used === 0) {
+    if (!holding) {
       // Not taken here (a release too many): the counter still never goes below zero.
       await this.redis.mcpSlotRelease(this.counter(key), 1);
       return;
     }
+    // A release too many while slots are kept here: giving one back would uncount a slot this replica still holds.
+    if (holding.used === 0) return;
     holding.used--;
-    if (this.closed) await this.giveBack(key);
-    else holding.timer ??= setTimeout(() => void this.giveBack(key).catch(() => undefined), this.keepMs).unref();
+    if (this.closed || holding.counted >= holding.max) await this.giveBack(key);
+    else holding.timer ??= this.later(key, this.keepMs);
   }
 
   /** Gives every kept slot back; from now on a freed slot goes back at once. */
@@ -98,7 +112,29 @@ export class RedisConcurrencySlots {
     if (spare <= 0) return;
     holding.held -= spare;
     if (holding.held === 0) this.holdings.delete(key);
-    await this.redis.mcpSlotRelease(this.counter(key), spare);
+    try {
+      await this.redis.mcpSlotRelease(this.counter(key), spare);
+    } catch (error) {
+      // Still counted in Redis: hold them again and retry, rather than leave them counted with nobody to free them.
+      const again = this.holdings.get(key) ?? { ...holding, held: 0, used: 0 };
+      again.held += spare;
+      this.holdings.set(key, again);
+      if (!this.closed) again.timer ??= this.later(key, Math.max(this.keepMs, GIVE_BACK_RETRY_MS));
+      throw error;
+    }
+  }
+
+  private later(key: string, ms: number): NodeJS.Timeout {
+    return setTimeout(() => void this.giveBack(key).catch(() => undefined), ms).unref();
+  }
+
+  /** Takes a slot kept here, if one is free. */
+  private reuse(key: string): boolean {
+    const kept = this.holdings.get(key);
+    if (!kept || kept.used >= kept.held) return false;
+    this.refresh(key, kept);
+    kept.used++;
+    return true;
   }
 
   /** A counter in constant use here is never written to: push its expiry back before it lapses. */
@@ -106,7 +142,10 @@ export class RedisConcurrencySlots {
     const now = Date.now();
     if (now - holding.refreshed < this.ttlMs / 2) return;
     holding.refreshed = now;
-    this.redis.pexpire(this.counter(key), this.ttlMs).catch(() => undefined);
+    // In a promise: ioredis may throw synchronously (a Cluster slot not mapped yet), and a take must not fail on it.
+    void Promise.resolve()
+      .then(() => this.redis.pexpire(this.counter(key), this.ttlMs))
+      .catch(() => undefined);
   }
 
   private counter(key: string): string {

@@ -68,6 +68,10 @@ describe('RedisLimitStore (real Redis)', () => {
       expect(taken.filter(Boolean)).toHaveLength(10);
       await Promise.all(Array.from({ length: 10 }, () => store.release('s:frank')));
       await store.onModuleDestroy();
+      await Promise.all(Array.from({ length: 2 }, () => store.release('s:frank'))); // too many: never below zero
+      expect(await redis.exists(`${prefix}slots:s:frank`)).toBe(0);
+      expect(await store.acquire('s:frank', 1)).toBe(true);
+      await store.release('s:frank');
       expect(await redis.exists(`${prefix}slots:s:frank`)).toBe(0);
     } finally {
       client.disconnect();
