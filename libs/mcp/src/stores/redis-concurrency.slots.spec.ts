@@ -14,7 +14,7 @@ describe('RedisConcurrencySlots (real Redis)', () => {
     open.push(slots);
     return slots;
   };
-  const count = async (key: string) => Number((await redis.get(`${prefix}slots:${key}`)) ?? 0);
+  const count = (key: string) => redis.zcard(`${prefix}slotset:${key}`);
 
   beforeAll(() => {
     redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
@@ -133,16 +133,33 @@ describe('RedisConcurrencySlots (real Redis)', () => {
     expect(await count('s:dan')).toBe(0);
   });
 
-  it('pushes back the expiry of a counter in constant use here (it would lapse and admit too many)', async () => {
-    const slots = replica(1_000, 400);
-    expect(await slots.acquire('s:eve', 2)).toBe(true);
-    for (const until = Date.now() + 700; Date.now() < until;) {
-      await slots.release('s:eve');
-      expect(await slots.acquire('s:eve', 2)).toBe(true);
-      await sleep(20);
-    }
-    expect(await redis.pttl(`${prefix}slots:s:eve`)).toBeGreaterThan(0);
+  it('renews the slots it holds, so a long call keeps its slot past the lease time', async () => {
+    const [a, b] = [replica(50, 300), replica(50, 300)];
+    expect(await a.acquire('s:eve', 1)).toBe(true);
+    await sleep(700);
     expect(await count('s:eve')).toBe(1);
-    await slots.release('s:eve');
+    expect(await b.acquire('s:eve', 1)).toBe(false);
+    await a.release('s:eve');
+    expect(await b.acquire('s:eve', 1)).toBe(true);
+    await b.release('s:eve');
+  });
+
+  it("frees a dead replica's slot after the lease time, even while other replicas keep taking slots", async () => {
+    // A replica that died holding a slot: its lease in the set, with nobody to renew or give it back.
+    await redis.eval(
+      "local t = redis.call('TIME') redis.call('ZADD', KEYS[1], t[1] * 1000 + math.floor(t[2] / 1000) + 300, 'dead:1')",
+      1,
+      `${prefix}slotset:s:fay`,
+    );
+    const live = replica(0, 300);
+    expect(await live.acquire('s:fay', 2)).toBe(true);
+    expect(await live.acquire('s:fay', 2)).toBe(false); // the dead replica's slot still counts
+    for (const until = Date.now() + 600; Date.now() < until; await sleep(20)) {
+      await live.release('s:fay');
+      expect(await live.acquire('s:fay', 2)).toBe(true);
+    }
+    expect(await live.acquire('s:fay', 2)).toBe(true); // its slot lapsed: two are free again
+    expect(await count('s:fay')).toBe(2);
+    await Promise.all([live.release('s:fay'), live.release('s:fay')]);
   });
 });

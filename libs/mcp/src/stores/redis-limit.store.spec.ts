@@ -51,11 +51,11 @@ describe('RedisLimitStore (real Redis)', () => {
     await a.release('s:carol');
     await a.release('s:carol');
     await a.onModuleDestroy();
-    await a.release('s:carol'); // one too many: never below zero
-    expect(await redis.exists(`${prefix}slots:s:carol`)).toBe(0);
-    expect(await redis.pttl(`${prefix}slots:s:dave`)).toBe(-2);
+    await a.release('s:carol'); // one too many: nothing to give back
+    expect(await redis.exists(`${prefix}slotset:s:carol`)).toBe(0);
+    expect(await redis.pttl(`${prefix}slotset:s:dave`)).toBe(-2);
     await a.acquire('s:dave', 1);
-    expect(await redis.pttl(`${prefix}slots:s:dave`)).toBeGreaterThan(0); // a dead replica's slot frees itself
+    expect(await redis.pttl(`${prefix}slotset:s:dave`)).toBeGreaterThan(0); // a dead replica's slot frees itself
   });
 
   it('counts slots exactly when many takes leave in one write (the pipelined client the module creates)', async () => {
@@ -68,11 +68,11 @@ describe('RedisLimitStore (real Redis)', () => {
       expect(taken.filter(Boolean)).toHaveLength(10);
       await Promise.all(Array.from({ length: 10 }, () => store.release('s:frank')));
       await store.onModuleDestroy();
-      await Promise.all(Array.from({ length: 2 }, () => store.release('s:frank'))); // too many: never below zero
-      expect(await redis.exists(`${prefix}slots:s:frank`)).toBe(0);
+      await Promise.all(Array.from({ length: 2 }, () => store.release('s:frank'))); // too many: nothing to give back
+      expect(await redis.exists(`${prefix}slotset:s:frank`)).toBe(0);
       expect(await store.acquire('s:frank', 1)).toBe(true);
       await store.release('s:frank');
-      expect(await redis.exists(`${prefix}slots:s:frank`)).toBe(0);
+      expect(await redis.exists(`${prefix}slotset:s:frank`)).toBe(0);
     } finally {
       client.disconnect();
     }
