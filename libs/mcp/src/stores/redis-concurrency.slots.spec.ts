@@ -134,9 +134,9 @@ describe('RedisConcurrencySlots (real Redis)', () => {
   });
 
   it('renews the slots it holds, so a long call keeps its slot past the lease time', async () => {
-    const [a, b] = [replica(50, 300), replica(50, 300)];
+    const [a, b] = [replica(50, 900), replica(50, 900)];
     expect(await a.acquire('s:eve', 1)).toBe(true);
-    await sleep(700);
+    await sleep(2_000); // renewed every 300 ms
     expect(await count('s:eve')).toBe(1);
     expect(await b.acquire('s:eve', 1)).toBe(false);
     await a.release('s:eve');
@@ -161,5 +161,16 @@ describe('RedisConcurrencySlots (real Redis)', () => {
     expect(await live.acquire('s:fay', 2)).toBe(true); // its slot lapsed: two are free again
     expect(await count('s:fay')).toBe(2);
     await Promise.all([live.release('s:fay'), live.release('s:fay')]);
+  });
+
+  it('stops handing out a kept slot that Redis no longer counts (lapsed, or lost in a failover)', async () => {
+    const slots = replica(60_000, 600);
+    expect(await slots.acquire('s:gus', 3)).toBe(true);
+    await slots.release('s:gus'); // kept here
+    await redis.del(`${prefix}slotset:s:gus`); // what a failover to a replica that missed the take looks like
+    await sleep(400); // a renewal (every 200 ms) finds it gone
+    expect(await slots.acquire('s:gus', 3)).toBe(true);
+    expect(await count('s:gus')).toBe(1); // a fresh take, counted; not the lost slot reused
+    await slots.release('s:gus');
   });
 });

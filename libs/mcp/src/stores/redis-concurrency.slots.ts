@@ -26,18 +26,30 @@ redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[3])
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return n + 1`;
 /** Gives the slots ARGV[...] back. */
-const RELEASE = `return redis.call('ZREM', KEYS[1], unpack(ARGV))`;
-/** Renews the slots ARGV[2...] for ARGV[1] ms (only those still there: a lapsed slot is not revived). */
-const RENEW = `${NOW}
-for i = 2, #ARGV do redis.call('ZADD', KEYS[1], 'XX', now + tonumber(ARGV[1]), ARGV[i]) end
-redis.call('PEXPIRE', KEYS[1], ARGV[1])
+const RELEASE = `for i = 1, #ARGV do redis.call('ZREM', KEYS[1], ARGV[i]) end
 return 1`;
+/**
+ * Renews the slots ARGV[2...] for ARGV[1] ms and answers those that are gone (lapsed while the replica could not
+ * renew them, or lost in a failover): they no longer count, so the replica must stop handing them out.
+ */
+const RENEW = `${NOW}
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+local lost = {}
+for i = 2, #ARGV do
+  if redis.call('ZSCORE', KEYS[1], ARGV[i]) then
+    redis.call('ZADD', KEYS[1], now + tonumber(ARGV[1]), ARGV[i])
+  else
+    lost[#lost + 1] = ARGV[i]
+  end
+end
+redis.call('PEXPIRE', KEYS[1], ARGV[1])
+return lost`;
 
 /** The scripts as ioredis exposes them once defined (sent as EVALSHA; the text only on NOSCRIPT). */
 interface SlotCommands {
   mcpSlotAcquire(key: string, max: number, ttlMs: number, member: string): Promise<number>;
   mcpSlotRelease(key: string, ...members: string[]): Promise<number>;
-  mcpSlotRenew(key: string, ttlMs: number, ...members: string[]): Promise<number>;
+  mcpSlotRenew(key: string, ttlMs: number, ...members: string[]): Promise<string[]>;
 }
 
 /**
@@ -106,10 +118,9 @@ export class RedisConcurrencySlots {
     else holding.timer ??= this.later(key, this.keepMs);
   }
 
-  /** Gives every kept slot back and stops renewing; from now on a freed slot goes back at once. */
+  /** Gives every kept slot back; from now on a freed slot goes back at once (running calls' slots are renewed). */
   async close(): Promise<void> {
     this.closed = true;
-    clearInterval(this.renewer);
     await Promise.all([...this.holdings.keys()].map((key) => this.giveBack(key).catch(() => undefined)));
   }
 
@@ -119,7 +130,10 @@ export class RedisConcurrencySlots {
     clearTimeout(holding.timer);
     holding.timer = undefined;
     const spare = holding.members.length - holding.used;
-    if (spare <= 0) return;
+    if (spare <= 0) {
+      if (holding.members.length === 0 && holding.used === 0) this.holdings.delete(key);
+      return;
+    }
     const back = holding.members.splice(holding.used, spare);
     if (holding.members.length === 0) this.holdings.delete(key);
     try {
@@ -146,12 +160,31 @@ export class RedisConcurrencySlots {
     return true;
   }
 
-  /** Renews every slot held here; one that lapsed meanwhile (Redis unreachable for a while) is not revived. */
+  /**
+   * Renews every slot held here and forgets those Redis no longer counts (the calls running on them finish; no
+   * new call gets them). Stops once closed with nothing held.
+   */
   private renew(): void {
-    for (const [key, holding] of this.holdings)
+    if (this.closed && this.holdings.size === 0) {
+      clearInterval(this.renewer);
+      this.renewer = undefined;
+      return;
+    }
+    for (const [key, holding] of this.holdings) {
+      if (holding.members.length === 0) continue;
       void Promise.resolve()
         .then(() => this.redis.mcpSlotRenew(this.slots(key), this.ttlMs, ...holding.members))
+        .then((lost) => this.forget(key, lost))
         .catch(() => undefined);
+    }
+  }
+
+  private forget(key: string, lost: string[]): void {
+    const holding = this.holdings.get(key);
+    if (!holding || lost.length === 0) return;
+    const gone = new Set(lost);
+    holding.members = holding.members.filter((m) => !gone.has(m));
+    if (holding.members.length === 0 && holding.used === 0) this.holdings.delete(key);
   }
 
   private slots(key: string): string {
