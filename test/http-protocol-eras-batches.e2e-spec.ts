@@ -1,5 +1,5 @@
-import { DESK_TOOLS, RunningServer, startDeskHttp } from './support/server-process';
-import { authorize, call, headerFor, initialize, openSession, post } from './support/raw-mcp-http';
+import { DESK_TOOLS, RunningServer, startAuthorizedDesk } from './support/server-process';
+import { call, headerFor, initialize, openSession, post } from './support/raw-mcp-http';
 import { rpcError, rpcResult } from './support/rpc-matchers';
 
 /**
@@ -9,15 +9,8 @@ import { rpcError, rpcResult } from './support/rpc-matchers';
 describe('protocol revisions over Streamable HTTP, by hand: batches and older flows', () => {
   let server: RunningServer;
   let url: string;
-
-  beforeAll(async () => {
-    server = await startDeskHttp();
-    url = server.url;
-    authorize(server);
-  });
-  afterAll(async () => {
-    await server.stop();
-  });
+  beforeAll(async () => void ({ url } = server = await startAuthorizedDesk()));
+  afterAll(() => server.stop());
 
   describe('JSON-RPC batches (2025-03-26 only)', () => {
     const batch = [

@@ -1,4 +1,4 @@
-import { bearer, RunningServer, startDeskHttp } from './support/server-process';
+import { bearer, RunningServer, startDeskHttp, startAuthorizedDesk } from './support/server-process';
 import {
   SseReader,
   authorize,
@@ -20,15 +20,8 @@ const VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
 describe('protocol revisions over Streamable HTTP, by hand', () => {
   let server: RunningServer;
   let url: string;
-
-  beforeAll(async () => {
-    server = await startDeskHttp();
-    url = server.url;
-    authorize(server);
-  });
-  afterAll(async () => {
-    await server.stop();
-  });
+  beforeAll(async () => void ({ url } = server = await startAuthorizedDesk()));
+  afterAll(() => server.stop());
 
   describe('initialize', () => {
     it.each(VERSIONS)(

@@ -1,21 +1,14 @@
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
-import { bearer, RunningServer, startDeskHttp } from './support/server-process';
-import { SseReader, authorize, messageOf, rawRequest } from './support/raw-mcp-http';
+import { bearer, RunningServer, startLegacySseDesk } from './support/server-process';
+import { SseReader, messageOf, rawRequest, post } from './support/raw-mcp-http';
 import { DESK_CAPABILITIES, rpcError, rpcResult } from './support/rpc-matchers';
 
 /** The legacy HTTP+SSE transport of 2024-11-05 on the wire, by hand, with MCP_LEGACY_SSE=true. */
 describe('legacy HTTP+SSE transport (2024-11-05)', () => {
   let server: RunningServer;
   let base: string;
-
-  beforeAll(async () => {
-    server = await startDeskHttp({ MCP_LEGACY_SSE: 'true' });
-    base = new URL(server.url).origin;
-    authorize(server);
-  });
-  afterAll(async () => {
-    await server.stop();
-  });
+  beforeAll(async () => void ({ server, base } = await startLegacySseDesk()));
+  afterAll(() => server.stop());
 
   describe('by hand', () => {
     /** Opens `GET /sse` and returns the reader, the endpoint URL and the session id. */
@@ -211,16 +204,7 @@ describe('legacy HTTP+SSE transport (2024-11-05)', () => {
     it('keeps legacy sessions off the Streamable HTTP endpoint (404 there)', async () => {
       const { reader, abort, endpoint, sessionId } = await connect();
       await handshake(endpoint, reader, '2024-11-05');
-      const res = await fetch(`${base}/mcp`, {
-        method: 'POST',
-        headers: {
-          ...bearer(server),
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'mcp-session-id': sessionId,
-        },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'ping' }),
-      });
+      const res = await post(`${base}/mcp`, { jsonrpc: '2.0', id: 5, method: 'ping' }, { sessionId });
       expect(res.status).toBe(404);
       abort.abort();
     });

@@ -1,22 +1,14 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { CreateMessageRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { bearer, DESK_TOOLS, RunningServer, startDeskHttp } from './support/server-process';
-import { authorize } from './support/raw-mcp-http';
+import { bearer, DESK_TOOLS, RunningServer, startLegacySseDesk } from './support/server-process';
 
 /** The legacy HTTP+SSE transport of 2024-11-05 with the 1.x SDK's client (by hand: legacy-sse-wire). */
 describe('legacy HTTP+SSE transport (2024-11-05)', () => {
   let server: RunningServer;
   let base: string;
-
-  beforeAll(async () => {
-    server = await startDeskHttp({ MCP_LEGACY_SSE: 'true' });
-    base = new URL(server.url).origin;
-    authorize(server);
-  });
-  afterAll(async () => {
-    await server.stop();
-  });
+  beforeAll(async () => void ({ server, base } = await startLegacySseDesk()));
+  afterAll(() => server.stop());
 
   describe('with the 1.x SDK SSEClientTransport', () => {
     let client: Client;

@@ -2,6 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { TestIssuer } from './test-issuer';
 import { reportStreamErrors } from './child-streams';
+import { authorize } from './raw-mcp-http';
 
 /** The desk fixture's tools, in registration order (2025 lists) and in name order (2026-07-28 lists). */
 export const DESK_TOOLS = [
@@ -42,6 +43,19 @@ export async function startDeskHttp(env: Record<string, string> = {}): Promise<R
   });
   const stop = server.stop;
   return { ...server, issuer, token: await issuer.mint(), stop: () => stop().finally(() => issuer.close()) };
+}
+
+/** {@link startDeskHttp}, with its token registered for the raw helpers' requests (see `authorize`). */
+export async function startAuthorizedDesk(env: Record<string, string> = {}): Promise<RunningServer> {
+  const server = await startDeskHttp(env);
+  authorize(server);
+  return server;
+}
+
+/** The desk with the legacy HTTP+SSE transport on, authorised; `base` is its origin (`/sse` and `/messages`). */
+export async function startLegacySseDesk(): Promise<{ server: RunningServer; base: string }> {
+  const server = await startAuthorizedDesk({ MCP_LEGACY_SSE: 'true' });
+  return { server, base: new URL(server.url).origin };
 }
 
 /** `Authorization` header for a running server's token. */
