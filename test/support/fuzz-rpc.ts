@@ -13,6 +13,8 @@ import {
   text,
   toText,
   value,
+  nonJson,
+  BAD_UTF8,
 } from './fuzz-values';
 
 /**
@@ -227,43 +229,6 @@ const batch = fc.array(
   ),
   { maxLength: 5 },
 );
-const NON_JSON = [
-  '',
-  ' ',
-  '{',
-  '}',
-  '[',
-  'null',
-  'true',
-  '1',
-  '"str"',
-  'NaN',
-  'Infinity',
-  "{'a':1}",
-  '{"jsonrpc":"2.0"',
-  '\ufeff{"jsonrpc":"2.0","id":1,"method":"ping"}',
-  '{"jsonrpc":"2.0","id":1,"method":"ping"}garbage',
-  '{"a":1}{"b":2}',
-  '{"jsonrpc":"2.0","id":1,"method":"ping",}',
-  '\u0000',
-  '<html>',
-  'GET / HTTP/1.1',
-];
-const nonJson = fc.oneof(
-  fc.constantFrom(...NON_JSON),
-  fc.string({ unit: 'binary', maxLength: 40 }),
-  fc.string({ maxLength: 40 }),
-);
-const BAD_UTF8 = [
-  [0xff],
-  [0xfe],
-  [0xc0, 0x80],
-  [0xed, 0xa0, 0x80],
-  [0xe2, 0x82],
-  [0xf8, 0x88, 0x80, 0x80, 0x80],
-  [0x80],
-  [0xf4, 0x90, 0x80, 0x80],
-].map((b) => Buffer.from(b));
 /** Invalid UTF-8 inside a string value, or anywhere in a message. */
 const badUtf8 = fc.oneof(
   fc

@@ -125,3 +125,43 @@ export const obj = (fields: Record<string, fc.Arbitrary<unknown>>, freq = 4) =>
       ),
     )
     .map((e) => new Obj(e.filter((x) => x !== null) as [string, unknown][]));
+
+const NON_JSON = [
+  '',
+  ' ',
+  '{',
+  '}',
+  '[',
+  'null',
+  'true',
+  '1',
+  '"str"',
+  'NaN',
+  'Infinity',
+  "{'a':1}",
+  '{"jsonrpc":"2.0"',
+  '\ufeff{"jsonrpc":"2.0","id":1,"method":"ping"}',
+  '{"jsonrpc":"2.0","id":1,"method":"ping"}garbage',
+  '{"a":1}{"b":2}',
+  '{"jsonrpc":"2.0","id":1,"method":"ping",}',
+  '\u0000',
+  '<html>',
+  'GET / HTTP/1.1',
+];
+/** Bodies that are not JSON, or not one JSON value. */
+export const nonJson = fc.oneof(
+  fc.constantFrom(...NON_JSON),
+  fc.string({ unit: 'binary', maxLength: 40 }),
+  fc.string({ maxLength: 40 }),
+);
+/** Byte sequences that are not UTF-8. */
+export const BAD_UTF8 = [
+  [0xff],
+  [0xfe],
+  [0xc0, 0x80],
+  [0xed, 0xa0, 0x80],
+  [0xe2, 0x82],
+  [0xf8, 0x88, 0x80, 0x80, 0x80],
+  [0x80],
+  [0xf4, 0x90, 0x80, 0x80],
+].map((b) => Buffer.from(b));
