@@ -1,8 +1,7 @@
-// BENCH_ONLY=redis: the Redis stores' cost alone. The full bench measures `mcp-redis` two scenarios after `mcp` in
-// each round, so on a VM whose speed swings between back-to-back runs its ratio carries the noise of what ran
-// between them. Here the two servers run back to back at each connection count, BENCH_ROUNDS times, and the
-// median of the per-round ratios is reported and merged into the results file as `redisAlone` (the full run's
-// `redis call x16` row stays the verdict of record; this is its re-measure).
+// BENCH_ONLY=redis: the Redis stores' cost alone, without the rest of the full bench (about 15 minutes). The two
+// servers, `mcp` and `mcp-redis`, run back to back at each connection count, BENCH_ROUNDS times; the median of the
+// per-round ratios is reported and merged into the results file as `redisAlone` (the full run's `redis call x16`
+// row stays the verdict of record; this is a quick re-measure while working on the Redis path).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { CALL_BODY, openSession } from './mcp-client.mjs';
