@@ -44,7 +44,7 @@ fi
 count_file="$(mktemp)"
 export TEST_COUNT_FILE="$count_file"
 
-if ! { nest build desk && nest build conformance && tsc -p libs/schematics/tsconfig.json; } >/tmp/nest-build.log 2>&1; then
+if ! { node scripts/start.mjs --build-only desk conformance && tsc -p libs/schematics/tsconfig.json; } >/tmp/nest-build.log 2>&1; then
   cat /tmp/nest-build.log
   echo "0 passed, 1 failed"
   exit 1

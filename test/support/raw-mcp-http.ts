@@ -113,7 +113,12 @@ export async function openSession(
 export const headerFor = (v: string): string | undefined => (v >= '2025-06-18' ? v : undefined);
 
 /** POSTs one request in a session and returns status, headers and the parsed JSON body. */
-export async function call(url: string, sessionId: string, message: unknown, protocolVersion?: string) {
+export async function call(
+  url: string,
+  sessionId: string,
+  message: unknown,
+  protocolVersion?: string,
+): Promise<{ status: number; headers: Response['headers']; text: string; json: any }> {
   const res = await post(url, message, { sessionId, protocolVersion });
   const text = await res.text();
   return { status: res.status, headers: res.headers, text, json: text ? JSON.parse(text) : undefined };

@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { serverEnv } from './stdio-clients';
@@ -21,6 +21,11 @@ export function copyRepository(prefix: string): string {
     cpSync(join(ROOT, file), join(dir, file), { recursive: true });
   }
   symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  // A clone is a git repository: checks that list the tracked files (example independence) work in the copy too.
+  writeFileSync(join(dir, '.git-exclude'), 'node_modules\n');
+  run(dir, 'git', ['init', '-q']);
+  renameSync(join(dir, '.git-exclude'), join(dir, '.git/info/exclude'));
+  run(dir, 'git', ['add', '-A']);
   run(dir, 'npx', ['tsc', '-p', 'libs/schematics/tsconfig.json']);
   return dir;
 }
@@ -33,14 +38,29 @@ export function run(cwd: string, command: string, args: string[]): string {
   return result.output;
 }
 
-/** Runs a command in `cwd` and returns its exit status and output (stdout then stderr). */
-export function runStatus(cwd: string, command: string, args: string[]): { status: number | null; output: string } {
+/**
+ * Runs a command in `cwd` and returns its exit status and output (stdout then stderr). `env` adds to the
+ * environment (a nested jest gets `NODE_OPTIONS` for NestJS's ESM from here); `timeoutMs` defaults to 4 minutes.
+ */
+export function runStatus(
+  cwd: string,
+  command: string,
+  args: string[],
+  env: Record<string, string> = {},
+  timeoutMs = 240_000,
+): { status: number | null; output: string } {
+  const nestedJest = command === 'npx' && args[0] === 'jest';
   const result = spawnSync(command, args, {
     cwd,
-    env: serverEnv({ FORCE_COLOR: '0', CI: 'true' }),
+    env: serverEnv({
+      FORCE_COLOR: '0',
+      CI: 'true',
+      ...(nestedJest ? { NODE_OPTIONS: '--experimental-vm-modules' } : {}),
+      ...env,
+    }),
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'pipe'],
-    timeout: 240_000,
+    timeout: timeoutMs,
   });
   return { status: result.status, output: `${result.stdout}\n${result.stderr}` };
 }

@@ -33,9 +33,12 @@ export function appProjects(repo: string): AppProject[] {
     }));
 }
 
-/** Builds the app (`nest build`, output to stderr) and returns its compiled entry file. */
+/**
+ * Builds the app as `npm run build -- <app>` does (skipped when nothing it reads changed since its last build;
+ * output to stderr) and returns its compiled entry file.
+ */
 export function buildApp(repo: string, app: AppProject): string {
-  const built = spawnSync(join(repo, 'node_modules/.bin/nest'), ['build', app.name], {
+  const built = spawnSync(process.execPath, [join(repo, 'scripts/start.mjs'), '--build-only', app.name], {
     cwd: repo,
     stdio: ['ignore', process.stderr, process.stderr],
   });

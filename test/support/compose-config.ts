@@ -6,8 +6,8 @@ import { resolve } from 'node:path';
  * the file, anchors and merges resolved). CI (scripts/test.sh) installs Debian's docker-compose; without it these
  * suites fail rather than skip.
  */
-export const ROOT = resolve(__dirname, '../../../..');
-export { imageEnvironment } from '../../../../test/support/deploy-env';
+export const ROOT = resolve(__dirname, '../..');
+export { imageEnvironment } from './deploy-env';
 export const COMPOSE_DIR = resolve(ROOT, 'deploy/compose');
 
 export interface ComposeService {
@@ -30,16 +30,15 @@ export interface ComposeConfig {
   services: Record<string, ComposeService>;
 }
 
-export function composeConfig(): ComposeConfig {
+/** The compose file as it deploys `app` (`APP=<app> docker-compose config`). */
+export function composeConfig(app: string): ComposeConfig {
   const check = spawnSync('docker-compose', ['version'], { encoding: 'utf8' });
   if (check.status !== 0) {
     throw new Error(
       'docker-compose is not on PATH: install it (Debian: `apt-get install -y docker-compose`; the test command does this) to validate docker-compose.yml',
     );
   }
-  // APP unset: the file's default (the example app), whatever the caller's environment says.
-  const env = { ...process.env };
-  delete env.APP;
+  const env = { ...process.env, APP: app };
   const run = spawnSync('docker-compose', ['-f', 'docker-compose.yml', 'config'], {
     cwd: ROOT,
     env,

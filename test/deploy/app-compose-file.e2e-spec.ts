@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { eachApp } from '../support/apps';
 import {
   ComposeConfig,
   ComposeService,
@@ -11,23 +12,24 @@ import {
   normalisePort,
   parseYaml,
   replicaServices,
-} from './compose-config';
+} from '../support/compose-config';
 
 /**
- * The example's deployment (docker-compose.yml at the repository root), read the way docker-compose reads it:
- * replicas behind a load balancer without affinity, Redis, Keycloak, the OpenTelemetry collector, Jaeger and
- * Prometheus, wired to each other. compose-processes.e2e-spec.ts runs the same configuration as processes.
+ * The compose deployment (docker-compose.yml at the repository root) of every app under apps/ (`APP=<app>`),
+ * read the way docker-compose reads it: replicas behind a load balancer without affinity, Redis, Keycloak, the
+ * OpenTelemetry collector, Jaeger and Prometheus, wired to each other. app-compose-processes.e2e-spec.ts runs the
+ * same configuration as processes.
  */
 const NEST_CLI = JSON.parse(readFileSync(resolve(ROOT, 'nest-cli.json'), 'utf8')) as {
   projects: Record<string, { type: string; root: string }>;
 };
 
-describe('docker-compose.yml (the example deployment)', () => {
+describe.each(eachApp())('docker-compose.yml deploying %s', (app) => {
   let config: ComposeConfig;
   let replicas: [string, ComposeService][];
 
   beforeAll(() => {
-    config = composeConfig();
+    config = composeConfig(app);
     replicas = replicaServices(config);
   });
 
@@ -38,7 +40,10 @@ describe('docker-compose.yml (the example deployment)', () => {
         typeof service.build === 'string' ? { context: service.build } : service.build!;
       expect(resolve(ROOT, context ?? '.')).toBe(ROOT);
       expect(dockerfile ?? 'Dockerfile').toBe('Dockerfile');
-      expect(NEST_CLI.projects[args!.APP]).toMatchObject({ type: 'application', root: `apps/${args!.APP}` });
+      expect(args!.APP).toBe(app);
+      expect(NEST_CLI.projects[args!.APP]).toMatchObject({ type: 'application', root: `apps/${app}` });
+      expect(service.image).toBe(`${app}:local`);
+      expect(environment(service.environment).OTEL_SERVICE_NAME).toBe(app);
     }
     // The same configuration but for the instance name each one reports in its traces.
     const withoutInstance = replicas.map(([, s]) => {
@@ -96,7 +101,7 @@ describe('docker-compose.yml (the example deployment)', () => {
     expect(lb.ports?.map(normalisePort)).toEqual([{ hostIp: '127.0.0.1', published: '8080', target: '8080' }]);
   });
 
-  it('imports a Keycloak realm whose tokens the replicas accept (issuer, audience, sub, the app scopes)', () => {
+  it('imports a Keycloak realm whose tokens the replicas accept (issuer, audience, sub, scopes)', () => {
     const keycloak = config.services.keycloak;
     const realm = JSON.parse(
       readFileSync(mountedFile(keycloak, '/opt/keycloak/data/import/mcp-realm.json')!, 'utf8'),
@@ -111,8 +116,9 @@ describe('docker-compose.yml (the example deployment)', () => {
     expect(audience.config['included.custom.audience']).toBe(env.MCP_JWT_AUDIENCE);
     const scopes = realm.clientScopes.filter((s) => client.defaultClientScopes.includes(s.name));
     expect(scopes.flatMap((s) => s.protocolMappers ?? []).map((m) => m.protocolMapper)).toContain('oidc-sub-mapper');
+    // The app's own scopes (which the process suite's calls need) ride in the token's scope claim.
     const granted = scopes.filter((s) => s.attributes['include.in.token.scope'] === 'true').map((s) => s.name);
-    expect(granted.sort()).toEqual(['tickets:read', 'tickets:write']);
+    expect(granted.length).toBeGreaterThan(0);
     expect(keycloak.ports?.map(normalisePort)).toEqual([{ hostIp: '127.0.0.1', published: '8081', target: '8080' }]);
   });
 

@@ -1,0 +1,57 @@
+// `npm run app:remove -- <app>`: deletes an app under apps/ the way a team drops the example once it has its own
+// server: the folder and its build output, its project in nest-cli.json, and, when it was the default app (the
+// one `npm start` and docker-compose.yml run without a name), makes the first remaining app the default.
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as prettier from 'prettier';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+if (args.length !== 1 || args[0].startsWith('-')) fail('usage: npm run app:remove -- <app>');
+const name = args[0];
+
+const cliPath = join(root, 'nest-cli.json');
+const cli = JSON.parse(readFileSync(cliPath, 'utf8'));
+const isApp = (p) => p?.type === 'application' && p.root?.startsWith('apps/');
+const apps = Object.keys(cli.projects ?? {}).filter((n) => isApp(cli.projects[n]));
+const project = cli.projects?.[name];
+if (!isApp(project)) fail(`"${name}" is not an app under apps/; the apps are: ${apps.join(', ') || 'none'}`);
+const rest = apps.filter((n) => n !== name);
+if (rest.length === 0)
+  fail(`"${name}" is the only app: generate your own first (npx nest g mcp-server <name> --project <name>)`);
+
+rmSync(join(root, project.root), { recursive: true, force: true });
+rmSync(join(root, 'dist', 'apps', name), { recursive: true, force: true });
+delete cli.projects[name];
+const said = [`removed ${project.root} and its project in nest-cli.json`];
+if (cli.root === project.root) {
+  const next = cli.projects[rest[0]];
+  cli.root = next.root;
+  cli.sourceRoot = next.sourceRoot;
+  cli.compilerOptions = { ...cli.compilerOptions, tsConfigPath: next.compilerOptions?.tsConfigPath };
+  said.push(`the default app is now ${rest[0]}`);
+}
+await writeFormatted(cliPath, JSON.stringify(cli, null, 2));
+
+const composePath = join(root, 'docker-compose.yml');
+if (existsSync(composePath)) {
+  const compose = readFileSync(composePath, 'utf8');
+  const changed = compose.replaceAll(`\${APP:-${name}}`, `\${APP:-${rest[0]}}`);
+  if (changed !== compose) {
+    writeFileSync(composePath, changed);
+    said.push(`docker-compose.yml deploys ${rest[0]} when APP is not set`);
+  }
+}
+process.stdout.write(`${said.join('; ')}\n`);
+
+/** Written as `prettier --check .` (part of the test command) expects it. */
+async function writeFormatted(file, text) {
+  const options = (await prettier.resolveConfig(file)) ?? {};
+  writeFileSync(file, await prettier.format(text, { ...options, filepath: file }));
+}
+
+function fail(message) {
+  process.stderr.write(`${message}\n`);
+  process.exit(2);
+}
