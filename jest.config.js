@@ -6,7 +6,9 @@ const common = {
     '^@app/mcp(|/.*)$': '<rootDir>/libs/mcp/src$1',
     '^@app/mcp-testing(|/.*)$': '<rootDir>/libs/mcp-testing/src$1',
   },
-  testEnvironment: 'node',
+  // Quiet: Nest's log lines are shown only for a failing test (test/support/quiet-environment.js).
+  testEnvironment: '<rootDir>/test/support/quiet-environment.js',
+  setupFiles: ['<rootDir>/test/support/quiet-logger.js'],
   // Built apps carry a copy of their package.json: keep dist/ out of jest's module map.
   modulePathIgnorePatterns: ['<rootDir>/dist/'],
 };
@@ -24,7 +26,7 @@ module.exports = {
       displayName: 'e2e',
       rootDir: __dirname,
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts', '<rootDir>/apps/*/test/**/*.e2e-spec.ts'],
-      setupFiles: ['<rootDir>/test/support/jest-env.js'],
+      setupFiles: ['<rootDir>/test/support/quiet-logger.js', '<rootDir>/test/support/jest-env.js'],
     },
   ],
   reporters: ['default', '<rootDir>/test/support/count-reporter.js'],

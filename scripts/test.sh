@@ -3,7 +3,7 @@
 # Runs on the project's own Node 24 (npm puts node_modules/.bin first on PATH).
 set -uo pipefail
 cd "$(dirname "$0")/.."
-export NODE_OPTIONS="--experimental-vm-modules ${NODE_OPTIONS:-}"
+export NODE_OPTIONS="--experimental-vm-modules --disable-warning=ExperimentalWarning ${NODE_OPTIONS:-}"
 # The deploy-files tests validate docker-compose.yml with docker-compose (no engine needed).
 if ! command -v docker-compose >/dev/null 2>&1; then
   if ! { apt-get update -qq && apt-get install -y -qq docker-compose >/dev/null; } >/tmp/ci-apt.log 2>&1; then
