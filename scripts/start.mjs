@@ -3,10 +3,10 @@
 // Builds an application project of nest-cli.json when something it reads changed, and runs it on this Node (the
 // project's Node 24 under npm). Build output goes to stderr, so that over stdio stdout carries MCP messages only.
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fingerprint, upToDate, writeStamp } from './lib/build-stamp.mjs';
+import { appsUnderApps, defaultApp, entryOf, isApplication, outDirOf, readCli, tsconfigOf } from './lib/projects.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const flags = new Set(process.argv.slice(2).filter((a) => a.startsWith('--')));
@@ -17,15 +17,13 @@ if (unknownFlag || (names.length > 1 && !flags.has('--build-only'))) {
   fail(`usage: scripts/start.mjs [--stdio] [--watch] [app] | scripts/start.mjs --build-only [app …]`);
 }
 
-const cli = JSON.parse(readFileSync(join(root, 'nest-cli.json'), 'utf8'));
-// The servers a team runs: fixtures under test/ can be built and started by name but are not offered.
-const apps = Object.keys(cli.projects ?? {}).filter((n) => cli.projects[n].root?.startsWith('apps/'));
-const isApplication = (n) => cli.projects?.[n]?.type === 'application';
-const fallback = Object.keys(cli.projects ?? {}).find((n) => isApplication(n) && cli.projects[n].root === cli.root);
-const targets = names.length > 0 ? names : [fallback ?? (apps.length === 1 ? apps[0] : undefined)];
+const cli = readCli(root);
+// Fixtures under test/ can be built and started by name but are not offered.
+const apps = appsUnderApps(cli);
+const targets = names.length > 0 ? names : [defaultApp(cli) ?? (apps.length === 1 ? apps[0] : undefined)];
 if (!targets[0]) fail(`no default app in nest-cli.json; name one: ${apps.join(', ')}`);
 for (const name of targets) {
-  if (!isApplication(name)) fail(`unknown app "${name}"; the apps under apps/ are: ${apps.join(', ') || 'none'}`);
+  if (!isApplication(cli, name)) fail(`unknown app "${name}"; the apps under apps/ are: ${apps.join(', ') || 'none'}`);
 }
 
 const nest = join(root, 'node_modules/.bin/nest');
@@ -37,7 +35,7 @@ if (flags.has('--watch')) {
 } else {
   for (const target of targets) buildIfChanged(target);
   if (!flags.has('--build-only')) {
-    const child = spawn(process.execPath, [entryOf(name), ...(flags.has('--stdio') ? ['--stdio'] : [])], {
+    const child = spawn(process.execPath, [entryOf(root, cli, name), ...(flags.has('--stdio') ? ['--stdio'] : [])], {
       cwd: root,
       stdio: 'inherit',
     });
@@ -52,30 +50,16 @@ if (flags.has('--watch')) {
  */
 function buildIfChanged(app) {
   const project = cli.projects[app];
-  const stamp = join(outDirOf(app), '.mcp-build-stamp');
-  const inputs = [project.root, 'libs', 'tsconfig.json', 'nest-cli.json', 'package-lock.json', tsconfigOf(app)];
+  const stamp = join(outDirOf(root, cli, app), '.mcp-build-stamp');
+  const inputs = [project.root, 'libs', 'tsconfig.json', 'nest-cli.json', 'package-lock.json', tsconfigOf(cli, app)];
   const print = fingerprint(root, inputs);
-  if (upToDate(stamp, print, [entryOf(app)])) {
+  if (upToDate(stamp, print, [entryOf(root, cli, app)])) {
     process.stderr.write(`${app}: build up to date (nothing changed since the last one)\n`);
     return;
   }
   const built = spawnSync(nest, ['build', app], { cwd: root, stdio: ['ignore', process.stderr, process.stderr] });
   if (built.status !== 0) fail(`build of "${app}" failed (see above)`, built.status ?? 1);
   writeStamp(stamp, print);
-}
-
-function tsconfigOf(app) {
-  return cli.projects[app].compilerOptions?.tsConfigPath ?? cli.compilerOptions.tsConfigPath;
-}
-
-function outDirOf(app) {
-  const tsconfigPath = join(root, tsconfigOf(app));
-  return join(dirname(tsconfigPath), JSON.parse(readFileSync(tsconfigPath, 'utf8')).compilerOptions.outDir);
-}
-
-/** The compiled entry: the project's outDir (from its tsconfig) + its entryFile, as `nest build` writes it. */
-function entryOf(app) {
-  return join(outDirOf(app), `${cli.projects[app].entryFile}.js`);
 }
 
 /** The server handles SIGTERM/SIGINT itself (drain, close); this wrapper passes them on and exits as it does. */
