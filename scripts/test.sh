@@ -67,7 +67,7 @@ check() {
 check "lint (eslint .)" eslint .
 check "format (prettier --check .)" prettier --check .
 check "typecheck (tsc --noEmit)" tsc -p tsconfig.json --noEmit
-# Every server under apps/ against its committed public contract (corporate standard §17).
+# Every server under apps/ against its committed public contract (corporate standard §17, see docs/compliance.md#s17).
 check "contract:check (every app under apps/)" npm run -s contract:check
 
 jest --ci "$@"

@@ -6,8 +6,8 @@ import { LimitsFixtureOptions, startLimitsApp } from './fixtures/limits-fixture.
 import { SseReader, get, openSession, post, sleep } from './support/raw-mcp-http';
 
 /**
- * The limits of the corporate standard (§14) over real HTTP: tool timeouts, result size, rate and
- * concurrency budgets, request size. Each block boots its own fixture app, so budgets never leak
+ * The limits of the corporate standard (§14, see docs/compliance.md#s14) over real HTTP: tool timeouts, result
+ * size, rate and concurrency budgets, request size. Each block boots its own fixture app, so budgets never leak
  * between blocks (with auth disabled every caller is the same "anonymous" subject).
  */
 const V = '2025-11-25';

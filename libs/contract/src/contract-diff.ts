@@ -92,10 +92,10 @@ function windowProblem(rec: DeprecationRecord, version: string, today: string): 
 }
 
 /**
- * Compares the committed contract with the code's (corporate standard §17). Breaking changes (a removed or
- * renamed item, a narrowed input, a new required argument, a removed output field) fail unless the major
- * version was bumped, or, for a removal, the item was deprecated as §17.2 requires and its window is over.
- * Additions need a minor bump and a CHANGELOG line naming them.
+ * Compares the committed contract with the code's (corporate standard §17, see docs/compliance.md#s17). Breaking
+ * changes (a removed or renamed item, a narrowed input, a new required argument, a removed output field) fail
+ * unless the major version was bumped, or, for a removal, the item was deprecated as §17.2 requires and its window
+ * is over. Additions need a minor bump and a CHANGELOG line naming them.
  */
 export function checkContract(committed: McpContract, current: McpContract, ctx: CheckContext): ContractVerdict {
   const problems: string[] = [];

@@ -37,7 +37,7 @@ export interface ContractTemplate {
   mimeType?: string;
 }
 
-/** When an item was first seen marked `[DEPRECATED ...]` (corporate standard §17.2). */
+/** When an item was first seen marked `[DEPRECATED ...]` (corporate standard §17.2, see docs/compliance.md#s17). */
 export interface DeprecationRecord {
   /** The server version that first published the mark. */
   since: string;

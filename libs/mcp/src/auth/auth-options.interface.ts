@@ -1,7 +1,7 @@
 /**
- * How the HTTP transports authenticate callers (corporate standard §7, Appendix A). Environment
- * variables fill what is not given here: `MCP_JWKS_URI`, `MCP_JWT_ISSUER`, `MCP_JWT_AUDIENCE`,
- * `MCP_JWT_ALGORITHMS`, `MCP_AUTH_DISABLED`.
+ * How the HTTP transports authenticate callers (corporate standard §7 and Appendix A, see docs/compliance.md#s7
+ * and docs/compliance.md#appendix-a). Environment variables fill what is not given here: `MCP_JWKS_URI`,
+ * `MCP_JWT_ISSUER`, `MCP_JWT_AUDIENCE`, `MCP_JWT_ALGORITHMS`, `MCP_AUTH_DISABLED`.
  */
 export interface McpAuthOptions {
   /** JWKS endpoint of the corporate issuer. */

@@ -6,7 +6,10 @@ import { MCP_AUTH_CONFIG } from './auth.constants';
 import { ResolvedAuthConfig } from './auth-options.interface';
 import { PROTECTED_RESOURCE_PATH } from './resource-url';
 
-/** Every HTTP header the MCP endpoints read or write (corporate standard §11.2, `use://http-headers`). */
+/**
+ * Every HTTP header the MCP endpoints read or write (corporate standard §11.2, `use://http-headers`, see
+ * docs/compliance.md#s11).
+ */
 export const MCP_HTTP_HEADERS = [
   {
     name: 'Authorization',

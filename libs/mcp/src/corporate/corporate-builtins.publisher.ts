@@ -12,7 +12,7 @@ import {
   agentMirrorUri,
 } from './corporate.constants';
 
-/** One Avatar-profile prompt and its resource mirror (standard §10.2, §11.2). */
+/** One Avatar-profile prompt and its resource mirror (standard §10.2 and §11.2, see docs/compliance.md#s10). */
 interface AgentText {
   option: 'agentBrief' | 'agentPrompt';
   prompt: string;

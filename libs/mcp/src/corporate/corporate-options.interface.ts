@@ -6,7 +6,8 @@
 export type McpTextSource = string | { file: string };
 
 /**
- * The corporate built-ins (standard §10.2, §11.2), registered whenever MCP is served (HTTP or stdio).
+ * The corporate built-ins (standard §10.2 and §11.2, see docs/compliance.md#s10 and docs/compliance.md#s11),
+ * registered whenever MCP is served (HTTP or stdio).
  * Each can be switched off with `false`; the standard then asks for a deviation note in the server's
  * README. A team's own `@McpPrompt`/`@McpResource` with the same name or URI takes the place of a
  * built-in that is left unset; setting both stops the boot.

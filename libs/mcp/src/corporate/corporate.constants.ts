@@ -1,7 +1,7 @@
-/** Largest `agent_brief` text, in UTF-8 bytes (corporate standard §10.3: "SHOULD NOT exceed 2 KB"). */
+/** Largest `agent_brief` text, in UTF-8 bytes (corporate standard §10.3, see docs/compliance.md#s10: at most 2 KB). */
 export const AGENT_BRIEF_MAX_BYTES = 2048;
 
-/** Names of the Avatar-profile prompts (standard §10.2). @internal */
+/** Names of the Avatar-profile prompts (standard §10.2, see docs/compliance.md#s10). @internal */
 export const AGENT_BRIEF_PROMPT = 'agent_brief';
 /** @internal */
 export const AGENT_PROMPT_PROMPT = 'agent_prompt';

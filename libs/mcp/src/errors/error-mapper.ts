@@ -58,7 +58,8 @@ export function toolErrorText(error: unknown): string | undefined {
 
 function actionableText(error: unknown): string | undefined {
   if (error instanceof ToolExecutionError) return error.message;
-  // Actionable for the model (corporate standard v2.0 §13.4): missing records, conflicts, a dependency down.
+  // Actionable for the model (corporate standard v2.0 §13.4, see docs/compliance.md#s13): missing records,
+  // conflicts, a dependency down.
   if (
     error instanceof ResourceNotFoundError ||
     error instanceof ConflictError ||

@@ -1,6 +1,6 @@
 /**
- * Options of the `/health` and `/ready` endpoints (corporate standard §16). `/health` turns 503 only
- * when `MCP_HEALTH_MAX_HEAP_MB` is set and the heap is above it (Terminus `MemoryHealthIndicator`).
+ * Options of the `/health` and `/ready` endpoints (corporate standard §16, see docs/compliance.md#s16). `/health`
+ * turns 503 only when `MCP_HEALTH_MAX_HEAP_MB` is set and the heap is above it (Terminus `MemoryHealthIndicator`).
  */
 export interface McpHealthOptions {
   /** Serve `GET /health` and `GET /ready` (HTTP apps only). Default true. */

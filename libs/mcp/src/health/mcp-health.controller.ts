@@ -6,8 +6,8 @@ import { HealthAnswer } from './health-body.mapper';
 import { McpHealthService } from './mcp-health.service';
 
 /**
- * `GET /health` (liveness) and `GET /ready` (readiness), corporate standard §16: no authentication
- * (the MCP auth guard is bound to the MCP controllers only, and the scope guard looks at MCP calls
+ * `GET /health` (liveness) and `GET /ready` (readiness), corporate standard §16 (see docs/compliance.md#s16): no
+ * authentication (the MCP auth guard is bound to the MCP controllers only, and the scope guard looks at MCP calls
  * only), JSON, never cached. With `health.enabled: false` both answer 404 like an unknown route.
  * @internal
  */

@@ -21,12 +21,12 @@ export interface McpToolAnnotations {
   openWorldHint?: boolean;
 }
 
-/** Corporate risk level (standard §9.3). */
+/** Corporate risk level (standard §9.3, see docs/compliance.md#s9). */
 export type RiskLevel = 'low' | 'medium' | 'high';
 
 /**
- * What a mutating tool changes, and how a caller should treat it (standard §9.3). Rendered into the
- * tool's `description` and `annotations` at boot.
+ * What a mutating tool changes, and how a caller should treat it (standard §9.3, see docs/compliance.md#s9).
+ * Rendered into the tool's `description` and `annotations` at boot.
  */
 export interface McpToolMutation {
   risk: RiskLevel;

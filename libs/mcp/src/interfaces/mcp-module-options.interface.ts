@@ -40,7 +40,7 @@ export interface McpModuleOptions {
    * v2.0 table. Env `MCP_HTTP_STATUS_PROFILE`.
    */
   httpStatusProfile?: HttpStatusProfile;
-  /** Limits (corporate standard §14); each also has an environment variable. */
+  /** Limits (corporate standard §14, see docs/compliance.md#s14); each also has an environment variable. */
   limits?: McpLimits;
   /** Caching hints on 2026-07-28 results (corporate v2.0 §12.3); see {@link McpCachingOptions}. */
   caching?: McpCachingOptions;

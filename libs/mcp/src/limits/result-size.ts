@@ -45,10 +45,11 @@ function shrinkStructured(value: Record<string, unknown>, budget: number): Recor
 }
 
 /**
- * Keeps a tool result under `maxBytes` (corporate standard §12.2, §14): text is cut and items past
- * the limit dropped, with a visible `[truncated: ...]` marker in `content`; a structured result has its
- * longest strings cut and gets `truncated: true` when its `outputSchema` allows that field (the text
- * marker is there either way); the server log records it. Sizes are counted in characters.
+ * Keeps a tool result under `maxBytes` (corporate standard §12.2 and §14, see docs/compliance.md#s12 and
+ * docs/compliance.md#s14): text is cut and items past the limit dropped, with a visible `[truncated: ...]` marker
+ * in `content`; a structured result has its longest strings cut and gets `truncated: true` when its `outputSchema`
+ * allows that field (the text marker is there either way); the server log records it. Sizes are counted in
+ * characters.
  * @internal
  */
 export function limitResultSize(

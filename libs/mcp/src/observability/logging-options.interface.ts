@@ -1,4 +1,4 @@
-/** What the per-call log entries and the audit channel carry (corporate standard §15.2). */
+/** What the per-call log entries and the audit channel carry (corporate standard §15.2, see docs/compliance.md#s15). */
 export interface McpLoggingOptions {
   /**
    * Put the call's arguments, with sensitive fields masked, into tool-call and audit entries.

@@ -2,8 +2,8 @@ import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import pino, { Logger as PinoLogger } from 'pino';
 
 /**
- * One audited call of a mutating tool (corporate standard §9.3: "audit" in a tool's description
- * names this event). `arguments` is present only when argument logging is on, with sensitive
+ * One audited call of a mutating tool (corporate standard §9.3, see docs/compliance.md#s9: "audit" in a tool's
+ * description names this event). `arguments` is present only when argument logging is on, with sensitive
  * fields masked.
  */
 export interface McpAuditEvent {

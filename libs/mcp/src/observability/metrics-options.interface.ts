@@ -1,6 +1,6 @@
 /**
- * Prometheus metrics (corporate standard §15.3). `/metrics` is never public: it is served on a
- * separate listener (`port`), and on the main port only behind Basic auth (`basicAuth`).
+ * Prometheus metrics (corporate standard §15.3, see docs/compliance.md#s15). `/metrics` is never public: it is
+ * served on a separate listener (`port`), and on the main port only behind Basic auth (`basicAuth`).
  */
 export interface McpMetricsOptions {
   /**

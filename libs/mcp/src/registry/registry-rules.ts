@@ -1,6 +1,6 @@
 /** Boot-time rules of the corporate profile. @internal */
 export const TOOL_NAME_PATTERN = /^[a-z][a-z0-9_]{1,63}$/;
-/** Schemes every server may use besides its own (standard §11.1). */
+/** Schemes every server may use besides its own (standard §11.1, see docs/compliance.md#s11). */
 export const CORPORATE_SCHEMES = ['use', 'project', 'doc'] as const;
 
 /** `searchTickets` -> `search_tickets`. @internal */

@@ -3,7 +3,7 @@ import { CORPORATE_SCHEMES, RegistryViolations, uriScheme } from './registry-rul
 import { UriTemplateMatcher } from './uri-template.matcher';
 import { McpHandler, ResourceEntry, ResourceTemplateEntry } from './registry-entries';
 
-/** The only URIs the corporate schemes allow (standard §11.1-11.2). @internal */
+/** The only URIs the corporate schemes allow (standard §11.1-11.2, see docs/compliance.md#s11). @internal */
 export const CORPORATE_URIS = new Set(['use://http-headers', 'use://auth', 'project://version', 'doc://readme']);
 
 type Source = { className: string; methodName: string };

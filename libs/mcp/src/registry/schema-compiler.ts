@@ -13,10 +13,10 @@ export interface SchemaValidator {
 
 /**
  * Checks JSON Schemas at boot and compiles each on its first use: 2020-12 by default, draft-07 when the schema
- * says so (standard §9.2). Everything that can make a schema unusable is found at boot (the meta-schema, the
- * bounds, every local `$ref` resolving), so a broken registry never starts; the compilation itself (Ajv's code
- * generation, most of a large catalogue's boot) is deferred to the tool's first call. A schema whose references
- * cannot be checked that way (anchors, nested `$id`, dynamic references) is compiled at boot.
+ * says so (standard §9.2, see docs/compliance.md#s9). Everything that can make a schema unusable is found at boot
+ * (the meta-schema, the bounds, every local `$ref` resolving), so a broken registry never starts; the compilation
+ * itself (Ajv's code generation, most of a large catalogue's boot) is deferred to the tool's first call. A schema
+ * whose references cannot be checked that way (anchors, nested `$id`, dynamic references) is compiled at boot.
  * @internal
  */
 export class SchemaCompiler {

@@ -4,8 +4,8 @@ import { McpToolAnnotations, McpToolOptions } from '../interfaces/definitions.in
 export const TOOL_SAFETY_META_KEY = 'corporate/tool-safety';
 
 /**
- * Renders the corporate safety metadata (standard §9.3) into the human-readable description and the
- * annotations, so a routing agent sees risk and side effects without parsing annotations.
+ * Renders the corporate safety metadata (standard §9.3, see docs/compliance.md#s9) into the human-readable
+ * description and the annotations, so a routing agent sees risk and side effects without parsing annotations.
  * @internal
  */
 export function renderToolSafety(
