@@ -1,22 +1,26 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { copyRepository, run, runStatus } from '../support/repo-copy';
+import { freeAppName } from '../support/free-app-name';
 
 /**
- * The contract gate (corporate standard §17) run as documented, on a server generated in a temporary copy of
- * the repository: `npm run contract -- <app>` records the contract, `npm run contract:check -- <app>` passes,
- * a breaking change fails naming each change, and a major version bump lets it through.
+ * The contract gate (corporate standard §17, see docs/compliance.md#s17) run as documented, on a server generated
+ * in a temporary copy of the repository: `npm run contract -- <app>` records the contract,
+ * `npm run contract:check -- <app>` passes, a breaking change fails naming each change, and a major version bump
+ * lets it through.
  */
-const APP = 'billing';
 
 describe('contract gate: npm run contract / contract:check', () => {
   jest.setTimeout(300_000);
   let dir: string;
+  // `billing`, or the first free variant when a team's own app already has that name.
+  let APP: string;
   const file = (path: string) => join(dir, `apps/${APP}`, path);
 
   beforeAll(() => {
     dir = copyRepository('mcp-contract-gate-');
-    run(dir, 'npx', ['nest', 'g', 'mcp-server', APP, '--project', APP]);
+    APP = freeAppName(dir, 'billing');
+    run(dir, 'npm', ['run', '-s', 'g', '--', 'mcp-server', APP]);
   });
   afterAll(() => {
     if (dir) rmSync(dir, { recursive: true, force: true });

@@ -1,22 +1,25 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { copyRepository, run } from '../support/repo-copy';
+import { freeAppName } from '../support/free-app-name';
+import { copyRepository, run, runStatus } from '../support/repo-copy';
+import { serverEnv } from '../support/stdio-clients';
 
 /**
  * The README's "Start your own server" flow, exactly as documented, in a temporary copy of this repository:
  * generate a server and one provider of each kind with `nest g`, delete the example app, then build, lint,
  * typecheck and run the generated specs. Proves a team can replace the example without breaking anything.
+ * The new app's name is one no app in the copy has yet (`acme`, else `acme-2`, ...): a team's own `acme` stays.
  */
-const APP = 'acme';
-
 describe('a team starts its own server with nest g (README flow, in a temporary copy)', () => {
   jest.setTimeout(600_000);
   let dir: string;
+  let APP: string;
   const generated: string[] = [];
 
   beforeAll(() => {
     dir = copyRepository('mcp-own-server-');
+    APP = freeAppName(dir, 'acme');
   });
   afterAll(() => {
     if (dir) rmSync(dir, { recursive: true, force: true });
@@ -80,6 +83,48 @@ describe('a team starts its own server with nest g (README flow, in a temporary 
     expect(tool).toContain("risk: 'high'");
     for (const field of ['sideEffects', 'idempotency', 'retry', 'approval']) expect(tool).toContain(`${field}:`);
     expect(tool).toMatch(/retry: 'TODO/);
+  });
+
+  it('those TODO: placeholders are not recorded by the contract gate and stop a production boot', () => {
+    const fix = 'replace each with the real sentence (the generator left them for you to write)';
+    const refundOrder =
+      'tool "refund_order" publishes "TODO:" placeholders in description, mutation.sideEffects, mutation.retry, ' +
+      `mutation.approval, input "text": ${fix}`;
+    const contract = runStatus(dir, 'npm', ['run', '-s', 'contract', '--', APP]);
+    expect(contract.status).toBe(1);
+    expect(contract.output).toContain(`${APP}: not recorded: ${refundOrder}`);
+    expect(contract.output).toContain(`${APP}: not recorded: prompt "daily_summary" publishes "TODO:"`);
+    expect(existsSync(join(dir, `apps/${APP}/mcp-contract.json`))).toBe(false);
+
+    // The contract gate built the app; boot it as a deployment would (over stdio: no listener needed).
+    const boot = (env: Record<string, string>) =>
+      spawnSync(process.execPath, [`dist/apps/${APP}/apps/${APP}/src/main.js`, '--stdio'], {
+        cwd: dir,
+        env: serverEnv({ FORCE_COLOR: '0', ...env }),
+        input: '',
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+    const production = boot({
+      NODE_ENV: 'production',
+      MCP_JWKS_URI: 'https://issuer.invalid/jwks',
+      MCP_JWT_ISSUER: 'https://issuer.invalid',
+      MCP_JWT_AUDIENCE: APP,
+    });
+    expect(production.status).not.toBe(0);
+    expect(production.stderr).toMatch(/Invalid MCP registry \(\d+ problems\)/);
+    expect(production.stderr).toContain(`RefundOrderTools.refundOrder: ${refundOrder}`);
+    const development = boot({ NODE_ENV: 'development' });
+    expect(development.status).toBe(0);
+    // Log lines are JSON where stderr is not a terminal: compare the messages.
+    const messages = development.stderr.split('\n').map((line) => {
+      try {
+        return String(JSON.parse(line).msg);
+      } catch {
+        return line;
+      }
+    });
+    expect(messages).toContainEqual(expect.stringContaining(`${refundOrder} (refused when NODE_ENV=production)`));
   });
 
   it('with the example app deleted, the new app builds, lints, typechecks and passes its own specs', () => {

@@ -1,8 +1,10 @@
 // `npm run contract -- <app>` writes apps/<app>/mcp-contract.json; `npm run contract:check [-- <app>]` compares
-// the code with it (every app under apps/ when none is named) and exits 1 on a breaking change.
+// the code with it (every app under apps/ when none is named) and exits 1 on a breaking change. Neither accepts
+// a tool, prompt or resource that still publishes a generator's "TODO:" placeholder.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { checkContract, recordDeprecations } from './contract-diff';
+import { placeholderProblems } from './contract-placeholders';
 import { AppProject, appProjects, buildApp, readContract } from './contract-source';
 import { McpContract } from './contract.types';
 
@@ -26,6 +28,13 @@ async function main(argv: string[]): Promise<number> {
     const previous = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as McpContract) : undefined;
     const current = await readContract(buildApp(repo, app), repo);
     if (command === 'write') {
+      // A contract is a promise to clients: one still saying "TODO:" is not recorded.
+      const placeholders = placeholderProblems(current);
+      for (const problem of placeholders) process.stderr.write(`${app.name}: not recorded: ${problem}\n`);
+      if (placeholders.length) {
+        failed++;
+        continue;
+      }
       current.deprecations = recordDeprecations(current, previous, today);
       writeFileSync(file, `${JSON.stringify(current, null, 2)}\n`);
       process.stderr.write(`${app.name}: wrote ${app.root}/${CONTRACT_FILE} (${summary(current)})\n`);
@@ -51,7 +60,9 @@ function report(
   }
   const changelogFile = join(repo, app.root, 'CHANGELOG.md');
   const changelog = existsSync(changelogFile) ? readFileSync(changelogFile, 'utf8') : '';
-  const { problems, notes } = checkContract(committed, current, { today, changelog });
+  const verdict = checkContract(committed, current, { today, changelog });
+  const problems = [...placeholderProblems(current), ...verdict.problems];
+  const notes = verdict.notes;
   for (const note of notes) process.stderr.write(`${app.name}: ${note}\n`);
   for (const problem of problems) process.stderr.write(`${app.name}: BREAKING or incomplete: ${problem}\n`);
   if (problems.length) return false;

@@ -14,7 +14,7 @@ import { McpModule } from '@app/mcp';
 export class AppModule {}
 `;
 
-/** A monorepo with one app `shop` (service name and URI scheme `shop`). */
+/** A monorepo with one app `shop` (service name and URI scheme `shop`) and one library `kit`. */
 function workspace(): UnitTestTree {
   const tree = new UnitTestTree(new HostTree());
   tree.create(
@@ -22,7 +22,7 @@ function workspace(): UnitTestTree {
     JSON.stringify({
       monorepo: true,
       root: 'apps/shop',
-      projects: { shop: { type: 'application', root: 'apps/shop' } },
+      projects: { shop: { type: 'application', root: 'apps/shop' }, kit: { type: 'library', root: 'libs/kit' } },
     }),
   );
   tree.create('package.json', '{}');
@@ -32,9 +32,20 @@ function workspace(): UnitTestTree {
 
 const inShop = { sourceRoot: 'apps/shop/src', project: 'shop' };
 
+/** Runs a schematic that must refuse: the one-line message, and not one file written or changed. */
+async function expectRefusal(schematic: string, options: object, message: string): Promise<void> {
+  const tree = workspace();
+  const before = new Map(tree.files.map((f) => [f, tree.readContent(f)]));
+  const refused = runner.runSchematic(schematic, options, tree);
+  // The whole message, exactly: one line, nothing appended.
+  await expect(refused).rejects.toMatchObject({ message });
+  expect(message).not.toContain('\n');
+  expect(new Map(tree.files.map((f) => [f, tree.readContent(f)]))).toEqual(before);
+}
+
 describe('mcp-tool', () => {
   it('writes a read-only tool, its DTO and its spec, with a snake_case MCP name, registered in the nearest module', async () => {
-    const tree = await runner.runSchematic('mcp-tool', { name: 'weatherForecast', ...inShop }, workspace());
+    const tree = await runner.runSchematic('mcp-tool', { name: 'weather-forecast', ...inShop }, workspace());
     expect(tree.files).toEqual(
       expect.arrayContaining([
         '/apps/shop/src/weather-forecast/weather-forecast.tools.ts',
@@ -78,17 +89,47 @@ describe('mcp-tool', () => {
     expect(tree.readContent('/apps/shop/src/app.module.ts')).toBe(APP_MODULE);
   });
 
+  const kebab = (name: string) =>
+    `mcp-tool: invalid name ${JSON.stringify(name)}: use lower-case kebab-case like "find-order"`;
   it.each([
-    [{ name: '1st-tool' }, 'the name must start with a letter'],
-    [{ name: 'x', type: 'extreme' }, '--type must be readonly, low, medium or high'],
-    [{ name: 'x', mutating: true, risk: 'extreme' }, '--risk must be low, medium or high'],
-    [{ name: 'x', risk: 'high' }, '--risk goes with --mutating'],
-  ])('%j is refused with a clear message', async (opts, message) => {
-    await expect(runner.runSchematic('mcp-tool', { ...inShop, ...opts }, workspace())).rejects.toThrow(message);
+    // What the Nest CLI makes of `Bad_Name`, and names it would not rewrite.
+    [{ name: 'bad_name' }, kebab('bad_name')],
+    [{ name: 'Bad-Name' }, kebab('Bad-Name')],
+    [{ name: 'weatherForecast' }, kebab('weatherForecast')],
+    [{ name: '1x' }, kebab('1x')],
+    [{ name: '' }, kebab('')],
+    [{ name: 'two words' }, kebab('two words')],
+    [{ name: 'trailing-' }, kebab('trailing-')],
+    [{ name: 'x'.repeat(61) }, `${kebab('x'.repeat(61))} of at most 60 characters`],
+    [{ name: 'orders/find-order' }, `${kebab('orders/find-order')} (a folder goes in --path)`],
+    [{ name: 'x', type: 'extreme' }, 'mcp-tool: unknown --type "extreme": use readonly, low, medium or high'],
+    [{ name: 'x', type: 'HIGH' }, 'mcp-tool: unknown --type "HIGH": use readonly, low, medium or high'],
+    [{ name: 'x', mutating: true, risk: 'extreme' }, 'mcp-tool: unknown --risk "extreme": use low, medium or high'],
+    [{ name: 'x', risk: 'high' }, 'mcp-tool: --risk goes with --mutating'],
+    [
+      { name: 'x', project: 'nope' },
+      'mcp-tool: unknown --project "nope": pass --project <app>; the apps under apps/ are: shop',
+    ],
+    [
+      { name: 'x', project: 'kit' },
+      'mcp-tool: unknown --project "kit": pass --project <app>; the apps under apps/ are: shop',
+    ],
+  ])('%j is refused with one line saying what to pass, writing nothing', async (opts, message) => {
+    await expectRefusal('mcp-tool', { ...inShop, ...opts }, message);
+  });
+
+  it('refuses a tool that already exists (a second import would break the module), writing nothing', async () => {
+    const tree = await runner.runSchematic('mcp-tool', { name: 'find-order', ...inShop }, workspace());
+    const before = tree.readContent('/apps/shop/src/app.module.ts');
+    await expect(runner.runSchematic('mcp-tool', { name: 'find-order', ...inShop }, tree)).rejects.toMatchObject({
+      message:
+        'mcp-tool: apps/shop/src/find-order/find-order.tools.ts already exists: choose another name or delete it first',
+    });
+    expect(tree.readContent('/apps/shop/src/app.module.ts')).toBe(before);
   });
 
   it('asks for the application when it has no project or path', async () => {
-    await expect(runner.runSchematic('mcp-tool', { name: 'x' }, workspace())).rejects.toThrow('--project <app>');
+    await expectRefusal('mcp-tool', { name: 'x' }, 'mcp-tool: pass --project <app>; the apps under apps/ are: shop');
   });
 
   it('refuses a place with no module above it unless --skip-import', async () => {
@@ -108,6 +149,16 @@ describe('mcp-prompt', () => {
     expect(prompt).toContain("name: 'daily_summary'");
     expect(tree.files).toContain('/apps/shop/src/daily-summary/daily-summary.prompts.spec.ts');
     expect(tree.readContent('/apps/shop/src/app.module.ts')).toContain('providers: [DailySummaryPrompts]');
+  });
+
+  it.each([
+    [
+      { name: 'Daily_Summary' },
+      'mcp-prompt: invalid name "Daily_Summary": use lower-case kebab-case like "daily-summary"',
+    ],
+    [{ name: 'x', type: 'template' }, 'mcp-prompt: unknown --type "template": it takes no --type'],
+  ])('%j is refused, writing nothing', async (opts, message) => {
+    await expectRefusal('mcp-prompt', { ...inShop, ...opts }, message);
   });
 });
 
@@ -130,16 +181,18 @@ describe('mcp-resource', () => {
     expect(resource).toContain("@McpArgs('id') id: string");
   });
 
-  it('refuses an unknown --type', async () => {
-    await expect(
-      runner.runSchematic('mcp-resource', { name: 'x', ...inShop, type: 'stream' }, workspace()),
-    ).rejects.toThrow('--type must be fixed or template');
+  it('refuses an unknown --type, naming the accepted ones', async () => {
+    await expectRefusal(
+      'mcp-resource',
+      { name: 'x', ...inShop, type: 'stream' },
+      'mcp-resource: unknown --type "stream": use fixed or template',
+    );
   });
 });
 
 describe('mcp-server', () => {
   it('creates apps/<name> and registers it in nest-cli.json', async () => {
-    const tree = await runner.runSchematic('mcp-server', { name: 'orders' }, workspace());
+    const tree = await runner.runSchematic('mcp-server', { name: 'new-server' }, workspace());
     for (const file of [
       'src/main.ts',
       'src/instrumentation.ts',
@@ -153,29 +206,44 @@ describe('mcp-server', () => {
       'CHANGELOG.md',
       'package.json',
       'tsconfig.app.json',
-      'test/orders.e2e-spec.ts',
+      'test/new-server.e2e-spec.ts',
     ]) {
-      expect(tree.files).toContain(`/apps/orders/${file}`);
+      expect(tree.files).toContain(`/apps/new-server/${file}`);
     }
-    expect(tree.readContent('/apps/orders/src/main.ts')).toContain(
+    expect(tree.readContent('/apps/new-server/src/main.ts')).toContain(
       'void bootstrapMcpServer(AppModule, { telemetry });',
     );
-    expect(tree.readContent('/apps/orders/src/app.module.ts')).toContain("name: 'orders'");
-    expect(Buffer.byteLength(tree.readContent('/apps/orders/agent/brief.md'))).toBeLessThan(2048);
+    expect(tree.readContent('/apps/new-server/src/app.module.ts')).toContain("name: 'new-server'");
+    expect(Buffer.byteLength(tree.readContent('/apps/new-server/agent/brief.md'))).toBeLessThan(2048);
     const cli = JSON.parse(tree.readContent('/nest-cli.json'));
-    expect(cli.projects.orders).toMatchObject({
+    expect(cli.projects['new-server']).toMatchObject({
       type: 'application',
-      root: 'apps/orders',
-      entryFile: 'apps/orders/src/main',
-      sourceRoot: 'apps/orders/src',
+      root: 'apps/new-server',
+      entryFile: 'apps/new-server/src/main',
+      sourceRoot: 'apps/new-server/src',
     });
     expect(cli.projects.shop).toBeDefined();
   });
 
+  const kebab = (name: string) =>
+    `mcp-server: invalid name ${JSON.stringify(name)}: use lower-case kebab-case like "orders"`;
   it.each([
-    ['Orders', 'lower-case letters'],
-    ['shop', 'a project "shop" already exists'],
-  ])('refuses %s', async (name, message) => {
-    await expect(runner.runSchematic('mcp-server', { name }, workspace())).rejects.toThrow(message);
+    [{ name: 'Orders' }, kebab('Orders')],
+    [{ name: '1x' }, kebab('1x')],
+    [{ name: '' }, kebab('')],
+    [{ name: 'my_orders' }, kebab('my_orders')],
+    // `nest g mcp-server Bad_Name --project Bad_Name` arrives as name `bad_name`, project as typed.
+    [{ name: 'bad_name', project: 'Bad_Name' }, kebab('Bad_Name')],
+    [{ name: 'bad-name', project: 'BadName' }, kebab('BadName')],
+    [{ name: 'new-server', project: 'billing' }, 'mcp-server: --project "billing" must repeat the name "new-server"'],
+    [{ name: 'new-server', type: 'large' }, 'mcp-server: unknown --type "large": it takes no --type'],
+    [{ name: 'shop' }, 'mcp-server: a project "shop" already exists'],
+  ])('%j is refused, writing nothing', async (opts, message) => {
+    await expectRefusal('mcp-server', opts, message);
+  });
+
+  it('takes --project when it repeats the name (how `nest g` skips its project picker)', async () => {
+    const tree = await runner.runSchematic('mcp-server', { name: 'new-server', project: 'new-server' }, workspace());
+    expect(tree.files).toContain('/apps/new-server/src/main.ts');
   });
 });

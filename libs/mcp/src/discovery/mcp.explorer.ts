@@ -4,6 +4,7 @@ import { MCP_MODULE_OPTIONS, MCP_SCOPES_METADATA } from '../mcp.constants';
 import { ResolvedMcpOptions } from '../interfaces/mcp-module-options.interface';
 import { McpRegistry } from '../registry/mcp.registry';
 import { RegistryViolations } from '../registry/registry-rules';
+import { checkPlaceholders } from '../registry/placeholder-rules';
 import { SchemaCompiler } from '../registry/schema-compiler';
 import { buildToolEntry } from '../registry/tool-entry.factory';
 import { buildResourceEntry, buildTemplateEntry } from '../registry/resource-entry.factory';
@@ -69,6 +70,7 @@ export class McpExplorer implements OnModuleInit {
           `@McpCompletion refers to unknown ${c.kind === 'prompt' ? 'prompt' : 'resource template'} "${c.ref}"`,
         );
     }
+    checkPlaceholders(this.registry, violations, (message) => this.logger.warn(message));
     violations.throwIfAny();
     const r = this.registry;
     this.logger.log(

@@ -1,5 +1,6 @@
 import { Rule, SchematicsException, Tree } from '@angular-devkit/schematics';
 import { nameForms } from '../utils/names';
+import { typeRefusal } from '../utils/option-rules';
 import { ProviderSchematicOptions, providerRule, serviceName } from '../utils/provider.rule';
 
 /** Options of `nest g mcp-resource`. */
@@ -16,16 +17,16 @@ export interface McpResourceSchematicOptions extends ProviderSchematicOptions {
  */
 export function main(options: McpResourceSchematicOptions): Rule {
   const names = nameForms(options.name, 'mcp-resource');
-  const type = options.type?.trim().toLowerCase();
-  if (type && type !== 'fixed' && type !== 'template') {
-    throw new SchematicsException(`mcp-resource: --type must be fixed or template (got "${options.type}")`);
-  }
-  const isTemplate = type === 'template' || options.template === true;
+  const refusal = typeRefusal('mcp-resource', options.type);
+  if (refusal) throw new SchematicsException(refusal);
+  const isTemplate = options.type === 'template' || options.template === true;
   return (tree: Tree) => {
     const scheme = serviceName(tree, options.sourceRoot, options.project ?? 'app');
-    return providerRule({ type: 'resources', files: '../../files/mcp-resource' }, options, names, {
-      isTemplate,
-      scheme,
-    });
+    return providerRule(
+      { schematic: 'mcp-resource', type: 'resources', files: '../../files/mcp-resource' },
+      options,
+      names,
+      { isTemplate, scheme },
+    );
   };
 }

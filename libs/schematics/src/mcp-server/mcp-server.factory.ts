@@ -12,10 +12,15 @@ import {
   url,
 } from '@angular-devkit/schematics';
 import { formatGenerated } from '../utils/format.rule';
+import { serverRefusal } from '../utils/option-rules';
 
 /** Options of `nest g mcp-server`. */
 export interface McpServerSchematicOptions {
   name: string;
+  /** The new app's name again: `nest g` asks which project to generate into unless it is given. */
+  project?: string;
+  /** Refused: a server has no variants (the Nest CLI forwards `--type`, so it is refused, not ignored). */
+  type?: string;
   spec?: boolean;
 }
 
@@ -31,13 +36,9 @@ interface NestCliJson {
  * deploy/kubernetes/base), registered in nest-cli.json so `npm start -- <name>` and `npm run build -- <name>` know it.
  */
 export function main(options: McpServerSchematicOptions): Rule {
-  const name = (options.name ?? '').trim();
-  if (!/^[a-z][a-z0-9-]{0,40}$/.test(name)) {
-    throw new SchematicsException(
-      `mcp-server: the name must be lower-case letters, digits and dashes, starting with a letter ` +
-        `(it is also the server's URI scheme); got ${JSON.stringify(options.name)}`,
-    );
-  }
+  const refusal = serverRefusal(options.name, options.project, options.type);
+  if (refusal) throw new SchematicsException(refusal);
+  const name = options.name;
   return chain([
     registerProject(name),
     mergeWith(

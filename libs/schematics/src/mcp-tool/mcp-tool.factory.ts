@@ -1,5 +1,6 @@
 import { Rule, SchematicsException } from '@angular-devkit/schematics';
 import { nameForms } from '../utils/names';
+import { typeRefusal } from '../utils/option-rules';
 import { ProviderSchematicOptions, providerRule } from '../utils/provider.rule';
 
 /** Options of `nest g mcp-tool`. */
@@ -15,12 +16,13 @@ const RISKS = ['low', 'medium', 'high'];
 /**
  * `nest g mcp-tool <name> --project <app> [--type low|medium|high]`: a tools provider with one `@McpTool`
  * (snake_case name), its DTO and a spec that calls it through the testing kit. A mutating tool carries every
- * `mutation` field the boot check demands, as TODO placeholders that a reviewer cannot miss.
+ * `mutation` field the boot check demands, as `TODO:` placeholders that a reviewer cannot miss: the platform
+ * refuses them at boot when NODE_ENV=production, and the contract gate refuses to record them.
  */
 export function main(options: McpToolSchematicOptions): Rule {
   const names = nameForms(options.name, 'mcp-tool');
   const risk = riskOf(options);
-  return providerRule({ type: 'tools', files: '../../files/mcp-tool' }, options, names, {
+  return providerRule({ schematic: 'mcp-tool', type: 'tools', files: '../../files/mcp-tool' }, options, names, {
     mutating: risk !== undefined,
     risk: risk ?? '',
     destructive: risk === 'high',
@@ -28,14 +30,12 @@ export function main(options: McpToolSchematicOptions): Rule {
 }
 
 function riskOf(options: McpToolSchematicOptions): string | undefined {
-  const type = options.type?.trim().toLowerCase();
-  if (type && type !== 'readonly' && !RISKS.includes(type)) {
-    throw new SchematicsException(`mcp-tool: --type must be readonly, low, medium or high (got "${options.type}")`);
-  }
+  const refusal = typeRefusal('mcp-tool', options.type);
+  if (refusal) throw new SchematicsException(refusal);
   if (options.risk !== undefined && !RISKS.includes(options.risk)) {
-    throw new SchematicsException(`mcp-tool: --risk must be low, medium or high (got "${options.risk}")`);
+    throw new SchematicsException(`mcp-tool: unknown --risk ${JSON.stringify(options.risk)}: use low, medium or high`);
   }
-  if (type && type !== 'readonly') return type;
+  if (options.type && options.type !== 'readonly') return options.type;
   if (options.mutating) return options.risk ?? 'medium';
   if (options.risk !== undefined) throw new SchematicsException('mcp-tool: --risk goes with --mutating');
   return undefined;

@@ -1,7 +1,8 @@
 import { strings } from '@angular-devkit/core';
 import { SchematicsException } from '@angular-devkit/schematics';
+import { McpSchematic, nameRefusal } from './option-rules';
 
-/** The name forms the templates use, from what the user typed (`weather-forecast`, `weatherForecast`). */
+/** The name forms the templates use, from the kebab-case name the user typed (`weather-forecast`). */
 export interface NameForms {
   /** File and folder name: `weather-forecast`. */
   fileName: string;
@@ -15,16 +16,14 @@ export interface NameForms {
   title: string;
 }
 
-/** Derives every form of a provider name; refuses names that cannot become a valid MCP name. */
-export function nameForms(raw: string | undefined, what: string): NameForms {
-  const typed = (raw ?? '').trim();
-  const fileName = strings.dasherize(typed.replace(/[\s_]+/g, '-')).replace(/-+/g, '-');
-  if (!/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/.test(fileName) || fileName.length > 60) {
-    throw new SchematicsException(
-      `${what}: the name must start with a letter and use letters, digits and dashes (got ${JSON.stringify(raw)}), ` +
-        'e.g. `weather-forecast`',
-    );
-  }
+/**
+ * Derives every form of a provider name. Only lower-case kebab-case is taken as it is: anything else is refused
+ * rather than rewritten, so what the user typed is what the files, classes and MCP name are made from.
+ */
+export function nameForms(raw: string | undefined, schematic: McpSchematic): NameForms {
+  const refusal = nameRefusal(schematic, raw);
+  if (refusal) throw new SchematicsException(refusal);
+  const fileName = raw!;
   const words = fileName.split('-');
   return {
     fileName,

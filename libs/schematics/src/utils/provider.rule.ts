@@ -17,6 +17,7 @@ import {
 import { ModuleDeclarator, ModuleFinder } from '@nestjs/schematics';
 import { formatGenerated } from './format.rule';
 import { NameForms } from './names';
+import { McpSchematic, applications, projectRefusal } from './option-rules';
 
 /** Options every provider schematic (mcp-tool, mcp-prompt, mcp-resource) shares with `nest g service`. */
 export interface ProviderSchematicOptions {
@@ -31,8 +32,10 @@ export interface ProviderSchematicOptions {
   language?: string;
 }
 
-/** One provider kind: its class suffix (`Tools`) and its template folder under libs/schematics/files. */
+/** One provider kind: its generator, its class suffix (`Tools`) and its template folder under libs/schematics/files. */
 export interface ProviderKind {
+  /** The generator, for messages. */
+  schematic: McpSchematic;
   /** `tools`, `prompts` or `resources`: the file suffix and, capitalised, the class suffix. */
   type: 'tools' | 'prompts' | 'resources';
   /** The template folder, relative to the compiled factory. */
@@ -52,9 +55,6 @@ export function providerRule(
   if (options.language && options.language !== 'ts') {
     throw new SchematicsException(`only TypeScript is supported (got --language ${options.language})`);
   }
-  if (!options.sourceRoot && !options.path) {
-    throw new SchematicsException('name the application: --project <app> (an application of nest-cli.json)');
-  }
   const base = normalize(join(normalize(options.sourceRoot ?? ''), options.path ?? ''));
   const path = options.flat ? base : join(base, names.fileName);
   const specSuffix = options.specFileSuffix || 'spec';
@@ -66,11 +66,45 @@ export function providerRule(
   ]);
   return branchAndMerge(
     chain([
+      checkProject(kind.schematic, options),
+      checkNew(kind, names, path),
       options.skipImport ? noop() : registerInModule(kind, names, path),
       mergeWith(templateSource),
       formatGenerated(),
     ]),
   );
+}
+
+/**
+ * Refuses a `--project` that is not an application of nest-cli.json: the Nest CLI would otherwise fall back to
+ * the default project's source root and write the provider into another team's app without a word.
+ */
+function checkProject(schematic: McpSchematic, options: ProviderSchematicOptions): Rule {
+  return (tree: Tree) => {
+    if (options.project === undefined && (options.sourceRoot || options.path)) return tree;
+    const cli = tree.read('nest-cli.json')?.toString() ?? '{}';
+    const apps = applications(cli);
+    if (options.project === undefined || !apps.all.includes(options.project)) {
+      throw new SchematicsException(projectRefusal(schematic, apps.underApps, options.project));
+    }
+    return tree;
+  };
+}
+
+/**
+ * Refuses a provider that already exists: generating it again would leave its files as they are but import it
+ * into the module a second time, which no longer compiles.
+ */
+function checkNew(kind: ProviderKind, names: NameForms, path: Path): Rule {
+  return (tree: Tree) => {
+    const file = join(path, `${names.fileName}.${kind.type}.ts`);
+    if (tree.exists(file)) {
+      throw new SchematicsException(
+        `${kind.schematic}: ${file.replace(/^\//, '')} already exists: choose another name or delete it first`,
+      );
+    }
+    return tree;
+  };
 }
 
 /** Adds the provider to `providers` of the nearest `*.module.ts` at or above `path`. */
