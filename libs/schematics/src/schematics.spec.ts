@@ -44,6 +44,15 @@ async function expectRefusal(schematic: string, options: object, message: string
 }
 
 describe('mcp-tool', () => {
+  it('notes the new tool under [Unreleased] in the app CHANGELOG', async () => {
+    const tree = workspace();
+    tree.create('apps/shop/CHANGELOG.md', '# Changelog\n\n## [Unreleased]\n\n## [0.1.0]\n');
+    const out = await runner.runSchematic('mcp-tool', { name: 'find-order', ...inShop }, tree);
+    expect(out.readContent('/apps/shop/CHANGELOG.md')).toBe(
+      '# Changelog\n\n## [Unreleased]\n\n### Added\n- Tool `find_order` (generated; say what it does).\n\n## [0.1.0]\n',
+    );
+  });
+
   it('writes a read-only tool, its DTO and its spec, with a snake_case MCP name, registered in the nearest module', async () => {
     const tree = await runner.runSchematic('mcp-tool', { name: 'weather-forecast', ...inShop }, workspace());
     expect(tree.files).toEqual(

@@ -15,6 +15,7 @@ import {
   url,
 } from '@angular-devkit/schematics';
 import { ModuleDeclarator, ModuleFinder } from '@nestjs/schematics';
+import { noteInChangelog } from './changelog.rule';
 import { formatGenerated } from './format.rule';
 import { NameForms } from './names';
 import { McpSchematic, applications, projectRefusal } from './option-rules';
@@ -70,9 +71,16 @@ export function providerRule(
       checkNew(kind, names, path),
       options.skipImport ? noop() : registerInModule(kind, names, path),
       mergeWith(templateSource),
+      noteInChangelog(options.sourceRoot, changelogLine(kind, names)),
       formatGenerated(),
     ]),
   );
+}
+
+/** The CHANGELOG line of a generated provider: what clients will see appear, to describe before release. */
+function changelogLine(kind: ProviderKind, names: NameForms): string {
+  const what = { tools: 'Tool', prompts: 'Prompt', resources: 'Resource' }[kind.type];
+  return `${what} \`${kind.type === 'resources' ? names.fileName : names.mcpName}\` (generated; say what it does).`;
 }
 
 /**
