@@ -30,8 +30,8 @@ export interface McpTestServer {
  * Boots `module` as the production `main.ts` would (`createMcpHttpApp`: Express, the MCP transport, guards,
  * interceptors, limits, logs off) on an ephemeral 127.0.0.1 port, trusting a fresh local JWKS issuer. Apps
  * are configured from the environment, so the issuer's `MCP_JWKS_URI`/`MCP_JWT_ISSUER`/`MCP_JWT_AUDIENCE`,
- * `NODE_ENV=test` (unless set), `MCP_METRICS_PORT=0` and `options.env` are set in `process.env` while the app
- * boots, and the previous values are put back afterwards.
+ * `NODE_ENV=test`, `LOG_LEVEL=silent` and `MCP_AUDIT_LOG=/dev/null` (unless set), `MCP_METRICS_PORT=0` and
+ * `options.env` are set in `process.env` while the app boots, and the previous values are put back afterwards.
  *
  * @example
  * const server = await startMcpTestServer(AppModule);
@@ -47,6 +47,9 @@ export async function startMcpTestServer(
   const env: Record<string, string> = {
     NODE_ENV: process.env.NODE_ENV || 'test',
     MCP_METRICS_PORT: '0',
+    // A test's output is its result: the app's JSON log lines only when the test asks for them.
+    LOG_LEVEL: process.env.LOG_LEVEL || 'silent',
+    MCP_AUDIT_LOG: process.env.MCP_AUDIT_LOG || '/dev/null',
     ...(issuer ? issuer.env() : { MCP_AUTH_DISABLED: 'true' }),
     ...options.env,
   };

@@ -45,6 +45,8 @@ export const MCP_AUDIT_SINK = Symbol('MCP_AUDIT_SINK');
 @Injectable()
 export class PinoAuditSink implements McpAuditSink, OnApplicationShutdown {
   private logger?: PinoLogger;
+  // Read when the app boots (as every other setting), not at the first audited call.
+  private readonly target = process.env.MCP_AUDIT_LOG?.trim();
 
   write(event: McpAuditEvent): void {
     (this.logger ??= this.create()).info(event, 'audit');
@@ -55,7 +57,7 @@ export class PinoAuditSink implements McpAuditSink, OnApplicationShutdown {
   }
 
   private create(): PinoLogger {
-    const target = process.env.MCP_AUDIT_LOG?.trim();
+    const target = this.target;
     const dest = target === 'stdout' ? 1 : target === 'stderr' || !target ? 2 : target;
     return pino(
       {

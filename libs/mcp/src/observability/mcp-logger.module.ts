@@ -53,7 +53,6 @@ export class McpLoggerModule implements NestModule {
   constructor(@Optional() @Inject(MCP_MODULE_OPTIONS) private readonly mcp?: ResolvedMcpOptions) {}
 
   static forRoot(options: McpLoggerOptions = {}): DynamicModule {
-    const level = options.level ?? process.env.LOG_LEVEL ?? 'info';
     const settings: AccessLogSettings = {
       enabled: options.accessLog ?? true,
       quietPaths: new Set([(options.mcpPath ?? '/mcp').toLowerCase()]),
@@ -64,6 +63,8 @@ export class McpLoggerModule implements NestModule {
         {
           provide: McpLogger,
           useFactory: () => {
+            // LOG_LEVEL as the app boots, not when its module file was imported (a test sets it around the boot).
+            const level = options.level ?? process.env.LOG_LEVEL ?? 'info';
             const destination = McpLogger.destination(options.destination ?? logFileDescriptor());
             return new McpLogger(pino(mcpPinoOptions(level), destination), destination);
           },
