@@ -1,8 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { resolve } from 'node:path';
-import { RunningServer, startHttpServer } from './support/server-process';
+import { MINIMAL_MAIN, RunningServer, startHttpServer } from './support/server-process';
 import { serverEnv } from './support/stdio-clients';
 import { TestIssuer } from './support/test-issuer';
 
@@ -11,7 +10,6 @@ import { TestIssuer } from './support/test-issuer';
  * texts) boots through `bootstrapMcpServer` over HTTP and stdio and serves a call. Before, the logger lookup ended
  * the process at boot with Nest's "could not find McpLogger element".
  */
-const MINIMAL_MAIN = resolve(__dirname, '../dist/fixtures/desk/test/fixtures/desk/src/minimal/minimal.main.js');
 
 describe('an app without the optional modules', () => {
   let issuer: TestIssuer;

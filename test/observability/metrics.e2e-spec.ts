@@ -1,5 +1,7 @@
+import { Server, createServer } from 'node:net';
 import { mcpPost, openMcpSession } from '../support/mcp-post';
-import { RunningServer, startDeskHttp } from '../support/server-process';
+import { MINIMAL_MAIN, RunningServer, startDeskHttp, startHttpServer } from '../support/server-process';
+import { TestIssuer } from '../support/test-issuer';
 
 const metricsUrlOf = (server: RunningServer): string => {
   const m = /metrics on (http:\/\/\S+)/.exec(server.stderr());
@@ -136,6 +138,40 @@ describe('metrics', () => {
 
     it('never writes the scrape password to the logs', () => {
       expect(`${server.stdout!()}${server.stderr()}`).not.toContain('s3cret-scrape');
+    });
+  });
+
+  describe('a metrics port already in use (a second local replica)', () => {
+    let holder: Server;
+    let port: number;
+    beforeAll(async () => {
+      holder = createServer();
+      await new Promise<void>((ok) => holder.listen(0, '127.0.0.1', () => ok()));
+      port = (holder.address() as { port: number }).port;
+    });
+    afterAll(() => new Promise<void>((ok) => holder.close(() => ok())));
+
+    it('outside production: boots, says so, and serves metrics on a free port', async () => {
+      // The minimal fixture logs through Nest's console logger, written at once (the desk's JSON log is batched).
+      const issuer = await TestIssuer.start();
+      const server = await startHttpServer(MINIMAL_MAIN, { ...issuer.env(), MCP_METRICS_PORT: String(port) });
+      try {
+        const url = metricsUrlOf(server);
+        expect(url).not.toContain(`:${port}/`);
+        expect((await fetch(url)).status).toBe(200);
+        expect(`${server.stdout!()}${server.stderr()}`).toContain(
+          `metrics port ${port} is in use (another server?): took a free one`,
+        );
+      } finally {
+        await server.stop();
+        await issuer.close();
+      }
+    });
+
+    it('in production: the boot stops, naming the port and the setting', async () => {
+      await expect(startDeskHttp({ MCP_METRICS_PORT: String(port), NODE_ENV: 'production' })).rejects.toThrow(
+        new RegExp(`cannot serve metrics on 127\\.0\\.0\\.1:${port} \\(.*EADDRINUSE.*\\); set MCP_METRICS_PORT`),
+      );
     });
   });
 });

@@ -18,6 +18,12 @@ export const DESK_TOOLS_BY_NAME = [...DESK_TOOLS].sort();
 /** The built example server (the test command builds it first). */
 export const DESK_MAIN = resolve(__dirname, '../../dist/fixtures/desk/test/fixtures/desk/src/main.js');
 
+/** The minimal fixture: an app with none of the optional modules (Nest's own logger, no telemetry). */
+export const MINIMAL_MAIN = resolve(
+  __dirname,
+  '../../dist/fixtures/desk/test/fixtures/desk/src/minimal/minimal.main.js',
+);
+
 export interface RunningServer {
   url: string;
   /** A valid token (scopes tickets:read and tickets:write) from the test issuer the server trusts, when it has one. */

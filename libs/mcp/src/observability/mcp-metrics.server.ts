@@ -16,8 +16,9 @@ export interface ManagementAnswer {
  * `/metrics` on a listener of its own (default port 9464), apart from the MCP port: it is reached
  * by the scraper inside the cluster, never through the public ingress. Started only by HTTP apps
  * (a stdio process is spawned per client and must not hold a port). A port that cannot be bound
- * stops the boot. Other modules add routes to it (the health probes do), so probes keep answering
- * while the public port is flooded.
+ * stops the boot in production; elsewhere a port already in use is replaced by a free one, with a warning.
+ * Other modules add routes to it (the health probes do), so probes keep answering while the public port is
+ * flooded.
  */
 @Injectable()
 export class McpMetricsServer implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -80,16 +81,18 @@ export class McpMetricsServer implements OnApplicationBootstrap, OnApplicationSh
     // An internal listener: a handful of scrapers and probes, never a crowd.
     server.maxConnections = 256;
     server.requestTimeout = 10_000;
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', (e: Error) =>
-        reject(
-          new Error(
-            `McpModule: cannot serve metrics on ${host}:${port} (${e.message}); set MCP_METRICS_PORT (0 = any free port, false = none)`,
-          ),
-        ),
-      );
-      server.listen(port, host, () => resolve());
-    });
+    try {
+      await listen(server, port, host);
+    } catch (e) {
+      // A second replica on a developer's machine finds 9464 taken: outside production it takes a free port and
+      // says so. In production a port the probes and scrapers are configured for must not move: the boot stops.
+      const taken = (e as NodeJS.ErrnoException).code === 'EADDRINUSE' && process.env.NODE_ENV !== 'production';
+      if (!taken || port === 0) throw metricsPortError(host, port, e as Error);
+      await listen(server, 0, host).catch((again: Error) => {
+        throw metricsPortError(host, port, again);
+      });
+      this.logger.warn(`metrics port ${port} is in use (another server?): took a free one; MCP_METRICS_PORT sets it`);
+    }
     this.server = server;
     this.logger.log(`Prometheus metrics on ${this.url}`);
   }
@@ -99,4 +102,20 @@ export class McpMetricsServer implements OnApplicationBootstrap, OnApplicationSh
     this.server = undefined;
     if (server) await new Promise((r) => server.close(r));
   }
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+function metricsPortError(host: string, port: number, e: Error): Error {
+  return new Error(
+    `McpModule: cannot serve metrics on ${host}:${port} (${e.message}); set MCP_METRICS_PORT (0 = any free port, false = none)`,
+  );
 }
