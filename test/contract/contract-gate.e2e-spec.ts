@@ -71,14 +71,14 @@ describe('contract gate: npm run contract / contract:check', () => {
   });
 
   it('a removed tool fails unless deprecated first; a major version bump lets every change through', () => {
-    rmSync(file('src/greeting/greeting.module.ts'));
+    rmSync(file('src/greeting'), { recursive: true });
     const module = file('src/app.module.ts');
-    writeFileSync(
-      module,
-      readFileSync(module, 'utf8')
-        .replace("import { GreetingModule } from './greeting/greeting.module';\n", '')
-        .replace('    GreetingModule,\n', ''),
-    );
+    const source = readFileSync(module, 'utf8');
+    const without = source
+      .replace("import { GreetingTools } from './greeting/greeting.tools';\n", '')
+      .replace('providers: [GreetingTools]', 'providers: []');
+    expect(without).not.toContain('Greeting');
+    writeFileSync(module, without);
     const refused = runStatus(dir, 'npm', ['run', '-s', 'contract:check', '--', APP]);
     expect(refused.status).toBe(1);
     expect(refused.output).toContain('tool "get_greeting" was removed or renamed: deprecate it first');

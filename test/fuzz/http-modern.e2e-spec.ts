@@ -9,8 +9,9 @@ import { CRASH, ENV, SEED, pool, sseMessages } from '../support/fuzz-harness';
 const GROUP = 50;
 const RUNS = 60;
 /**
- * Statuses a 2026-07-28 answer may have (README "How errors reach the client"), and Node's 431 for headers over its
- * limit (a fuzzed name mirrored into Mcp-Name can be kilobytes); anything else is a defect.
+ * Statuses a 2026-07-28 answer may have (docs/limits-and-errors.md, "How errors reach the client"), and Node's
+ * 431 for headers over its limit (a fuzzed name mirrored into Mcp-Name can be kilobytes); anything else is a
+ * defect.
  */
 const STATUSES = new Set([200, 202, 400, 403, 404, 413, 431]);
 const CODES = new Set([-32700, -32600, -32601, -32602, -32001, -32020, -32021, -32022, -32005]);

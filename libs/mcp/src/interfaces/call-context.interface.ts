@@ -72,7 +72,7 @@ export interface McpCallContext {
    * `elicitation/create`; rejects with a clear error when the client did not declare `elicitation`. To a 2025
    * session it is a request on the call's stream; to a 2026-07-28 request it is a question of the call's
    * `InputRequiredResult`, and the method runs again, from the start, when the client retries with the answer
-   * (see README "Multi round-trip requests": ask before acting).
+   * (see docs/protocol-eras.md, "Multi round-trip requests": ask before acting).
    */
   elicit(params: Record<string, unknown>, options?: McpAskOptions): Promise<Record<string, unknown>>;
   /** `sampling/createMessage`; rejects when the client did not declare `sampling`. Asked like {@link elicit}. */

@@ -32,7 +32,7 @@ const DEFAULT_TTL_MS = 10 * 60_000;
  * bound to the caller, the method, the target and a digest of the arguments, and expiring after
  * `ttlMs`. The server keeps nothing: any replica can take the retry. A state that fails any check is `-32602`.
  * It does not make a state single-use (the specification says so too): tools that must not act twice write their
- * own guard (see README "Multi round-trip requests").
+ * own guard (see docs/protocol-eras.md, "Multi round-trip requests").
  * @internal
  */
 @Injectable()

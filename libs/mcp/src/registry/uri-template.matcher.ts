@@ -39,7 +39,7 @@ const ABSOLUTE = /^(?:[/\\]|[A-Za-z]:)/;
 const HEX = /^[0-9A-Fa-f]{2}$/;
 
 /**
- * Matches URIs against an RFC 6570 template with the guarantees a resource handler relies on (README,
+ * Matches URIs against an RFC 6570 template with the guarantees a resource handler relies on (docs/authoring.md,
  * `@McpResourceTemplate`). Values are percent-decoded once. No value holds a control or bidi character or a `%XX`
  * left by double encoding, or is `.` or `..`. Simple forms (`{var}`, `{.var}`, `{/var}`, `{;var}`, `{?var}`,
  * `{&var}`) hold no reserved character and no backslash; each item of an exploded list obeys that rule and is

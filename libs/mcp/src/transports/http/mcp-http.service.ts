@@ -76,7 +76,7 @@ export class McpHttpService {
         'Not Acceptable: Accept must list application/json and text/event-stream',
       );
     }
-    // With Nest's global body parser on (see README), Express has already read and parsed the body.
+    // With Nest's global body parser on (see docs/deploying.md), Express has already read and parsed the body.
     const parsed = await readJsonBody(req, res, this.options.maxRequestBytes);
     if (!parsed) return;
     const body = parsed.value;
