@@ -18,8 +18,7 @@ const apps = Object.keys(cli.projects ?? {}).filter((n) => isApp(cli.projects[n]
 const project = cli.projects?.[name];
 if (!isApp(project)) fail(`"${name}" is not an app under apps/; the apps are: ${apps.join(', ') || 'none'}`);
 const rest = apps.filter((n) => n !== name);
-if (rest.length === 0)
-  fail(`"${name}" is the only app: generate your own first (npx nest g mcp-server <name> --project <name>)`);
+if (rest.length === 0) fail(`"${name}" is the only app: generate your own first (npm run g -- mcp-server <name>)`);
 
 rmSync(join(root, project.root), { recursive: true, force: true });
 rmSync(join(root, 'dist', 'apps', name), { recursive: true, force: true });

@@ -21,7 +21,7 @@ if (names.length > 1 || names.some((a) => a.startsWith('-')) || replicas < 1 || 
 
 const redisUrl = new URL(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
 await reachable(redisUrl).catch(() =>
-  fail(`no Redis at ${redisUrl.host}: start one (redis-server --port 6379) or set REDIS_URL`),
+  fail(`no Redis at ${redisUrl.host}: start one (redis-server --port ${redisUrl.port || 6379}) or set REDIS_URL`),
 );
 
 // The same build `npm start` makes (skipped when nothing changed); start.mjs also checks the name.

@@ -57,6 +57,7 @@ function buildIfChanged(app) {
     process.stderr.write(`${app}: build up to date (nothing changed since the last one)\n`);
     return;
   }
+  process.stderr.write(`${app}: building (something it reads changed since the last build)…\n`);
   const built = spawnSync(nest, ['build', app], { cwd: root, stdio: ['ignore', process.stderr, process.stderr] });
   if (built.status !== 0) fail(`build of "${app}" failed (see above)`, built.status ?? 1);
   writeStamp(stamp, print);

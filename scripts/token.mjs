@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// `npm run token -- --scope "tickets:read tickets:write" [--ttl 3600] [--sub alice]`: mints a token from
-// the local development issuer's key (.mcp-dev/issuer-key.json, written when the server first starts
+// `npm run token -- [--app <name>] [--scope "tickets:read tickets:write"] [--ttl 3600] [--sub alice]`: mints a
+// token from the local development issuer's key (.mcp-dev/issuer-key.json, written when the server first starts
 // without an issuer configured). Development only: production tokens come from the corporate issuer.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -12,6 +12,8 @@ const { values } = parseArgs({
     scope: { type: 'string', default: '*' },
     ttl: { type: 'string', default: '28800' },
     sub: { type: 'string', default: 'dev-user' },
+    // The MCP service name (McpModule's `name`) the token is for; default the app that started last.
+    app: { type: 'string' },
   },
 });
 const file = resolve(process.cwd(), '.mcp-dev', 'issuer-key.json');
@@ -31,7 +33,7 @@ const key = await importJWK(stored.privateJwk, 'RS256');
 const token = await new SignJWT({ scope: values.scope })
   .setProtectedHeader({ alg: 'RS256', kid: stored.privateJwk.kid, typ: 'JWT' })
   .setIssuer(stored.issuer)
-  .setAudience(stored.audience)
+  .setAudience(values.app ? `mcp:${values.app}` : stored.audience)
   .setSubject(values.sub)
   .setIssuedAt()
   .setExpirationTime(`${ttl}s`)

@@ -5,7 +5,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
-const SKIPPED = new Set(['node_modules', 'dist', '.git', 'test']);
+// Not read by a build: tests, output, and the files the contract gate and the team write beside the code.
+const SKIPPED = new Set(['node_modules', 'dist', '.git', 'test', 'mcp-contract.json', 'CHANGELOG.md']);
 
 /** A fingerprint of the files under `paths` (files or folders, relative to `root`); tests and build output left out. */
 export function fingerprint(root, paths) {

@@ -6,9 +6,10 @@ import { copyRepository, run, runStatus } from '../support/repo-copy';
 import { serverEnv } from '../support/stdio-clients';
 
 /**
- * The README's "Start your own server" flow, exactly as documented, in a temporary copy of this repository:
- * generate a server and one provider of each kind with `nest g`, delete the example app, then build, lint,
- * typecheck and run the generated specs. Proves a team can replace the example without breaking anything.
+ * The README's "Start your own server" flow in a temporary copy of this repository: generate a server and one
+ * provider of each kind with `nest g`, see the contract gate and a production boot refuse the `TODO:` sentences,
+ * write them, record the contract, remove the example with `npm run app:remove`, then build, lint, typecheck and
+ * run the generated specs. Proves a team can replace the example without breaking anything.
  * The new app's name is one no app in the copy has yet (`acme`, else `acme-2`, ...): a team's own `acme` stays.
  */
 describe('a team starts its own server with nest g (README flow, in a temporary copy)', () => {
@@ -127,21 +128,26 @@ describe('a team starts its own server with nest g (README flow, in a temporary 
     expect(messages).toContainEqual(expect.stringContaining(`${refundOrder} (refused when NODE_ENV=production)`));
   });
 
-  it('with the example app deleted, the new app builds, lints, typechecks and passes its own specs', () => {
-    const cliPath = join(dir, 'nest-cli.json');
-    const cli = JSON.parse(readFileSync(cliPath, 'utf8'));
-    // Every other app under apps/ (the example) goes: its folder and its nest-cli.json entry.
-    for (const [name, project] of Object.entries<{ root: string }>(cli.projects)) {
-      if (name === APP || !project.root.startsWith('apps/')) continue;
-      rmSync(join(dir, project.root), { recursive: true, force: true });
-      delete cli.projects[name];
+  it('once the TODO sentences are written, the contract is recorded', () => {
+    // The team's part: a real sentence where each generated file says `TODO:` (here, the placeholder's own words).
+    const sources = run(dir, 'git', ['ls-files', '--others', '--exclude-standard', `apps/${APP}/src`]);
+    for (const file of sources.split('\n').filter((f) => f.endsWith('.ts'))) {
+      const path = join(dir, file);
+      writeFileSync(path, readFileSync(path, 'utf8').replace(/TODO: /g, ''));
     }
-    Object.assign(cli, {
-      root: `apps/${APP}`,
-      sourceRoot: `apps/${APP}/src`,
-      compilerOptions: { ...cli.compilerOptions, tsConfigPath: `apps/${APP}/tsconfig.app.json` },
-    });
-    writeFileSync(cliPath, `${JSON.stringify(cli, null, 2)}\n`);
+    expect(run(dir, 'npm', ['run', '-s', 'contract', '--', APP])).toContain(
+      `${APP}: wrote apps/${APP}/mcp-contract.json`,
+    );
+    expect(run(dir, 'npm', ['run', '-s', 'contract:check', '--', APP])).toContain(`${APP}: contract OK`);
+  });
+
+  it('with the example app removed (npm run app:remove), the new app builds, lints, typechecks, passes its specs', () => {
+    // Every other app under apps/ (the example) goes, the documented way.
+    const cli = JSON.parse(readFileSync(join(dir, 'nest-cli.json'), 'utf8'));
+    for (const [name, project] of Object.entries<{ root: string }>(cli.projects)) {
+      if (name !== APP && project.root.startsWith('apps/')) run(dir, 'npm', ['run', '-s', 'app:remove', '--', name]);
+    }
+    expect(JSON.parse(readFileSync(join(dir, 'nest-cli.json'), 'utf8')).root).toBe(`apps/${APP}`);
 
     run(dir, 'npm', ['run', 'build', '--', APP]);
     expect(existsSync(join(dir, `dist/apps/${APP}/apps/${APP}/src/main.js`))).toBe(true);

@@ -85,14 +85,16 @@ export function mintWith(
     .sign(key);
 }
 
+/**
+ * One key for every app of the repository, so switching apps keeps earlier tokens valid for the app they name;
+ * `audience` records the app that started last (what `npm run token` mints for unless told `--app`).
+ */
 async function loadOrCreateKey(service: string, keyFile: string): Promise<DevKeyFile> {
-  if (existsSync(keyFile)) {
-    const stored = JSON.parse(readFileSync(keyFile, 'utf8')) as DevKeyFile;
-    if (stored.audience === `mcp:${service}`) return stored;
-  }
-  const { privateKey } = await generateKeyPair('RS256', { extractable: true });
-  const privateJwk = { ...(await exportJWK(privateKey)), kid: randomUUID(), alg: 'RS256' };
-  const stored: DevKeyFile = { issuer: 'urn:mcp:dev-issuer', audience: `mcp:${service}`, privateJwk };
+  const audience = `mcp:${service}`;
+  const existing = existsSync(keyFile) ? (JSON.parse(readFileSync(keyFile, 'utf8')) as DevKeyFile) : undefined;
+  if (existing?.privateJwk?.kid && existing.audience === audience) return existing;
+  const privateJwk = existing?.privateJwk?.kid ? existing.privateJwk : await newKey();
+  const stored: DevKeyFile = { issuer: 'urn:mcp:dev-issuer', audience, privateJwk };
   try {
     mkdirSync(dirname(keyFile), { recursive: true });
     writeFileSync(keyFile, JSON.stringify(stored, null, 2), { mode: 0o600 });
@@ -100,4 +102,9 @@ async function loadOrCreateKey(service: string, keyFile: string): Promise<DevKey
     // A read-only working directory (a desktop agent starting stdio from /): the key lives in memory only.
   }
   return stored;
+}
+
+async function newKey(): Promise<DevKeyFile['privateJwk']> {
+  const { privateKey } = await generateKeyPair('RS256', { extractable: true });
+  return { ...(await exportJWK(privateKey)), kid: randomUUID(), alg: 'RS256' };
 }

@@ -1,0 +1,34 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { decodeProtectedHeader, jwtVerify, createLocalJWKSet } from 'jose';
+import { DevIssuer } from './dev-issuer';
+
+describe('DevIssuer', () => {
+  let dir: string;
+  const started: DevIssuer[] = [];
+  beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'dev-issuer-'))));
+  afterEach(async () => {
+    started.splice(0).forEach((i) => i.close());
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const start = async (service: string) => {
+    const issuer = await DevIssuer.start(service, join(dir, 'issuer-key.json'));
+    started.push(issuer);
+    return issuer;
+  };
+
+  it('keeps one key across apps: a token minted while one app ran stays valid for it after another started', async () => {
+    const orders = await start('orders');
+    const ordersToken = await orders.mint('*');
+    const billing = await start('billing');
+    expect(billing.audience).toBe('mcp:billing');
+    expect(decodeProtectedHeader(await billing.mint('*')).kid).toBe(decodeProtectedHeader(ordersToken).kid);
+    const again = await start('orders');
+    const jwks = createLocalJWKSet(await (await fetch(again.jwksUri)).json());
+    const { payload } = await jwtVerify(ordersToken, jwks, { audience: 'mcp:orders', issuer: again.issuer });
+    expect(payload.sub).toBe('dev-user');
+    // The file names the app that started last: `npm run token` mints for it unless told --app.
+    expect(JSON.parse(readFileSync(join(dir, 'issuer-key.json'), 'utf8')).audience).toBe('mcp:orders');
+  });
+});
