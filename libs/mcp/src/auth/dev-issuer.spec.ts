@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { decodeProtectedHeader, jwtVerify, createLocalJWKSet } from 'jose';
+import { JSONWebKeySet, createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import { DevIssuer } from './dev-issuer';
 
 describe('DevIssuer', () => {
@@ -25,7 +25,7 @@ describe('DevIssuer', () => {
     expect(billing.audience).toBe('mcp:billing');
     expect(decodeProtectedHeader(await billing.mint('*')).kid).toBe(decodeProtectedHeader(ordersToken).kid);
     const again = await start('orders');
-    const jwks = createLocalJWKSet(await (await fetch(again.jwksUri)).json());
+    const jwks = createLocalJWKSet((await (await fetch(again.jwksUri)).json()) as JSONWebKeySet);
     const { payload } = await jwtVerify(ordersToken, jwks, { audience: 'mcp:orders', issuer: again.issuer });
     expect(payload.sub).toBe('dev-user');
     // The file names the app that started last: `npm run token` mints for it unless told --app.
