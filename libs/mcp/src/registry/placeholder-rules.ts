@@ -1,18 +1,6 @@
 import { RegistryViolations } from './registry-rules';
 import { TOOL_SAFETY_META_KEY } from './tool-description.renderer';
-
-/** What `nest g mcp-tool | mcp-prompt | mcp-resource` writes where a person must write the real sentence. */
-const PLACEHOLDER = /\bTODO:/;
-
-/** The lines `renderToolSafety` appends to a mutating tool's description, by the `mutation` field each shows. */
-const RENDERED_LINES: [prefix: string, field: string][] = [
-  ['Side effects: ', 'mutation.sideEffects'],
-  ['Idempotency: ', 'mutation.idempotency'],
-  ['Retry: ', 'mutation.retry'],
-  ['Timeout: ', 'mutation.timeoutBehavior'],
-  ['Audit event: ', 'mutation.audit'],
-  ['Approval: ', 'mutation.approval'],
-];
+import { placeholderFields } from './placeholder-fields';
 
 /** One published catalogue entry, as the registry holds it. */
 interface Published {
@@ -51,7 +39,7 @@ export function checkPlaceholders(
   ];
   for (const [kind, entries] of kinds) {
     for (const [key, entry] of entries) {
-      const fields = placeholderFields(entry.definition, kind === 'tool');
+      const fields = placeholderFields(entry.definition, kind === 'tool', TOOL_SAFETY_META_KEY);
       if (!fields.length) continue;
       const where = `${entry.className ?? 'McpRegistry'}.${entry.methodName ?? 'add'}`;
       const message =
@@ -61,41 +49,4 @@ export function checkPlaceholders(
       else warn(`${where}: ${message} (refused when NODE_ENV=production)`);
     }
   }
-}
-
-/** Where a definition carries a placeholder, named as its author wrote it (`description`, `mutation.retry`, ...). */
-function placeholderFields(definition: Record<string, unknown>, tool: boolean): string[] {
-  const fields = new Set<string>();
-  const visit = (value: unknown, path: (string | number)[]): void => {
-    if (typeof value === 'string') {
-      if (PLACEHOLDER.test(value)) for (const field of fieldsOf(path, value, definition, tool)) fields.add(field);
-    } else if (Array.isArray(value)) value.forEach((item, i) => visit(item, [...path, i]));
-    else if (value && typeof value === 'object') {
-      for (const [k, v] of Object.entries(value)) visit(v, [...path, k]);
-    }
-  };
-  visit(definition, []);
-  return [...fields];
-}
-
-function fieldsOf(path: (string | number)[], text: string, definition: Record<string, unknown>, tool: boolean) {
-  const [head, ...rest] = path;
-  if (head === 'description' && tool) {
-    // A mutating tool's description ends with the lines rendered from `mutation`: name the field, not the text.
-    return text
-      .split('\n')
-      .filter((line) => PLACEHOLDER.test(line))
-      .map((line) => RENDERED_LINES.find(([prefix]) => line.startsWith(prefix))?.[1] ?? 'description');
-  }
-  if (head === '_meta' && rest[0] === TOOL_SAFETY_META_KEY) return [`mutation.${String(rest[1])}`];
-  if (head === 'inputSchema' || head === 'outputSchema') {
-    const property = rest.flatMap((p, i) => (rest[i - 1] === 'properties' ? [String(p)] : p === 'items' ? ['[]'] : []));
-    const side = head === 'inputSchema' ? 'input' : 'output';
-    return [property.length ? `${side} "${property.join('.').replace(/\.\[\]/g, '[]')}"` : side];
-  }
-  if (head === 'arguments' && typeof rest[0] === 'number') {
-    const argument = (definition.arguments as { name?: string }[])[rest[0]];
-    return [`argument "${argument?.name ?? rest[0]}"`];
-  }
-  return [path.join('.')];
 }
