@@ -56,7 +56,6 @@ describe('any app name: orders, billing and acme generated, the example deleted'
 
   it('every suite that depends on which apps exist passes, and the generated apps’ own specs', () => {
     const suites = ['test/layout', 'test/deploy', 'test/schematics/generate-own-server', 'test/contract', 'apps/'];
-    suites.push('test/schematics/generator-refusals');
     // `npm run jest` as a team runs it: it builds the fixture apps the suites start, then jest.
     const { status, output } = runStatus(
       dir,
