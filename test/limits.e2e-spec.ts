@@ -62,7 +62,9 @@ describe('tool timeout (limits.toolTimeoutMs = 300)', () => {
   it('a call over the bound gets -32004 as JSON, and its AbortSignal fires', async () => {
     const started = Date.now();
     const r = await callTool(b, 'sleep', { ms: 1500 });
-    expect(Date.now() - started).toBeLessThan(1200);
+    // Answered before the handler's 1,500 ms would have ended (the -32004 below is the proof of the bound; a
+    // loaded CI machine once took 1,315 ms to answer the 300 ms timeout).
+    expect(Date.now() - started).toBeLessThan(1450);
     expect(r.status).toBe(200);
     expect(r.headers.get('content-type')).toBe('application/json');
     expect(r.json.error).toEqual({

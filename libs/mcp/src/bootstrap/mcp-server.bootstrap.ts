@@ -67,9 +67,12 @@ async function serveHttp(module: Type<unknown>, options: McpBootstrapOptions): P
   const mcp = app.get<ResolvedMcpOptions>(MCP_MODULE_OPTIONS, { strict: false });
   const address = app.getHttpServer().address() as { port: number };
   const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
-  process.stderr.write(`${mcp.name} MCP server listening on http://${shown}:${address.port}${mcp.path}\n`);
   const metrics = app.get(McpMetricsServer, { strict: false }).url;
-  if (metrics) process.stderr.write(`${mcp.name} metrics on ${metrics}\n`);
+  // One write: whoever waits for the listening line (a supervisor, a test) finds the metrics line with it.
+  process.stderr.write(
+    `${mcp.name} MCP server listening on http://${shown}:${address.port}${mcp.path}\n` +
+      (metrics ? `${mcp.name} metrics on ${metrics}\n` : ''),
+  );
 }
 
 /** SIGTERM/SIGINT: drain (new calls refused, calls in flight finish within the grace period), close, exit 0. */
