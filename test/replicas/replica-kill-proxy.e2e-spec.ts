@@ -70,7 +70,9 @@ describe('kill -9 of one of three replicas under steady load behind the round-ro
           for (let n = 0; !stop; n++) sent.push(await call(session, 100_000 * (i + 1) + n));
         }),
       );
+      // A second of load, and at least a share of it on the victim (a starved machine once served only 10 there).
       await sleep(1_000);
+      for (const until = Date.now() + 10_000; proxy.counts[victim] <= 10 && Date.now() < until;) await sleep(50);
       const servedBefore = proxy.counts[victim];
       const doneAtKill = new Set(proxy.log.filter((e) => e.done));
       const inFlightAtSignal = proxy.inFlight(victim).length;
