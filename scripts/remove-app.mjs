@@ -5,6 +5,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as prettier from 'prettier';
+import { appsUnderApps, outDirOf, readCli } from './lib/projects.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -12,16 +13,16 @@ if (args.length !== 1 || args[0].startsWith('-')) fail('usage: npm run app:remov
 const name = args[0];
 
 const cliPath = join(root, 'nest-cli.json');
-const cli = JSON.parse(readFileSync(cliPath, 'utf8'));
-const isApp = (p) => p?.type === 'application' && p.root?.startsWith('apps/');
-const apps = Object.keys(cli.projects ?? {}).filter((n) => isApp(cli.projects[n]));
+const cli = readCli(root);
+const apps = appsUnderApps(cli);
 const project = cli.projects?.[name];
-if (!isApp(project)) fail(`"${name}" is not an app under apps/; the apps are: ${apps.join(', ') || 'none'}`);
+if (!apps.includes(name)) fail(`"${name}" is not an app under apps/; the apps are: ${apps.join(', ') || 'none'}`);
 const rest = apps.filter((n) => n !== name);
 if (rest.length === 0) fail(`"${name}" is the only app: generate your own first (npm run g -- mcp-server <name>)`);
 
+// The build output first: where it is comes from the app's own tsconfig, which goes with the folder.
+rmSync(outDirOf(root, cli, name), { recursive: true, force: true });
 rmSync(join(root, project.root), { recursive: true, force: true });
-rmSync(join(root, 'dist', 'apps', name), { recursive: true, force: true });
 delete cli.projects[name];
 const said = [`removed ${project.root} and its project in nest-cli.json`];
 if (cli.root === project.root) {
