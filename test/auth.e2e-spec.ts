@@ -81,6 +81,15 @@ describe('JWT authentication (passport-jwt + JWKS)', () => {
     await expectRefused(`${b64({ alg: 'none', typ: 'JWT' })}.${b64(claims)}.x`, 401, 'invalid_token');
   });
 
+  it('refuses a validly signed token with a critical header parameter it does not understand (RFC 7515 §4.1.11)', async () => {
+    await expectRefused(await issuer.mint({ header: { crit: ['x-ext'], 'x-ext': 1 } }), 401, 'invalid_token');
+    await expectRefused(
+      await issuer.mint({ header: { crit: ['x-ext'], 'x-ext': 1 }, alg: 'ES256' }),
+      401,
+      'invalid_token',
+    );
+  });
+
   it('refuses HS256 signed with the RSA public key (algorithm confusion)', async () => {
     const jwks = (await (await fetch(issuer.jwksUri)).json()) as { keys: Record<string, unknown>[] };
     const rsa = jwks.keys.find((k) => k.kty === 'RSA')!;

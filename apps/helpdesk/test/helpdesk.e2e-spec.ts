@@ -71,4 +71,29 @@ describe('helpdesk', () => {
     const ticket = await client.readResource('helpdesk://tickets/HD-2');
     expect(ticket.contents[0]).toMatchObject({ uri: 'helpdesk://tickets/HD-2', mimeType: 'application/json' });
   });
+
+  it("never repeats the caller's input in an error text of any tool or prompt", async () => {
+    const marker = '<script>SECRET-7f3a';
+    const client = await server.connect({ elicitation: () => ({ action: 'decline' }) });
+    const texts: string[] = [];
+    const keep = async (work: () => Promise<unknown>) => {
+      try {
+        const result = (await work()) as { isError?: boolean; content?: { text?: string }[] };
+        if (result?.isError) texts.push(...(result.content ?? []).map((c) => c.text ?? ''));
+      } catch (error) {
+        texts.push(String((error as Error).message), JSON.stringify((error as { data?: unknown }).data ?? null));
+      }
+    };
+    for (const tool of (await client.listTools()).tools) {
+      // Every argument gets the marker, whatever its type: refusals by the schema must not repeat it either.
+      const args = Object.fromEntries(Object.keys(tool.inputSchema.properties ?? {}).map((name) => [name, marker]));
+      await keep(() => client.callTool(tool.name, args));
+    }
+    for (const prompt of (await client.listPrompts()).prompts) {
+      const args = Object.fromEntries((prompt.arguments ?? []).map((a) => [a.name, marker]));
+      await keep(() => client.getPrompt(prompt.name, args));
+    }
+    expect(texts.length).toBeGreaterThan(3);
+    for (const text of texts) expect(text).not.toContain('SECRET');
+  });
 });

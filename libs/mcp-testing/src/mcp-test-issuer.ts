@@ -26,6 +26,8 @@ export interface McpTestTokenOptions {
   notBefore?: number;
   /** Leave out `exp` / `sub` (the server requires both). */
   omit?: ('exp' | 'sub')[];
+  /** Extra protected header parameters (e.g. `{ crit: ['x-ext'], 'x-ext': 1 }`); `alg`, `kid`, `typ` stay. */
+  header?: Record<string, unknown>;
 }
 
 /** Options of {@link McpTestIssuer.start}. */
@@ -100,14 +102,16 @@ export class McpTestIssuer {
     const now = Math.floor(Date.now() / 1000);
     const scope = options.scope ?? this.defaultScope;
     const jwt = new SignJWT(scope ? { scope } : {})
-      .setProtectedHeader({ alg: key.alg, kid: key.kid, typ: 'JWT' })
+      .setProtectedHeader({ ...options.header, alg: key.alg, kid: key.kid, typ: 'JWT' })
       .setIssuer(options.iss ?? this.issuer)
       .setAudience(options.aud ?? this.audience)
       .setIssuedAt(now);
     if (!options.omit?.includes('sub')) jwt.setSubject(options.sub ?? 'test-user');
     if (!options.omit?.includes('exp')) jwt.setExpirationTime(now + (options.expiresIn ?? 3600));
     if (options.notBefore !== undefined) jwt.setNotBefore(now + options.notBefore);
-    return jwt.sign(key.privateKey);
+    // jose refuses to sign critical parameters it is not told about: declare the test's own as understood.
+    const crit = Array.isArray(options.header?.crit) ? (options.header.crit as string[]) : [];
+    return jwt.sign(key.privateKey, { crit: Object.fromEntries(crit.map((name) => [name, true])) });
   }
 
   /** Publishes a key that earlier tokens were minted with (key rotation). */

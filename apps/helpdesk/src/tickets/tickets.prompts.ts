@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { McpArgs, McpCompletion, McpPrompt, ToolExecutionError, McpScopes } from '@app/mcp';
 import { TicketsRepository } from './tickets.repository';
+import { NO_SUCH_TICKET } from './tickets.tools';
 
 const TONES = ['friendly', 'formal', 'brief'];
 
@@ -21,7 +22,9 @@ export class TicketsPrompts {
   })
   triage(@McpArgs('ticketId') ticketId: string, @McpArgs('tone') tone?: string) {
     const t = this.tickets.get(ticketId);
-    if (!t) throw new ToolExecutionError(`No ticket ${ticketId}`);
+    if (!t) throw new ToolExecutionError(NO_SUCH_TICKET);
+    if (tone !== undefined && !TONES.includes(tone))
+      throw new ToolExecutionError(`The tone must be one of ${TONES.join(', ')}.`);
     return {
       messages: [
         {

@@ -9,6 +9,9 @@ import { CloseTicketDto } from './dto/close-ticket.dto';
 import { Ticket } from './ticket.model';
 import { TICKET_LIST_SCHEMA, TICKET_SCHEMA } from './ticket.schemas';
 
+/** Error texts never repeat the caller's input (a model or a UI may render it): they say what to do instead. */
+export const NO_SUCH_TICKET = 'No ticket has that id. Use search_tickets to find existing ids.';
+
 const summary = (t: Ticket) => ({
   id: t.id,
   title: t.title,
@@ -58,7 +61,7 @@ export class TicketsTools {
   })
   get(@McpArgs('id') id: string) {
     const ticket = this.tickets.get(id);
-    if (!ticket) throw new ToolExecutionError(`No ticket ${id}. Use search_tickets to find existing ids.`);
+    if (!ticket) throw new ToolExecutionError(NO_SUCH_TICKET);
     return { ...ticket };
   }
 
@@ -112,7 +115,7 @@ export class TicketsTools {
   @McpScopes('tickets:write')
   async close(@McpArgs() dto: CloseTicketDto, @McpCtx() ctx: McpCallContext) {
     const ticket = this.tickets.get(dto.id);
-    if (!ticket) throw new ToolExecutionError(`No ticket ${dto.id}. Use search_tickets to find existing ids.`);
+    if (!ticket) throw new ToolExecutionError(NO_SUCH_TICKET);
     if (ticket.status === 'closed') return { ...ticket };
     if (ctx.clientCapabilities.elicitation) {
       const answer = await ctx.elicit({
@@ -168,7 +171,7 @@ export class TicketsTools {
   })
   async draftReply(@McpArgs('id') id: string, @McpCtx() ctx: McpCallContext) {
     const ticket = this.tickets.get(id);
-    if (!ticket) throw new ToolExecutionError(`No ticket ${id}. Use search_tickets to find existing ids.`);
+    if (!ticket) throw new ToolExecutionError(NO_SUCH_TICKET);
     if (!ctx.clientCapabilities.sampling)
       throw new ToolExecutionError('This client does not offer sampling, so no draft can be written.');
     const answer = await ctx.sample({

@@ -31,6 +31,9 @@ export class McpJwtStrategy extends PassportStrategy(Strategy, 'mcp-jwt') {
     // signed with a public key (algorithm confusion) is checked against the secret and fails. A token is checked
     // against the JWKS only when its claims would pass: a stranger's token never makes the server fetch keys.
     const keyFor = (req: unknown, rawJwt: string, done: (err: Error | null, key?: string) => void) => {
+      // RFC 7515 §4.1.11: a token naming critical header parameters must be refused unless each is understood; this
+      // server understands none, and jsonwebtoken does not check `crit` itself.
+      if (header(rawJwt).crit !== undefined) return done(new Error('unsupported critical header parameter'));
       const alg = headerAlg(rawJwt);
       if (alg === 'HS256' && config.hs256Secret) return done(null, config.hs256Secret);
       if (alg === 'HS256' || !jwks) return done(new Error(`no key for algorithm ${String(alg).slice(0, 16)}`));
@@ -61,7 +64,7 @@ export class McpJwtStrategy extends PassportStrategy(Strategy, 'mcp-jwt') {
   }
 }
 
-function header(rawJwt: string): { alg?: unknown; kid?: unknown } {
+function header(rawJwt: string): { alg?: unknown; kid?: unknown; crit?: unknown } {
   try {
     const parsed: unknown = JSON.parse(Buffer.from(rawJwt.split('.')[0], 'base64url').toString('utf8'));
     // `null` or a number is valid JSON but no header: reading `.alg` of it must not throw (a 500).

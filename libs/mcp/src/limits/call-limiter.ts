@@ -63,7 +63,12 @@ export class CallLimiter {
    * caller's `requestsPerMinute`, or throws {@link RateLimitedError}. Calls are also counted by {@link run}.
    */
   async admit(session: McpSession, principal: McpPrincipal | undefined, method: string): Promise<void> {
-    const subject = subjectOf(session, principal);
+    return this.admitCaller(session.transport, principal ?? session.principal, method);
+  }
+
+  /** {@link admit} for a message refused before it has a session (a 2026-07-28 request with bad `_meta`, say). */
+  async admitCaller(transport: string, principal: McpPrincipal | undefined, method: string): Promise<void> {
+    const subject = budgetSubject(principal, transport === 'stdio' ? 'stdio' : 'anonymous');
     const verdict = await this.reach(() =>
       this.store.consume(`r:${subject}`, this.options.limits.requestsPerMinute, 60),
     );

@@ -93,12 +93,24 @@ export class McpDispatcher {
   ): Promise<DispatchOutcome | undefined> {
     const msg = classifyMessage(value);
     switch (msg.kind) {
-      case 'invalid':
+      case 'invalid': {
+        const over = await this.runner.overBudget(session.transport, principal ?? session.principal, 'invalid_request');
+        if (over) return failure(msg.id, over.code, over.message, over.data, rid);
         return failure(msg.id, ErrorCode.InvalidRequest, `Invalid Request: ${msg.reason}`, undefined, rid);
+      }
       case 'response':
+        // Over the budget, a notification or response is dropped: neither is ever answered.
+        if (await this.runner.overBudget(session.transport, principal ?? session.principal, 'response'))
+          return undefined;
         if (!session.resolveResponse(msg.message)) this.sessions.forwardResponse(session, msg.message);
         return undefined;
       case 'notification':
+        // notifications/initialized belongs to initialize, which has its own budget (initializePerMinute).
+        if (
+          msg.message.method !== 'notifications/initialized' &&
+          (await this.runner.overBudget(session.transport, principal ?? session.principal, 'notification'))
+        )
+          return undefined;
         this.notification(msg.message, session);
         return undefined;
       case 'request':
@@ -113,7 +125,11 @@ export class McpDispatcher {
   async dispatchModern(value: unknown, from: ModernRequestContext): Promise<DispatchOutcome | undefined> {
     const msg = classifyMessage(value);
     if (msg.kind === 'invalid')
-      return failure(msg.id, ErrorCode.InvalidRequest, `Invalid Request: ${msg.reason}`, undefined, from.rid);
+      return this.refusedEarly(
+        msg.id,
+        { code: ErrorCode.InvalidRequest, message: `Invalid Request: ${msg.reason}` },
+        from,
+      );
     // No client notification or response has a meaning in this era over HTTP (cancellation is closing the stream).
     if (msg.kind !== 'request') return undefined;
     const request = msg.message;
@@ -129,23 +145,35 @@ export class McpDispatcher {
         from.principal,
       );
     } catch (error) {
-      const e = toJsonRpcError(error, request.method);
-      return failure(request.id, e.code, e.message, e.data, from.rid);
+      return this.refusedEarly(request.id, toJsonRpcError(error, request.method), from);
     }
     const handler = this.modern.get(request.method);
-    if (!handler) return failure(request.id, ErrorCode.MethodNotFound, 'Method not found', undefined, from.rid);
+    if (!handler) return this.runner.unknownMethod(request, session, from.rid, from.principal);
     const tool = request.method === 'tools/call' ? this.registry.tools.get(request.params?.name as string) : undefined;
     if (tool?.headerParams.length && from.headers) {
       try {
         checkParamHeaders(tool.headerParams, request.params?.arguments, from.headers.params ?? {});
       } catch (error) {
-        const e = error as McpError;
-        return failure(request.id, e.code, e.message, e.data, from.rid);
+        return this.refusedEarly(request.id, error as McpError, from);
       }
     }
     from.closed?.addEventListener('abort', () => session.cancel(request.id), { once: true });
     const serialise = (id: JsonRpcId, result: MethodResult) => this.envelope.serialise(id, request.method, result);
     return this.runner.run(request, handler, session, from.sink, serialise, from.rid, from.principal);
+  }
+
+  /**
+   * A 2026-07-28 request refused before it runs (not JSON-RPC, bad `_meta`, a header mismatch): still counted against
+   * the caller's request budget, so a flood of malformed requests is refused like any other (-32003 once over it).
+   */
+  private async refusedEarly(
+    id: JsonRpcId | null,
+    e: { code: number; message: string; data?: unknown },
+    from: ModernRequestContext,
+  ): Promise<DispatchOutcome> {
+    const over = await this.runner.overBudget(from.transport, from.principal, 'invalid_request');
+    const { code, message, data } = over ?? e;
+    return failure(id, code, message, data, from.rid);
   }
 
   private async request(
@@ -171,7 +199,7 @@ export class McpDispatcher {
       return failure(id, ErrorCode.InvalidRequest, 'Invalid Request: send initialize first', undefined, rid);
     }
     const handler = this.legacy.get(method);
-    if (!handler) return failure(id, ErrorCode.MethodNotFound, 'Method not found', undefined, rid);
+    if (!handler) return this.runner.unknownMethod(request, session, rid, principal ?? session.principal);
     return this.runner.run(request, handler, session, sink, serialise, rid, principal ?? session.principal);
   }
 

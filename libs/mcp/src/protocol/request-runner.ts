@@ -17,6 +17,10 @@ import { answerOrAbort } from './answer-or-abort';
 import { MethodHandler, MethodResult, RequestScope } from './handlers/handler-context';
 import { DispatchOutcome, failure } from './dispatch-outcome';
 import { RequestStateCodec } from '../pipeline/request-state.codec';
+import { progressTokenProblem, MAX_TOKEN_CHARS } from '../wire/request-bounds';
+
+/** The metric label of requests whose method is unknown (never the client's own text). */
+const UNKNOWN_METHOD = 'unknown_method';
 
 /** Turns a handler's result into the response text (each era has its own envelope). @internal */
 export type ResultSerialiser = (id: JsonRpcId, result: MethodResult) => string;
@@ -36,6 +40,44 @@ export class McpRequestRunner {
     private readonly observer: McpCallObserver,
     private readonly states: RequestStateCodec,
   ) {}
+
+  /**
+   * A request whose method no handler serves: counted against the caller's request budget like any other (a flood
+   * of made-up methods is refused with -32003 like a flood of pings), then -32601. Not observed: a span name or
+   * metric label must never carry a method name the client made up.
+   */
+  async unknownMethod(
+    request: JsonRpcRequest,
+    session: McpSession,
+    rid?: string,
+    caller?: McpPrincipal,
+  ): Promise<DispatchOutcome> {
+    try {
+      await this.limiter.admit(session, caller, UNKNOWN_METHOD);
+    } catch (error) {
+      const e = toJsonRpcError(error, UNKNOWN_METHOD);
+      return failure(request.id, e.code, e.message, e.data, rid);
+    }
+    return failure(request.id, ErrorCode.MethodNotFound, 'Method not found', undefined, rid);
+  }
+
+  /**
+   * Counts a message that will not run against the caller's request budget: a client notification or response (each
+   * may cost a store write: a cancellation or an answer forwarded to another replica), or a request refused before
+   * it has a session. Returns the -32003 error when the caller is over its budget, else undefined.
+   */
+  async overBudget(
+    transport: string,
+    caller: McpPrincipal | undefined,
+    label: string,
+  ): Promise<{ code: number; message: string; data?: unknown } | undefined> {
+    try {
+      await this.limiter.admitCaller(transport, caller, label);
+      return undefined;
+    } catch (error) {
+      return toJsonRpcError(error, label);
+    }
+  }
 
   async run(
     request: JsonRpcRequest,
@@ -66,6 +108,13 @@ export class McpRequestRunner {
       const e = toJsonRpcError(error, method);
       return refuse(e.code, e.message, e.data);
     }
+    const tokenProblem = progressTokenProblem(request.params);
+    if (tokenProblem)
+      return refuse(
+        ErrorCode.InvalidParams,
+        `Invalid params: _meta.progressToken must be a string of at most ${MAX_TOKEN_CHARS} characters or a number`,
+        { reason: tokenProblem, field: '_meta.progressToken', max: MAX_TOKEN_CHARS },
+      );
 
     const key = McpSession.inflightKey(id);
     if (session.inflight.has(key))

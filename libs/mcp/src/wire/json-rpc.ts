@@ -1,3 +1,4 @@
+import { MAX_TOKEN_CHARS } from './request-bounds';
 /** JSON-RPC 2.0 message shapes as they travel on the wire. */
 export type JsonRpcId = string | number;
 
@@ -68,7 +69,7 @@ export type ClassifiedMessage =
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const isValidId = (id: unknown): id is JsonRpcId =>
-  (typeof id === 'string' && id.length <= 256) || (typeof id === 'number' && Number.isSafeInteger(id));
+  (typeof id === 'string' && id.length <= MAX_TOKEN_CHARS) || (typeof id === 'number' && Number.isSafeInteger(id));
 
 /**
  * Checks one JSON value against JSON-RPC 2.0 and says what it is.

@@ -33,7 +33,9 @@ export function checkParamHeaders(
 function matches(type: HeaderParam['type'], header: string, value: unknown): boolean {
   switch (type) {
     case 'integer':
-      return header.trim() !== '' && Number(header) === value;
+      // Canonical decimal only: `0x3`, `1e3`, `+3`, ` 3` or `03` would read as one number here and another in a gateway
+      // that parses the header its own way (parseInt reads `1e3` as 1).
+      return CANONICAL_INTEGER.test(header) && Number(header) === value;
     case 'boolean':
       return header === String(value);
     default:
@@ -49,5 +51,8 @@ function valueAt(args: unknown, path: readonly string[]): unknown {
   }
   return node;
 }
+
+/** An integer as JSON writes it: optional minus, no leading zeros, no sign, exponent, radix or spaces. */
+const CANONICAL_INTEGER = /^-?(0|[1-9][0-9]*)$/;
 
 const mismatch = (what: string) => new McpError(ErrorCode.HeaderMismatch, `Header mismatch: ${what}`);
