@@ -1,3 +1,4 @@
+import { DEFAULT_MAX_JSON_DEPTH } from './wire/json-depth';
 import { packageVersion } from './app-version';
 import { McpModuleOptions, ResolvedMcpOptions } from './interfaces/mcp-module-options.interface';
 import { DEFAULT_ALLOWED_HOSTS, DEFAULT_ALLOWED_ORIGINS } from './transports/http/http-checks';
@@ -43,6 +44,7 @@ export function resolveMcpOptions(o: McpModuleOptions): ResolvedMcpOptions {
       callsPerMinute: o.limits?.callsPerMinute ?? num(env.MCP_RATE_LIMIT_PER_MINUTE) ?? 600,
       requestsPerMinute: o.limits?.requestsPerMinute ?? num(env.MCP_REQUESTS_PER_MINUTE) ?? 3_000,
       maxBatchSize: o.limits?.maxBatchSize ?? num(env.MCP_MAX_BATCH_SIZE) ?? 100,
+      maxJsonDepth: o.limits?.maxJsonDepth ?? num(env.MCP_MAX_JSON_DEPTH) ?? DEFAULT_MAX_JSON_DEPTH,
       maxBatchResponseBytes:
         o.limits?.maxBatchResponseBytes ?? num(env.MCP_MAX_BATCH_RESPONSE_BYTES) ?? 10 * 1024 * 1024,
       maxConnections: o.limits?.maxConnections ?? num(env.MCP_MAX_CONNECTIONS) ?? 10_000,

@@ -90,6 +90,11 @@ export interface McpLimits {
    * minute. Default 3,000. Env `MCP_REQUESTS_PER_MINUTE`.
    */
   requestsPerMinute?: number;
+  /**
+   * Deepest nesting of arrays and objects in one message (HTTP body or stdio line), checked before it is parsed; deeper
+   * is `-32600` (HTTP 400, `data.reason: too_deep`). Default 64. Env `MCP_MAX_JSON_DEPTH`.
+   */
+  maxJsonDepth?: number;
   /** Messages in one JSON-RPC batch (2025-03-26 sessions). Default 100. Env `MCP_MAX_BATCH_SIZE`. */
   maxBatchSize?: number;
   /**

@@ -1,3 +1,4 @@
+import { DEFAULT_MAX_JSON_DEPTH, nestingExceeds, valueNestingExceeds } from '../../wire/json-depth';
 import type { Request, Response } from 'express';
 import { ErrorCode, JsonRpcId, errorResponse, isJsonRpcId } from '../../wire/json-rpc';
 import { sendJson } from './json-response';
@@ -45,15 +46,12 @@ export function sendHttpError(
   message: string,
   headers: Record<string, string> = {},
   id: JsonRpcId | null = null,
+  data?: Record<string, unknown>,
 ): void {
   if (res.headersSent) return;
   const requestId = typeof res.getHeader === 'function' ? res.getHeader('X-Request-Id') : undefined;
-  sendJson(
-    res,
-    status,
-    headers,
-    JSON.stringify(errorResponse(id, code, message, typeof requestId === 'string' ? { requestId } : undefined)),
-  );
+  const withId = typeof requestId === 'string' ? { ...data, requestId } : data;
+  sendJson(res, status, headers, JSON.stringify(errorResponse(id, code, message, withId)));
 }
 
 /** The id of a parsed JSON-RPC request body, when it has a valid one. @internal */
@@ -100,8 +98,13 @@ export async function readJsonBody(
   req: Request,
   res: Response,
   limit: number,
+  maxDepth = DEFAULT_MAX_JSON_DEPTH,
 ): Promise<{ value: unknown } | undefined> {
-  if ((req as { _body?: boolean })._body === true) return { value: req.body };
+  if ((req as { _body?: boolean })._body === true) {
+    // Express's own parser has parsed it already: the depth can only be checked now.
+    if (valueNestingExceeds(req.body, maxDepth)) return void tooDeep(res, maxDepth);
+    return { value: req.body };
+  }
   const raw = await readBody(req, limit).catch(() => undefined);
   if (raw === undefined)
     return void sendHttpError(res, 400, ErrorCode.ParseError, 'Parse error: the body could not be read');
@@ -110,11 +113,19 @@ export async function readJsonBody(
     // once, a client still sending it would get a reset instead of this answer.
     return void sendHttpError(res, 413, ErrorCode.PayloadTooLarge, `Payload too large: the limit is ${limit} bytes`);
   }
+  const text = raw.toString('utf8');
+  if (nestingExceeds(text, maxDepth)) return void tooDeep(res, maxDepth);
   try {
-    return { value: JSON.parse(raw.toString('utf8')) };
+    return { value: JSON.parse(text) };
   } catch {
     return void sendHttpError(res, 400, ErrorCode.ParseError, 'Parse error: the body is not valid JSON');
   }
+}
+
+/** 400 `-32600` for a body nested deeper than the limit (refused before it is parsed). */
+function tooDeep(res: Response, maxDepth: number): void {
+  const message = `Invalid Request: JSON nested deeper than ${maxDepth} levels`;
+  sendHttpError(res, 400, ErrorCode.InvalidRequest, message, {}, null, { reason: 'too_deep', maxDepth });
 }
 
 /**

@@ -77,7 +77,7 @@ export class McpHttpService {
       );
     }
     // With Nest's global body parser on (see docs/deploying.md), Express has already read and parsed the body.
-    const parsed = await readJsonBody(req, res, this.options.maxRequestBytes);
+    const parsed = await readJsonBody(req, res, this.options.maxRequestBytes, this.options.limits.maxJsonDepth);
     if (!parsed) return;
     const body = parsed.value;
     assertAnonymousMayCall(req, body);

@@ -94,7 +94,7 @@ export class LegacySseService {
     }
     const target = await this.sessionFor(req, res);
     if (!target) return;
-    const parsed = await readJsonBody(req, res, this.options.maxRequestBytes);
+    const parsed = await readJsonBody(req, res, this.options.maxRequestBytes, this.options.limits.maxJsonDepth);
     if (!parsed) return;
     const { session, stream } = target;
     const body = parsed.value;

@@ -1,3 +1,4 @@
+import { nestingExceeds } from '../../wire/json-depth';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Readable, Writable } from 'node:stream';
 import { randomUUID } from 'node:crypto';
@@ -128,6 +129,13 @@ export class McpStdioTransport {
   ): Promise<void> {
     if (line.trim() === '') return;
     let value: unknown;
+    const { maxJsonDepth } = this.options.limits;
+    if (nestingExceeds(line, maxJsonDepth)) {
+      const data = { reason: 'too_deep', maxDepth: maxJsonDepth };
+      const message = `Invalid Request: JSON nested deeper than ${maxJsonDepth} levels`;
+      write(JSON.stringify(errorResponse(null, ErrorCode.InvalidRequest, message, data)));
+      return;
+    }
     try {
       value = JSON.parse(line);
     } catch {
