@@ -149,17 +149,42 @@ describe('structured logs', () => {
 
     it('logs an access line per HTTP request with the request id, method and path only; none per refusal', async () => {
       const base = new URL(server.url).origin;
-      await fetch(`${base}/no-such-route?secret=1`, { headers: { 'x-request-id': 'req-access-0001' } });
+      await fetch(`${base}/?secret=1`, { headers: { 'x-request-id': 'req-access-0001' } });
       const access = await waitForLine(
         server.stdout!,
         (l) => l.msg === 'request completed' && l.req?.id === 'req-access-0001',
       );
-      expect(access.req).toEqual({ id: 'req-access-0001', method: 'GET', path: '/no-such-route' });
-      expect(access.res).toEqual({ statusCode: 404 });
+      expect(access.req).toEqual({ id: 'req-access-0001', method: 'GET', path: '/' });
+      expect(access.res).toEqual({ statusCode: 200 });
       // A refused request (401) is in the aggregated refusal line above, not in an access line of its own.
       expect(
         jsonLines(server.stdout!()).filter((l) => l.msg === 'request completed' && l.req?.id === 'req-query-token'),
       ).toEqual([]);
+    });
+
+    it('logs other 4xx answers aggregated per source and status, with the path cut to 256 characters', async () => {
+      const base = new URL(server.url).origin;
+      const long = `/${'A'.repeat(15_000)}`;
+      await fetch(`${base}${long}?secret=1`, { headers: { 'x-request-id': 'req-long-0001' } });
+      const first = await waitForLine(
+        server.stdout!,
+        (l) => l.msg === 'request refused' && l.requestId === 'req-long-0001',
+      );
+      expect(first).toMatchObject({ reason: 'http:404', method: 'GET', context: 'McpRefusals', level: 'warn' });
+      expect(first.path).toBe(`${long.slice(0, 256)}…`);
+      const before = server.stdout!().length;
+      // The abuse run: 15 KB URLs, 415s and 400s in a loop wrote 38.6 MB in 5 s from one client.
+      for (let i = 0; i < 40; i++) {
+        await fetch(`${base}${long}`);
+        await fetch(server.url, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x' });
+      }
+      await new Promise((r) => setTimeout(r, 200));
+      const written = server.stdout!().slice(before);
+      expect(written.length).toBeLessThan(2_000);
+      expect(written).not.toContain('A'.repeat(300));
+      expect(jsonLines(server.stdout!()).some((l) => l.msg === 'request completed' && l.res?.statusCode === 404)).toBe(
+        false,
+      );
     });
 
     it('returns X-Request-Id on every HTTP response, not only the MCP endpoint', async () => {

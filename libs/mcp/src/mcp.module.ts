@@ -1,3 +1,4 @@
+import { McpRefusalLog } from './observability/refusal-log';
 import { DynamicModule, Inject, MiddlewareConsumer, Module, NestModule, Provider } from '@nestjs/common';
 import { APP_GUARD, DiscoveryModule } from '@nestjs/core';
 import { MCP_MODULE_OPTIONS } from './mcp.constants';
@@ -93,7 +94,8 @@ const legacySse = (enabled: boolean) => ({
   controllers: enabled ? [McpLegacySseController] : [],
   providers: enabled ? [LegacySseService] : [],
 });
-const EXPORTS = [McpRegistry, McpNotifier, McpStdioTransport, McpSessionManager, MCP_MODULE_OPTIONS];
+// McpRefusalLog: the access log of McpLoggerModule aggregates its 4xx lines there.
+const EXPORTS = [McpRegistry, McpNotifier, McpStdioTransport, McpSessionManager, McpRefusalLog, MCP_MODULE_OPTIONS];
 
 /**
  * The MCP platform: discovers `@McpTool`, `@McpPrompt`, `@McpResource` and `@McpResourceTemplate`

@@ -1,9 +1,12 @@
-import { Inject, Injectable, NestMiddleware } from '@nestjs/common';
+import { Inject, Injectable, NestMiddleware, Optional } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger as PinoLogger } from 'pino';
 import { runWithRequestId } from './log-context';
 import { McpLogger } from './mcp.logger';
 import { requestIdFor } from './request-id';
+import { McpRefusalLog } from './refusal-log';
+import { principalOf } from '../auth/mcp-principal';
+import { clip } from './clip';
 
 /** The access-log settings of `McpLoggerModule`. @internal */
 export const MCP_ACCESS_LOG = Symbol('MCP_ACCESS_LOG');
@@ -20,6 +23,7 @@ const PROBE_PATHS: ReadonlySet<string> = new Set(['/health', '/ready']);
 /** What the access line needs, kept on the response itself: one shared listener serves every request. */
 interface Tracked {
   log: PinoLogger;
+  refusals: McpRefusalLog | undefined;
   quietPaths: ReadonlySet<string>;
   started: number;
   id: string;
@@ -32,9 +36,11 @@ type TrackedResponse = ServerResponse & { [TRACKED]?: Tracked };
 /**
  * The access line of every HTTP request (`request completed`: `req: { id, method, path }`, `res: { statusCode }`,
  * `responseTime`), written when the response ends: at debug for a successful request to the MCP endpoint (its tool
- * calls have entries of their own), warn for 4xx, error for 5xx; never for a refusal (401, 403, 429, a 503 with
- * Retry-After, a probe's 503), which the refusing code logs aggregated per source, so a flood of them cannot flood
- * the log. Per request this costs one shared listener and one small record, no child logger.
+ * calls have entries of their own), error for 5xx. Never for a refusal: 401, 403, 429, a 503 with Retry-After and a
+ * probe's 503 are logged by the refusing code, every other 4xx (400, 404, 406, 413, 415…) here, all aggregated per
+ * source and status by {@link McpRefusalLog}, so a flood of them writes a line or two, not one per request (without
+ * `McpModule`, a 4xx is a warn line). The path is cut to 256 characters: a 15 KB URL wrote a 15 KB line. Per request
+ * this costs one shared listener and one small record, no child logger.
  *
  * When `McpModule` serves HTTP, its entry middleware (already in front of every route) calls {@link track};
  * otherwise {@link McpAccessLogMiddleware} does, so there is one middleware layer either way.
@@ -47,6 +53,7 @@ export class McpAccessLog {
   constructor(
     logger: McpLogger,
     @Inject(MCP_ACCESS_LOG) private readonly settings: AccessLogSettings,
+    @Optional() private readonly refusals?: McpRefusalLog,
   ) {
     this.log = logger.pino;
   }
@@ -56,6 +63,7 @@ export class McpAccessLog {
     if (!this.settings.enabled) return;
     (res as TrackedResponse)[TRACKED] = {
       log: this.log,
+      refusals: this.refusals,
       quietPaths: this.settings.quietPaths,
       started: Date.now(),
       id,
@@ -90,9 +98,19 @@ function onResponseEnd(this: TrackedResponse): void {
   const { req, log } = tracked;
   const path = pathOnly((req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url);
   const level = accessLevel(req, this, path, tracked.quietPaths);
-  if (level === undefined || !log.isLevelEnabled(level)) return;
+  if (level === undefined) return;
+  if (level === 'warn' && tracked.refusals) {
+    const source = principalOf(req)?.subject ?? req.socket?.remoteAddress ?? 'unknown';
+    tracked.refusals.note(`http:${this.statusCode}`, source, {
+      method: req.method,
+      path: clip(path),
+      requestId: tracked.id,
+    });
+    return;
+  }
+  if (!log.isLevelEnabled(level)) return;
   const line = {
-    req: { id: tracked.id, method: req.method, path },
+    req: { id: tracked.id, method: req.method, path: clip(path) },
     res: { statusCode: this.statusCode },
     responseTime: Date.now() - tracked.started,
   };

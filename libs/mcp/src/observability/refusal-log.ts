@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { MCP_MODULE_OPTIONS } from '../mcp.constants';
 import { ResolvedMcpOptions } from '../interfaces/mcp-module-options.interface';
+import { clip } from './clip';
 
 /** Distinct (reason, source) pairs kept per interval; past it, new sources share one `(other sources)` entry. */
 const MAX_KEYS = 1_000;
@@ -30,7 +31,9 @@ export class McpRefusalLog implements OnApplicationShutdown {
    * Notes one refusal. `source` is who was refused: a token subject, or a peer address when there is no token.
    * `detail` goes on the first line only (bounded values: ids, status, limit names — never caller input).
    */
-  note(reason: string, source: string, detail: Record<string, unknown> = {}): void {
+  note(reason: string, rawSource: string, detail: Record<string, unknown> = {}): void {
+    // A token subject or a path comes from the caller: bounded like every logged request value.
+    const source = clip(rawSource);
     let key = `${reason}\u0000${source}`;
     let tally = this.window.get(key);
     if (!tally && this.window.size >= MAX_KEYS) {
