@@ -3,6 +3,7 @@ import { TestIssuer } from '../support/test-issuer';
 import { MODERN_META, followSse, modernPost } from '../support/modern-post';
 import { startReplicas, stopReplicas, suiteRedis } from '../support/replicas';
 import { waitFor } from '../support/wait';
+import { listen } from '../support/listen-stream';
 
 const ELICIT = { ...MODERN_META, 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } };
 
@@ -20,7 +21,12 @@ describe('2026-07-28 across replicas on Redis', () => {
 
   beforeAll(async () => {
     issuer = await TestIssuer.start();
-    [a, b] = await startReplicas(2, { ...issuer.env(), MCP_STORE: 'redis', MCP_REDIS_PREFIX: prefix });
+    [a, b] = await startReplicas(2, {
+      ...issuer.env(),
+      MCP_STORE: 'redis',
+      MCP_REDIS_PREFIX: prefix,
+      MCP_MAX_STREAMS_PER_SUBJECT: '2',
+    });
     token = await issuer.mint({ sub: 'alice' });
   });
   afterAll(async () => {
@@ -103,5 +109,19 @@ describe('2026-07-28 across replicas on Redis', () => {
       controller.abort();
       await read;
     }
+  });
+
+  it("caps one subject's listen streams for the whole deployment, not per replica", async () => {
+    const streamer = await issuer.mint({ sub: 'streamer' });
+    const onA = await listen(a.url, streamer);
+    const onB = await listen(b.url, streamer);
+    const third = await listen(a.url, streamer);
+    const fourth = await listen(b.url, streamer);
+    expect([onA.status, onB.status, third.status, fourth.status]).toEqual([200, 200, 429, 429]);
+    expect(fourth.body!.error).toMatchObject({ code: -32003, data: { reason: 'stream_limit' } });
+    // Another subject is not affected.
+    const other = await listen(b.url, await issuer.mint({ sub: 'someone-else' }));
+    expect(other.status).toBe(200);
+    await Promise.all([onA.close(), onB.close(), other.close()]);
   });
 });

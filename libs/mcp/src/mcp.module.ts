@@ -1,4 +1,5 @@
 import { McpRefusalLog } from './observability/refusal-log';
+import { StreamLimiter } from './limits/stream-limiter';
 import { DynamicModule, Inject, MiddlewareConsumer, Module, NestModule, Provider } from '@nestjs/common';
 import { APP_GUARD, DiscoveryModule } from '@nestjs/core';
 import { MCP_MODULE_OPTIONS } from './mcp.constants';
@@ -13,6 +14,7 @@ import { McpRegistry } from './registry/mcp.registry';
 import { McpDispatcher } from './protocol/mcp.dispatcher';
 import { McpSessionManager } from './sessions/mcp-session.manager';
 import { McpHttpService } from './transports/http/mcp-http.service';
+import { McpSessionStreams } from './transports/http/session-streams.service';
 import { ModernHttpHandler } from './transports/http/modern-http.handler';
 import { createMcpHttpController } from './transports/http/mcp-http.controller';
 import { McpLegacySseController } from './transports/legacy-sse/legacy-sse.controller';
@@ -57,6 +59,7 @@ const CORE_PROVIDERS: Provider[] = [
   McpAuthExceptionFilter,
   McpChallenge,
   CallLimiter,
+  StreamLimiter,
   SessionAdmission,
   HttpServerTuning,
   TokenIntrospector,
@@ -72,6 +75,7 @@ const CORE_PROVIDERS: Provider[] = [
   RequestStateCodec,
   McpSessionManager,
   McpHttpService,
+  McpSessionStreams,
   ModernHttpHandler,
   McpStdioTransport,
   McpNotifier,

@@ -9,6 +9,7 @@ import { stopMcpTelemetry } from '../observability/mcp-telemetry';
 import { structuredLogger } from './app-logger';
 import { createMcpHttpApp } from './mcp-http-app.factory';
 import { StderrLogger } from './stderr.logger';
+import { armShutdownDeadline } from './shutdown-deadline';
 
 /** Options of {@link bootstrapMcpServer}. */
 export interface McpBootstrapOptions {
@@ -75,10 +76,15 @@ async function serveHttp(module: Type<unknown>, options: McpBootstrapOptions): P
   );
 }
 
-/** SIGTERM/SIGINT: drain (new calls refused, calls in flight finish within the grace period), close, exit 0. */
+/**
+ * SIGTERM/SIGINT: drain (new calls refused, calls in flight finish within the grace period), close, exit 0; exit 1
+ * if that has not finished shortly after the grace period (see armShutdownDeadline).
+ */
 function closeOnSignals(app: INestApplication, options: McpBootstrapOptions): void {
+  const graceMs = app.get<ResolvedMcpOptions>(MCP_MODULE_OPTIONS, { strict: false }).limits.shutdownGraceMs;
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {
+      armShutdownDeadline(graceMs);
       app.close().then(
         () => stopMcpTelemetry(options.telemetry).finally(() => process.exit(0)),
         () => process.exit(1),

@@ -110,6 +110,21 @@ export interface McpLimits {
   maxSessionsPerSubject?: number;
   /** Open HTTP sessions in the process. Default 10,000. Env `MCP_MAX_SESSIONS`. */
   maxSessions?: number;
+  /**
+   * Long-lived streams open in the process (2025 GET streams, `subscriptions/listen`, legacy `GET /sse`); about
+   * 0.2 MB each. Default 1,000. Env `MCP_MAX_STREAMS`.
+   */
+  maxStreams?: number;
+  /**
+   * Long-lived streams per subject (for the whole deployment with a shared store). Default 100. Env
+   * `MCP_MAX_STREAMS_PER_SUBJECT`.
+   */
+  maxStreamsPerSubject?: number;
+  /**
+   * Bytes of `Last-Event-ID` replays per subject per minute (for the whole deployment with a shared store). Default
+   * 32 MiB. Env `MCP_REPLAY_BYTES_PER_MINUTE`.
+   */
+  replayBytesPerMinute?: number;
   /** `initialize` requests per subject per minute. Default 120. Env `MCP_INITIALIZE_PER_MINUTE`. */
   initializePerMinute?: number;
   /**

@@ -78,6 +78,19 @@ export class CallLimiter {
   }
 
   /**
+   * Counts the bytes of a `Last-Event-ID` replay against the caller's `replayBytesPerMinute`, or throws
+   * {@link RateLimitedError} (nothing is replayed then).
+   */
+  async admitReplay(transport: string, principal: McpPrincipal | undefined, bytes: number): Promise<void> {
+    const subject = budgetSubject(principal, transport === 'stdio' ? 'stdio' : 'anonymous');
+    const perMinute = this.options.limits.replayBytesPerMinute;
+    const verdict = await this.reach(() => this.store.consume(`replay:${subject}`, perMinute, 60, bytes));
+    if (verdict.ok) return;
+    this.refused('replay', 'replay_bytes', subject);
+    throw new RateLimitedError(verdict.retryAfterSec, 'Rate limited: too many bytes replayed; resume later');
+  }
+
+  /**
    * A store operation, or `-32006` (503, `Retry-After`) when the store cannot be reached: limits fail closed, since a
    * replica that cannot count cannot promise the limit.
    */

@@ -22,6 +22,7 @@ import { McpPrincipal } from '../auth/mcp-principal';
 import { DispatchOutcome, failure } from './dispatch-outcome';
 import { legacyMethods, modernMethods } from './method-table';
 import { McpRequestRunner } from './request-runner';
+import { StreamLimiter } from '../limits/stream-limiter';
 import { ModernHeaders, readModernMeta } from './eras/modern-meta';
 import { ModernEnvelope } from './eras/modern-envelope';
 import { checkParamHeaders } from './eras/param-headers';
@@ -60,11 +61,12 @@ export class McpDispatcher {
     @Inject(MCP_MODULE_OPTIONS) private readonly options: ResolvedMcpOptions,
     private readonly sessions: McpSessionManager,
     private readonly runner: McpRequestRunner,
+    streams: StreamLimiter,
   ) {
     this.legacy = legacyMethods(registry);
     this.modern = modernMethods(registry, [
       ['server/discover', () => discoverResult(this.capabilities(), options)],
-      ['subscriptions/listen', listenHandler(sessions, () => this.capabilities(), options.limits.maxSessions)],
+      ['subscriptions/listen', listenHandler(sessions, () => this.capabilities(), streams)],
     ]);
     this.envelope = new ModernEnvelope(options);
   }

@@ -6,12 +6,12 @@ export class InMemoryLimitStore implements McpLimitStore {
   private readonly limiters = new Map<string, RateLimiterMemory>();
   private readonly running = new Map<string, number>();
 
-  async consume(key: string, points: number, durationSec: number): Promise<LimitVerdict> {
+  async consume(key: string, points: number, durationSec: number, cost = 1): Promise<LimitVerdict> {
     const id = `${points}/${durationSec}`;
     let limiter = this.limiters.get(id);
     if (!limiter) this.limiters.set(id, (limiter = new RateLimiterMemory({ points, duration: durationSec })));
     try {
-      await limiter.consume(key);
+      await limiter.consume(key, cost);
       return { ok: true };
     } catch (rejection) {
       const ms = (rejection as { msBeforeNext?: number }).msBeforeNext ?? durationSec * 1000;

@@ -6,8 +6,11 @@ export type LimitVerdict = { ok: true } | { ok: false; retryAfterSec: number };
  * (Redis, in a later issue) makes them hold across replicas.
  */
 export interface McpLimitStore {
-  /** Takes one call from `key`'s budget of `points` per `durationSec`. */
-  consume(key: string, points: number, durationSec: number): Promise<LimitVerdict>;
+  /**
+   * Takes `cost` (default 1) from `key`'s budget of `points` per `durationSec`; a budget of bytes (replays, say) takes
+   * their number. A take larger than what is left is refused (and, like every refused take, still counted).
+   */
+  consume(key: string, points: number, durationSec: number, cost?: number): Promise<LimitVerdict>;
   /** Takes a concurrency slot; false when `max` are taken. */
   acquire(key: string, max: number): Promise<boolean>;
   release(key: string): Promise<void>;

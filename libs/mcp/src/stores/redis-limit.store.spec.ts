@@ -27,6 +27,15 @@ describe('RedisLimitStore (real Redis)', () => {
     expect((await a.consume('s:bob', 4, 60)).ok).toBe(true);
   });
 
+  it('takes weighted costs (bytes) from a shared budget, refusing a cost larger than what is left', async () => {
+    const a = new RedisLimitStore(redis, prefix);
+    const b = new RedisLimitStore(redis, prefix);
+    expect((await a.consume('bytes:alice', 10_000, 60, 6_000)).ok).toBe(true);
+    expect((await b.consume('bytes:alice', 10_000, 60, 4_000)).ok).toBe(true);
+    expect((await b.consume('bytes:alice', 10_000, 60, 1)).ok).toBe(false);
+    expect((await a.consume('bytes:bob', 10_000, 60, 10_001)).ok).toBe(false);
+  });
+
   it('takes big budgets in leases: never more than the budget for the deployment, one round trip per lease', async () => {
     const a = new RedisLimitStore(redis, prefix);
     const b = new RedisLimitStore(redis, prefix);

@@ -27,12 +27,12 @@ export class RedisLimitStore implements McpLimitStore {
     this.slots = new RedisConcurrencySlots(redis, prefix);
   }
 
-  async consume(key: string, points: number, durationSec: number): Promise<LimitVerdict> {
+  async consume(key: string, points: number, durationSec: number, cost = 1): Promise<LimitVerdict> {
     const id = `${points}/${durationSec}`;
     const now = Date.now();
     const leaseKey = `${id}|${key}`;
     const lease = this.leases.get(leaseKey);
-    if (lease && lease.left > 0 && now < lease.until) {
+    if (cost === 1 && lease && lease.left > 0 && now < lease.until) {
       lease.left--;
       return { ok: true };
     }
@@ -49,10 +49,11 @@ export class RedisLimitStore implements McpLimitStore {
     // A lease: 1% of the budget (at least one) taken from Redis at once and spent here, so a busy caller costs a
     // round trip per lease, not per call. Taken points are counted in Redis when leased: never more than the budget
     // passes; at most a lease per replica goes unspent when a window ends.
-    const chunk = Math.max(1, Math.floor(points / LEASE_DIVISOR));
+    // A weighted take (bytes) is counted in Redis as it is, without a lease.
+    const chunk = cost === 1 ? Math.max(1, Math.floor(points / LEASE_DIVISOR)) : cost;
     try {
       const taken = await limiter.consume(key, chunk);
-      if (chunk > 1) this.remember(leaseKey, chunk - 1, now + taken.msBeforeNext);
+      if (cost === 1 && chunk > 1) this.remember(leaseKey, chunk - 1, now + taken.msBeforeNext);
       return { ok: true };
     } catch (rejection) {
       // rate-limiter-flexible rejects with its result when over the budget, with an Error when Redis failed.

@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { Cluster } from 'ioredis';
 import { RedisClient, createSubscriber } from './redis-client.factory';
+import { closeRedisClient } from './redis-close';
 import { McpMessageBus } from './message.bus';
 
 /**
@@ -54,8 +55,12 @@ export class RedisMessageBus implements McpMessageBus {
     await (this.sharded ? this.subscriber.ssubscribe(channel) : this.subscriber.subscribe(channel));
   }
 
-  /** Nest calls it on shutdown (the bus is a provider). */
+  /**
+   * Nest calls it on shutdown (the bus is a provider). Bounded whatever Redis does (see closeRedisClient): a bare
+   * `quit()` would wait for ever behind a SUBSCRIBE queued while Redis is down. Silent: the shared connection
+   * reports a store that could not be closed cleanly.
+   */
   async onApplicationShutdown(): Promise<void> {
-    await this.subscriber.quit().catch(() => this.subscriber.disconnect());
+    await closeRedisClient(this.subscriber);
   }
 }

@@ -1,4 +1,5 @@
-import { InvalidParamsError, RateLimitedError } from '../../errors/mcp.error';
+import { InvalidParamsError } from '../../errors/mcp.error';
+import { StreamLimiter } from '../../limits/stream-limiter';
 import { McpSessionManager } from '../../sessions/mcp-session.manager';
 import { JsonRpcNotification } from '../../wire/json-rpc';
 import { MetaKey } from '../../wire/meta-keys';
@@ -23,9 +24,9 @@ const LIST_FIELDS = [
 export function listenHandler(
   sessions: McpSessionManager,
   capabilities: () => Record<string, unknown>,
-  maxStreams: number,
+  streams: StreamLimiter,
 ): MethodHandler {
-  return (scope: RequestScope): Promise<MethodResult> => {
+  return async (scope: RequestScope): Promise<MethodResult> => {
     const filter = scope.params.notifications;
     if (typeof filter !== 'object' || filter === null || Array.isArray(filter))
       throw new InvalidParamsError('Invalid params: notifications must be an object (the filter)', {
@@ -44,8 +45,8 @@ export function listenHandler(
     }
     const uris = readableUris(scope, wanted.resourceSubscriptions);
     if (wanted.resourceSubscriptions !== undefined && caps.resources?.subscribe) ack.resourceSubscriptions = [...uris];
-    if (sessions.listeners.size >= maxStreams)
-      throw new RateLimitedError(5, 'Rate limited: too many open subscriptions/listen streams; retry later');
+    // Capped per caller and per replica (a stream holds memory for as long as it is open).
+    const release = await streams.take(scope.session.transport, scope.principal);
 
     const id = scope.request.id;
     const tag = (m: JsonRpcNotification): JsonRpcNotification => ({
@@ -57,6 +58,7 @@ export function listenHandler(
     );
     return new Promise((resolve) => {
       const done = () => {
+        release();
         remove();
         resolve({ _meta: { [MetaKey.subscriptionId]: id } });
       };
@@ -65,7 +67,9 @@ export function listenHandler(
         send: (m) => void scope.sink.send(tag(m)),
         end: done,
       });
-      // The client closed the stream: the runner sees the cancellation and sends nothing.
+      // The client closed the stream: the runner sees the cancellation and sends nothing. Closed already while the
+      // place was being taken: give it back now (the abort event has fired).
+      if (scope.signal.aborted) return done();
       scope.signal.addEventListener('abort', done, { once: true });
     });
   };

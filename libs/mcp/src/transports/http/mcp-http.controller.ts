@@ -6,6 +6,7 @@ import { McpHttpAuthGuard } from '../../auth/mcp-http-auth.guard';
 import { McpAuthExceptionFilter } from '../../auth/mcp-auth.filter';
 import type { Request, Response } from 'express';
 import { McpHttpService } from './mcp-http.service';
+import { McpSessionStreams } from './session-streams.service';
 
 /**
  * Builds the Streamable HTTP controller for `path`. A Nest controller (not a raw Express route),
@@ -17,7 +18,10 @@ export function createMcpHttpController(path: string): Type<unknown> {
   @UseGuards(McpHttpAuthGuard)
   @UseFilters(McpAuthExceptionFilter)
   class McpHttpController {
-    constructor(private readonly http: McpHttpService) {}
+    constructor(
+      private readonly http: McpHttpService,
+      private readonly streams: McpSessionStreams,
+    ) {}
 
     @Post()
     post(@Req() req: Request, @Res() res: Response): Promise<void> {
@@ -26,12 +30,12 @@ export function createMcpHttpController(path: string): Type<unknown> {
 
     @Get()
     get(@Req() req: Request, @Res() res: Response): Promise<void> {
-      return this.http.get(req, res);
+      return this.streams.get(req, res);
     }
 
     @Delete()
     delete(@Req() req: Request, @Res() res: Response): Promise<void> {
-      return this.http.delete(req, res);
+      return this.streams.delete(req, res);
     }
   }
   return McpHttpController;

@@ -4,24 +4,23 @@ import { MCP_MODULE_OPTIONS } from '../../mcp.constants';
 import { ResolvedMcpOptions } from '../../interfaces/mcp-module-options.interface';
 import { McpDispatcher } from '../../protocol/mcp.dispatcher';
 import { McpSessionManager } from '../../sessions/mcp-session.manager';
-import { McpSession } from '../../sessions/mcp-session';
 import { ErrorCode, JsonRpcId, errorResponse } from '../../wire/json-rpc';
 import { McpError } from '../../errors/mcp.error';
 import { SessionAdmission } from '../../sessions/session-admission';
 import { isModernVersion, isSupportedVersion } from '../../wire/protocol-version';
-import { MCP_EVENT_STORE, McpEventStore, McpReplay } from '../../stores/event.store';
+import { MCP_EVENT_STORE, McpEventStore } from '../../stores/event.store';
 import { accepts, mediaType, readJsonBody, requestIdOfBody, sendHttpError } from './http-checks';
-import { noModernFunction, storeUnavailable } from './http-refusals';
+import { storeUnavailable } from './http-refusals';
 import { PostResponseChannel } from './post-response.channel';
-import { SseStream, frame } from './sse-stream';
 import { existingRequestId as requestIdOf } from '../../observability/request-id';
 import { httpStatusFor } from '../../errors/http-status';
 import { bindPrincipal } from '../../sessions/session-binding';
-import { assertAnonymousMayCall, isAnonymous } from '../../auth/anonymous-access';
-import { McpAuthError } from '../../auth/mcp-auth.error';
+import { assertAnonymousMayCall } from '../../auth/anonymous-access';
 import { McpChallenge } from '../../auth/mcp-challenge';
 import { principalOf } from '../../auth/mcp-principal';
 import { ModernHttpHandler, isModernPost } from './modern-http.handler';
+import { McpSessionStreams } from './session-streams.service';
+import { findHttpSession } from './http-session.lookup';
 import { sendJson } from './json-response';
 import { offerRequestSpan } from '../../observability/mcp-http-trace.middleware';
 
@@ -29,14 +28,13 @@ const SESSION_HEADER = 'mcp-session-id';
 const VERSION_HEADER = 'mcp-protocol-version';
 
 /**
- * Streamable HTTP over Express: the 2025 revisions' sessions, GET streams and resumption here; 2026-07-28 requests
- * handed to {@link ModernHttpHandler}. Framing, headers and SSE only; meaning lives in the dispatcher.
+ * Streamable HTTP over Express: POSTs of the 2025 revisions' sessions here (GET streams, resumption and DELETE in
+ * {@link McpSessionStreams}); 2026-07-28 requests handed to {@link ModernHttpHandler}. Framing, headers and SSE only;
+ * meaning lives in the dispatcher.
  * @internal
  */
 @Injectable()
 export class McpHttpService {
-  private readonly streams = new Map<string, SseStream>();
-
   constructor(
     private readonly dispatcher: McpDispatcher,
     private readonly sessions: McpSessionManager,
@@ -45,19 +43,8 @@ export class McpHttpService {
     private readonly challenge: McpChallenge,
     private readonly admission: SessionAdmission,
     private readonly modern: ModernHttpHandler,
-  ) {
-    sessions.onClose((s, ended) => {
-      if (s.transport !== 'http') return;
-      for (const [id, stream] of this.streams) {
-        if (stream.sessionId !== s.id) continue;
-        stream.end();
-        this.streams.delete(id);
-      }
-      // Only a session ended everywhere loses its event logs: a replica that lets its copy go (idle here, shutdown)
-      // leaves them for a resume on another.
-      if (ended) events.dropSession(s.id);
-    });
-  }
+    private readonly sessionStreams: McpSessionStreams,
+  ) {}
 
   async post(req: Request, res: Response): Promise<void> {
     if (mediaType(req) !== 'application/json') {
@@ -111,7 +98,7 @@ export class McpHttpService {
         );
       return this.initialize(body, req, res);
     }
-    const session = await this.sessionFor(sessionId, req, res, requestIdOfBody(body));
+    const session = await findHttpSession(this.sessions, sessionId, req, res, requestIdOfBody(body));
     if (!session) return;
     const headers = { 'Mcp-Session-Id': session.id };
     if (Array.isArray(body)) {
@@ -139,7 +126,14 @@ export class McpHttpService {
       if (outcome) return sendJson(res, 400, headers, outcome.body);
       return void res.writeHead(202, headers).end();
     }
-    const channel = new PostResponseChannel(res, session, this.events, headers, this.options.sseRetryMs, this.streams);
+    const channel = new PostResponseChannel(
+      res,
+      session,
+      this.events,
+      headers,
+      this.options.sseRetryMs,
+      this.sessionStreams.streams,
+    );
     const outcome = await this.dispatcher.dispatch(body, session, channel, requestIdOf(req), principalOf(req));
     // Cancelled requests get no response: their stream (opened now if need be) just ends.
     if (!outcome) return channel.abandon();
@@ -152,46 +146,6 @@ export class McpHttpService {
     // 429 (rate limited) and 503 (shutting down, upstream unavailable) tell the client when to come back.
     if ((status === 429 || status === 503) && !res.headersSent) res.setHeader('Retry-After', String(retryAfter ?? 1));
     channel.finish(outcome.body, status);
-  }
-
-  async get(req: Request, res: Response): Promise<void> {
-    if (noModernFunction(req, res, 'GET')) return;
-    if (isAnonymous(req)) throw new McpAuthError(401, undefined, 'Authentication required', 'anonymous GET');
-    if (!accepts(req.headers.accept, 'text/event-stream')) {
-      return sendHttpError(res, 406, ErrorCode.InvalidRequest, 'Not Acceptable: Accept must list text/event-stream');
-    }
-    const version = req.headers[VERSION_HEADER] as string | undefined;
-    if (version !== undefined && !isSupportedVersion(version)) {
-      return sendHttpError(res, 400, ErrorCode.InvalidRequest, 'Bad Request: unsupported MCP-Protocol-Version');
-    }
-    const session = await this.sessionFor(req.headers[SESSION_HEADER] as string | undefined, req, res);
-    if (!session) return;
-    const headers = { 'Mcp-Session-Id': session.id };
-    const lastEventId = req.headers['last-event-id'];
-    if (typeof lastEventId === 'string' && lastEventId.length > 0)
-      return this.resume(lastEventId, session, res, headers);
-    // The GET stream outlives its connection (messages are stored for a Last-Event-ID resume);
-    // only a connected one blocks a new GET. A fresh GET (no Last-Event-ID) replaces a disconnected one.
-    const current = session.standalone instanceof SseStream ? session.standalone : undefined;
-    if (current?.connected)
-      return sendHttpError(res, 409, ErrorCode.InvalidRequest, 'Conflict: this session already has an open GET stream');
-    if (current) {
-      current.end();
-      this.streams.delete(current.id);
-    }
-    const stream = new SseStream(this.events, session.id);
-    this.streams.set(stream.id, stream);
-    session.standalone = stream;
-    stream.attach(res, headers, session.era.sseResumePriming ? this.options.sseRetryMs : undefined);
-  }
-
-  async delete(req: Request, res: Response): Promise<void> {
-    if (noModernFunction(req, res, 'DELETE')) return;
-    if (isAnonymous(req)) throw new McpAuthError(401, undefined, 'Authentication required', 'anonymous DELETE');
-    const session = await this.sessionFor(req.headers[SESSION_HEADER] as string | undefined, req, res);
-    if (!session) return;
-    await this.sessions.close(session);
-    res.writeHead(200).end();
   }
 
   private async initialize(body: unknown, req: Request, res: Response): Promise<void> {
@@ -233,65 +187,6 @@ export class McpHttpService {
       retryAfter !== undefined ? { 'Retry-After': String(retryAfter) } : {},
       JSON.stringify(errorResponse((body as { id?: JsonRpcId }).id ?? null, error.code, error.message, data)),
     );
-  }
-
-  private async resume(
-    lastEventId: string,
-    session: McpSession,
-    res: Response,
-    headers: Record<string, string>,
-  ): Promise<void> {
-    let found: McpReplay | undefined;
-    try {
-      found = await this.events.replayAfter(lastEventId.slice(0, 256), session.id);
-    } catch (error) {
-      return storeUnavailable(res, error, 'event log');
-    }
-    const replayed = found?.events ?? [];
-    if (!found) return sendHttpError(res, 404, ErrorCode.InvalidRequest, 'Not Found: unknown or expired Last-Event-ID');
-    const live = found.complete ? undefined : this.streams.get(found.streamId);
-    if (live) {
-      live.attach(res, headers);
-      for (const [id, m] of replayed) live.writeReplayed(id, m);
-      return;
-    }
-    // A finished stream: replay what was missed and end; nothing stays attached.
-    res.on('error', () => undefined);
-    res.writeHead(200, { ...headers, 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache, no-transform' });
-    res.end(replayed.map(([id, m]) => frame(id, m)).join(''));
-  }
-
-  private async sessionFor(
-    id: string | undefined,
-    req: Request,
-    res: Response,
-    rpcId: JsonRpcId | null = null,
-  ): Promise<McpSession | undefined> {
-    if (!id) {
-      sendHttpError(res, 400, ErrorCode.InvalidRequest, 'Bad Request: Mcp-Session-Id header is required', {}, rpcId);
-      return undefined;
-    }
-    let found: McpSession | undefined;
-    try {
-      found = id.length <= 128 ? await this.sessions.find(id) : undefined;
-    } catch (error) {
-      storeUnavailable(res, error);
-      return undefined;
-    }
-    const session = found?.legacySse ? undefined : found;
-    if (!session) {
-      sendHttpError(
-        res,
-        404,
-        ErrorCode.InvalidRequest,
-        'Not Found: session unknown or expired; initialize a new one',
-        {},
-        rpcId,
-      );
-      return undefined;
-    }
-    bindPrincipal(session, req);
-    return session;
   }
 }
 

@@ -22,6 +22,8 @@ export class SseStream implements MessageSink {
     private readonly store: McpEventStore,
     readonly sessionId: string,
     private readonly onDetach?: () => void,
+    /** Called once when the stream ends (gives back its place, see StreamLimiter). */
+    private readonly onEnd?: () => void,
   ) {
     store.open(this.id, sessionId);
   }
@@ -54,9 +56,9 @@ export class SseStream implements MessageSink {
     });
   }
 
-  /** Writes a replayed event during a resume. */
-  writeReplayed(eventId: string, message: JsonRpcMessage): void {
-    this.write(frame(eventId, message));
+  /** Writes a replayed event (framed already) during a resume. */
+  writeFrame(framed: string): void {
+    this.write(framed);
   }
 
   send(message: JsonRpcMessage): boolean {
@@ -70,6 +72,7 @@ export class SseStream implements MessageSink {
   end(): void {
     if (this.ended) return;
     this.ended = true;
+    this.onEnd?.();
     this.store.complete(this.id);
     const res = this.res;
     this.detach();

@@ -10,6 +10,7 @@ import { McpError } from '../../errors/mcp.error';
 import { ErrorCode, classifyMessage } from '../../wire/json-rpc';
 import { accepts, mediaType, readJsonBody, sendHttpError } from '../http/http-checks';
 import { LegacySseStream } from './legacy-sse.stream';
+import { StreamLimiter, StreamRelease } from '../../limits/stream-limiter';
 import { messagesEndpoint } from './legacy-sse.endpoint';
 import { bindPrincipal } from '../../sessions/session-binding';
 import { assertAnonymousMayCall, isAnonymous } from '../../auth/anonymous-access';
@@ -30,15 +31,20 @@ export class LegacySseService {
   private readonly logger = new Logger('McpLegacySse');
   /** The open streams by session id: only these sessions are reachable through `/messages`. */
   private readonly streams = new Map<string, LegacySseStream>();
+  /** The stream place of each session (see StreamLimiter), given back when the session closes. */
+  private readonly releases = new Map<string, StreamRelease>();
 
   constructor(
     private readonly dispatcher: McpDispatcher,
     private readonly sessions: McpSessionManager,
     @Inject(MCP_MODULE_OPTIONS) private readonly options: ResolvedMcpOptions,
     private readonly admission: SessionAdmission,
+    private readonly places: StreamLimiter,
   ) {
     // A session closed elsewhere (idle expiry, shutdown) ends its stream.
     sessions.onClose((s) => {
+      this.releases.get(s.id)?.();
+      this.releases.delete(s.id);
       const stream = this.streams.get(s.id);
       if (!stream) return;
       this.streams.delete(s.id);
@@ -68,7 +74,25 @@ export class LegacySseService {
         retryAfter !== undefined ? { 'Retry-After': String(retryAfter) } : {},
       );
     }
+    let release: StreamRelease;
+    try {
+      release = await this.places.take('http', principalOf(req));
+    } catch (error) {
+      const e = error as McpError;
+      const retryAfter = String((e.data as { retryAfter?: number } | undefined)?.retryAfter ?? 5);
+      const status = e.code === ErrorCode.RateLimited ? 429 : 503;
+      return sendHttpError(
+        res,
+        status,
+        e.code,
+        e.message,
+        { 'Retry-After': retryAfter },
+        null,
+        e.data as Record<string, unknown>,
+      );
+    }
     const session = this.sessions.createHttpSession();
+    this.releases.set(session.id, release);
     session.legacySse = true;
     bindPrincipal(session, req);
     this.admission.track(session);
