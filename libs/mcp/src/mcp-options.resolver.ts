@@ -56,6 +56,10 @@ export function resolveMcpOptions(o: McpModuleOptions): ResolvedMcpOptions {
       maxStreams: o.limits?.maxStreams ?? num(env.MCP_MAX_STREAMS) ?? 1_000,
       maxStreamsPerSubject: o.limits?.maxStreamsPerSubject ?? num(env.MCP_MAX_STREAMS_PER_SUBJECT) ?? 100,
       replayBytesPerMinute: o.limits?.replayBytesPerMinute ?? num(env.MCP_REPLAY_BYTES_PER_MINUTE) ?? 32 * 1024 * 1024,
+      eventLogBytesPerSession:
+        o.limits?.eventLogBytesPerSession ?? num(env.MCP_EVENT_LOG_BYTES_PER_SESSION) ?? 16 * 1024 * 1024,
+      eventLogBytesPerSubject:
+        o.limits?.eventLogBytesPerSubject ?? num(env.MCP_EVENT_LOG_BYTES_PER_SUBJECT) ?? 32 * 1024 * 1024,
       initializePerMinute: o.limits?.initializePerMinute ?? num(env.MCP_INITIALIZE_PER_MINUTE) ?? 120,
       headersTimeoutMs: o.limits?.headersTimeoutMs ?? num(env.MCP_HEADERS_TIMEOUT_MS) ?? 20_000,
       requestTimeoutMs: o.limits?.requestTimeoutMs ?? num(env.MCP_REQUEST_TIMEOUT_MS) ?? 60_000,

@@ -1,5 +1,6 @@
 import { McpRefusalLog } from './observability/refusal-log';
 import { StreamLimiter } from './limits/stream-limiter';
+import { EventLogBudget } from './limits/event-log-budget';
 import { DynamicModule, Inject, MiddlewareConsumer, Module, NestModule, Provider } from '@nestjs/common';
 import { APP_GUARD, DiscoveryModule } from '@nestjs/core';
 import { MCP_MODULE_OPTIONS } from './mcp.constants';
@@ -60,6 +61,7 @@ const CORE_PROVIDERS: Provider[] = [
   McpChallenge,
   CallLimiter,
   StreamLimiter,
+  EventLogBudget,
   SessionAdmission,
   HttpServerTuning,
   TokenIntrospector,

@@ -125,6 +125,15 @@ export interface McpLimits {
    * 32 MiB. Env `MCP_REPLAY_BYTES_PER_MINUTE`.
    */
   replayBytesPerMinute?: number;
+  /**
+   * Bytes of SSE events kept for `Last-Event-ID` resumption per 2025 session over five minutes (per replica); past it
+   * events are still sent but not kept. Default 16 MiB. Env `MCP_EVENT_LOG_BYTES_PER_SESSION`.
+   */
+  eventLogBytesPerSession?: number;
+  /**
+   * The same per subject, over all its sessions (per replica). Default 32 MiB. Env `MCP_EVENT_LOG_BYTES_PER_SUBJECT`.
+   */
+  eventLogBytesPerSubject?: number;
   /** `initialize` requests per subject per minute. Default 120. Env `MCP_INITIALIZE_PER_MINUTE`. */
   initializePerMinute?: number;
   /**

@@ -20,6 +20,7 @@ import { McpChallenge } from '../../auth/mcp-challenge';
 import { principalOf } from '../../auth/mcp-principal';
 import { ModernHttpHandler, isModernPost } from './modern-http.handler';
 import { McpSessionStreams } from './session-streams.service';
+import { EventLogBudget } from '../../limits/event-log-budget';
 import { findHttpSession } from './http-session.lookup';
 import { sendJson } from './json-response';
 import { offerRequestSpan } from '../../observability/mcp-http-trace.middleware';
@@ -44,6 +45,7 @@ export class McpHttpService {
     private readonly admission: SessionAdmission,
     private readonly modern: ModernHttpHandler,
     private readonly sessionStreams: McpSessionStreams,
+    private readonly budget: EventLogBudget,
   ) {}
 
   async post(req: Request, res: Response): Promise<void> {
@@ -133,6 +135,7 @@ export class McpHttpService {
       headers,
       this.options.sseRetryMs,
       this.sessionStreams.streams,
+      this.budget.keeper(session),
     );
     const outcome = await this.dispatcher.dispatch(body, session, channel, requestIdOf(req), principalOf(req));
     // Cancelled requests get no response: their stream (opened now if need be) just ends.

@@ -22,6 +22,8 @@ export class PostResponseChannel implements MessageSink {
     private readonly headers: Record<string, string>,
     private readonly retryMs: number,
     private readonly streams: Map<string, SseStream>,
+    /** The event log's byte budget for this session (see EventLogBudget). */
+    private readonly keep?: (bytes: number) => boolean,
   ) {}
 
   send(message: JsonRpcMessage): boolean {
@@ -41,7 +43,7 @@ export class PostResponseChannel implements MessageSink {
   private upgrade(): SseStream | undefined {
     if (this.stream) return this.stream;
     if (this.res.headersSent) return undefined;
-    const stream = new SseStream(this.store, this.session.id);
+    const stream = new SseStream(this.store, this.session.id, { keep: this.keep });
     this.streams.set(stream.id, stream);
     stream.attach(this.res, this.headers, this.session.era.sseResumePriming ? this.retryMs : undefined);
     this.stream = stream;

@@ -15,6 +15,7 @@ import { McpAuthError } from '../../auth/mcp-auth.error';
 import { principalOf } from '../../auth/mcp-principal';
 import { CallLimiter } from '../../limits/call-limiter';
 import { StreamLimiter } from '../../limits/stream-limiter';
+import { EventLogBudget } from '../../limits/event-log-budget';
 import { toJsonRpcError } from '../../errors/error-mapper';
 import { findHttpSession } from './http-session.lookup';
 
@@ -39,6 +40,7 @@ export class McpSessionStreams {
     @Inject(MCP_MODULE_OPTIONS) private readonly options: ResolvedMcpOptions,
     private readonly limiter: CallLimiter,
     private readonly places: StreamLimiter,
+    private readonly budget: EventLogBudget,
   ) {
     sessions.onClose((s, ended) => {
       if (s.transport !== 'http') return;
@@ -84,7 +86,7 @@ export class McpSessionStreams {
       current.end();
       this.streams.delete(current.id);
     }
-    const stream = new SseStream(this.events, session.id, undefined, release);
+    const stream = new SseStream(this.events, session.id, { onEnd: release, keep: this.budget.keeper(session) });
     this.streams.set(stream.id, stream);
     session.standalone = stream;
     stream.attach(res, headers, session.era.sseResumePriming ? this.options.sseRetryMs : undefined);

@@ -6,6 +6,16 @@ import { McpEventStore } from '../../stores/event.store';
 
 const KEEPALIVE_MS = 25_000;
 
+/** What a stream tells its owner, and asks it. @internal */
+export interface SseStreamHooks {
+  /** The connection went (the stream lives on for a resume). */
+  onDetach?: () => void;
+  /** The stream ended; called once (gives back its place, see StreamLimiter). */
+  onEnd?: () => void;
+  /** Whether an event of `bytes` may be kept for resumption (see EventLogBudget); kept when absent. */
+  keep?: (bytes: number) => boolean;
+}
+
 /**
  * One SSE stream of a session: every message is stored (for `Last-Event-ID` resumption) and
  * written to the connection attached at the moment, if any. A dropped connection does not end the
@@ -21,9 +31,7 @@ export class SseStream implements MessageSink {
   constructor(
     private readonly store: McpEventStore,
     readonly sessionId: string,
-    private readonly onDetach?: () => void,
-    /** Called once when the stream ends (gives back its place, see StreamLimiter). */
-    private readonly onEnd?: () => void,
+    private readonly hooks: SseStreamHooks = {},
   ) {
     store.open(this.id, sessionId);
   }
@@ -63,8 +71,14 @@ export class SseStream implements MessageSink {
 
   send(message: JsonRpcMessage): boolean {
     if (this.ended) return false;
+    const data = JSON.stringify(message);
+    // Past the event log's byte budget the event is sent without an id and not kept: a resume cannot replay it.
+    if (this.hooks.keep && !this.hooks.keep(data.length)) {
+      this.write(`event: message\ndata: ${data}\n\n`);
+      return true;
+    }
     const eventId = this.store.append(this.id, message);
-    this.write(frame(eventId, message));
+    this.write(`id: ${eventId}\nevent: message\ndata: ${data}\n\n`);
     return true;
   }
 
@@ -72,7 +86,7 @@ export class SseStream implements MessageSink {
   end(): void {
     if (this.ended) return;
     this.ended = true;
-    this.onEnd?.();
+    this.hooks.onEnd?.();
     this.store.complete(this.id);
     const res = this.res;
     this.detach();
@@ -105,7 +119,7 @@ export class SseStream implements MessageSink {
     if (this.keepalive) clearInterval(this.keepalive);
     this.keepalive = undefined;
     this.res = undefined;
-    this.onDetach?.();
+    this.hooks.onDetach?.();
   }
 }
 
