@@ -198,6 +198,19 @@ describe('2026-07-28 on the wire, beside 2025 sessions (desk, authentication on)
     expect(logged[logged.length - 1]).toMatchObject({ result: { resultType: 'complete' } });
   });
 
+  it('never takes an answer to a question it did not ask: inputResponses without a requestState are ignored', async () => {
+    const meta = { ...MODERN_META, 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } };
+    const params = { name: 'close_ticket', arguments: { id: 'HD-10', resolution: 'Nobody asked' } };
+    const answer = { elicitation_1: { action: 'accept', content: { confirm: true } } };
+    const first = (await (await post('tools/call', { ...params, inputResponses: answer }, { meta })).json()) as {
+      result: { resultType: string };
+    };
+    // The question is asked; the ticket is not closed by an answer sent before it.
+    expect(first.result).toMatchObject({ resultType: 'input_required', inputRequests: { elicitation_1: {} } });
+    const ticket = await messagesOf(await post('tools/call', { name: 'get_ticket', arguments: { id: 'HD-10' } }));
+    expect(JSON.stringify(ticket)).toContain('"status":"open"');
+  });
+
   it('refuses a tampered requestState, and one presented by another caller', async () => {
     const meta = { ...MODERN_META, 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } };
     const params = { name: 'close_ticket', arguments: { id: 'HD-9', resolution: 'Replaced the cable' } };

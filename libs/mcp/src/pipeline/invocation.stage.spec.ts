@@ -132,9 +132,37 @@ describe('the invocation stage, 2026-07-28 (multi round-trip requests)', () => {
         inputRequests: { user_name: { method: 'elicitation/create', params: { message: 'Name?' } } },
       },
     });
-    const retry = { inputResponses: { user_name: { action: 'accept', content: { name: 'Ada' } } } };
+    const retry = {
+      requestState: (first as { inputRequired: { requestState: string } }).inputRequired.requestState,
+      inputResponses: { user_name: { action: 'accept', content: { name: 'Ada' } } },
+    };
     expect(await invoke(scope({ capabilities: both, params: retry }), call('tool', greet))).toEqual({
       value: 'Hello, Ada!',
+    });
+  });
+
+  it('takes answers only to questions its requestState says were asked', async () => {
+    const answer = { user_name: { action: 'accept', content: { name: 'Mallory' } } };
+    // No state: nothing was asked, so the "answer" is ignored and the question asked.
+    const unasked = await invoke(
+      scope({ capabilities: both, params: { inputResponses: answer } }),
+      call('tool', greet),
+    );
+    expect(unasked).toMatchObject({ inputRequired: { inputRequests: { user_name: expect.any(Object) } } });
+    // A state from a round that asked something else: an answer to a question not asked is ignored too.
+    const other = async (ctx: McpCallContext) => {
+      await ctx.elicit({ message: 'first?' }, { key: 'first' });
+      return greet(ctx);
+    };
+    const round1 = (await invoke(scope({ capabilities: both }), call('tool', other))) as {
+      inputRequired: { requestState: string };
+    };
+    const early = {
+      requestState: round1.inputRequired.requestState,
+      inputResponses: { first: { action: 'accept' }, ...answer },
+    };
+    expect(await invoke(scope({ capabilities: both, params: early }), call('tool', other))).toMatchObject({
+      inputRequired: { inputRequests: { user_name: expect.any(Object) } },
     });
   });
 

@@ -75,7 +75,9 @@ const OPEN_QUESTIONS = Symbol('open questions');
 
 /**
  * The answers a 2026-07-28 call starts with: those sealed in its `requestState` (checked: caller, request, expiry,
- * integrity) and this retry's `inputResponses` (the client's own answers; keys nobody asked are simply never read).
+ * integrity) and this retry's `inputResponses`, taken only for the questions that state says were asked. A first call
+ * carrying `inputResponses` without a state has asked nothing, so they are ignored: an "accepted" confirmation sent
+ * before the question was ever asked must not stand in for the user's answer.
  */
 async function openRounds(scope: InvocationScope, call: Invocation) {
   const params = scope.request.params ?? {};
@@ -91,8 +93,13 @@ async function openRounds(scope: InvocationScope, call: Invocation) {
     target: call.target,
     arguments: params.arguments ?? null,
   };
-  const sealed = params.requestState === undefined ? {} : await scope.states.open(params.requestState, binding);
-  const answers = { ...sealed, ...(responses as Record<string, unknown> | undefined) };
+  const sealed =
+    params.requestState === undefined
+      ? { answers: {}, asked: [] as string[] }
+      : await scope.states.open(params.requestState, binding);
+  const given = (responses ?? {}) as Record<string, unknown>;
+  const answers = { ...sealed.answers };
+  for (const key of sealed.asked) if (key in given) answers[key] = given[key];
   const rounds = new InputRounds(answers);
   return {
     rounds,
@@ -100,7 +107,9 @@ async function openRounds(scope: InvocationScope, call: Invocation) {
     interim: async (): Promise<Record<string, unknown>> => ({
       resultType: 'input_required',
       inputRequests: rounds.asked,
-      requestState: await scope.states.seal(binding, answered(answers)),
+      requestState: await scope.states.seal(binding, answered(answers), [
+        ...new Set([...sealed.asked, ...Object.keys(rounds.asked)]),
+      ]),
     }),
   };
 }

@@ -22,6 +22,14 @@ interface Sealed {
   d: string;
   exp: number;
   a: Record<string, unknown>;
+  /** Keys of every question asked so far: only answers to these are taken from a retry's `inputResponses`. */
+  q: string[];
+}
+
+/** What a valid state carries: the answers gathered so far and the keys of the questions asked. @internal */
+export interface OpenedRequestState {
+  answers: Record<string, unknown>;
+  asked: string[];
 }
 
 const DEFAULT_TTL_MS = 10 * 60_000;
@@ -32,7 +40,8 @@ const DEFAULT_TTL_MS = 10 * 60_000;
  * bound to the caller, the method, the target and a digest of the arguments, and expiring after
  * `ttlMs`. The server keeps nothing: any replica can take the retry. A state that fails any check is `-32602`.
  * It does not make a state single-use (the specification says so too): tools that must not act twice write their
- * own guard (see docs/protocol-eras.md, "Multi round-trip requests").
+ * own guard (see docs/protocol-eras.md, "Multi round-trip requests"). Sealed, not encrypted: it holds only what the
+ * client itself sent (its answers) or was told (its subject, the question keys), and goes back only to that client.
  * @internal
  */
 @Injectable()
@@ -47,7 +56,12 @@ export class RequestStateCodec {
     this.configured = secret ? Buffer.from(secret) : undefined;
   }
 
-  async seal(binding: RequestStateBinding, answers: Record<string, unknown>, now = Date.now()): Promise<string> {
+  async seal(
+    binding: RequestStateBinding,
+    answers: Record<string, unknown>,
+    asked: string[],
+    now = Date.now(),
+  ): Promise<string> {
     const key = await this.key();
     const body: Sealed = {
       v: 1,
@@ -57,13 +71,14 @@ export class RequestStateCodec {
       d: digest(binding.arguments),
       exp: now + this.ttlMs,
       a: answers,
+      q: asked,
     };
     const payload = Buffer.from(JSON.stringify(body)).toString('base64url');
     return `${payload}.${mac(key, payload)}`;
   }
 
-  /** The answers a valid state carries for this request; throws `-32602` for any state that is not. */
-  async open(state: unknown, binding: RequestStateBinding, now = Date.now()): Promise<Record<string, unknown>> {
+  /** The answers and questions a valid state carries for this request; throws `-32602` for any state that is not. */
+  async open(state: unknown, binding: RequestStateBinding, now = Date.now()): Promise<OpenedRequestState> {
     if (typeof state !== 'string' || state.length > 1_048_576) throw refused('requestState must be a string');
     const [payload, tag, extra] = state.split('.');
     if (!payload || !tag || extra !== undefined) throw refused('requestState is malformed');
@@ -81,7 +96,10 @@ export class RequestStateCodec {
     if (body.p !== binding.principal) throw refused('requestState belongs to another caller');
     if (body.m !== binding.method || body.t !== binding.target || body.d !== digest(binding.arguments))
       throw refused('requestState belongs to another request');
-    return typeof body.a === 'object' && body.a !== null ? body.a : {};
+    return {
+      answers: typeof body.a === 'object' && body.a !== null ? body.a : {},
+      asked: Array.isArray(body.q) ? body.q.filter((k): k is string => typeof k === 'string') : [],
+    };
   }
 
   private async key(): Promise<Buffer> {
