@@ -1,9 +1,12 @@
 // One load measurement, run by run.mjs in its own process (pinned to core 1 with taskset).
 // Input: one JSON argument. Output: one JSON line on stdout with the measured run (warm-up discarded).
+import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 import { isEchoAnswer, parseAnswer } from './lib/answers.mjs';
 
 const cfg = JSON.parse(process.argv[2]);
+// A body too large for a command-line argument (the abuse scenario's deep _meta, 200 KB) comes from a file.
+if (cfg.bodyFile) cfg.body = readFileSync(cfg.bodyFile, 'utf8');
 // cfg: { url, path, connections, duration, warmup, body, headers, sessions, verify, rate }
 // rate: a fixed overall request rate (req/s) instead of as fast as possible; verify 'any': every answer counts.
 // verify 'limiter' (the limiter scenario): a fixed overall rate (cfg.rate req/s), and HTTP 429 with a JSON-RPC
@@ -55,13 +58,13 @@ function options(duration) {
   let next = 0;
   return {
     url: cfg.url + cfg.path,
-    method: 'POST',
+    // GET (the abuse scenario's replay flood) sends no body.
+    method: cfg.method ?? 'POST',
     connections: cfg.connections,
     duration,
     timeout: 10,
     headers: cfg.headers,
-    body: cfg.body,
-    idReplacement: true,
+    ...(cfg.method === 'GET' ? {} : { body: cfg.body, idReplacement: true }),
     ...(cfg.rate ? { overallRate: cfg.rate } : {}),
     setupClient: (client) => {
       const session = cfg.sessions[next++ % cfg.sessions.length];

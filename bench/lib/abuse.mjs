@@ -13,6 +13,7 @@ import { resolve } from 'node:path';
 import { BASE_HEADERS, CALL_BODY, openSession, post } from './mcp-client.mjs';
 import { rssMB, runChild, startServer } from './servers.mjs';
 import { ABUSE, AUTH_AUDIENCE, AUTH_ISSUER, LOAD, RESULTS, ROOT, TMP } from './settings.mjs';
+import { printAbuseRoundTwo, runAbuseRoundTwo } from './abuse-round-two.mjs';
 
 const r1 = (v) => (v === undefined ? undefined : Math.round(v * 10) / 10);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -78,6 +79,7 @@ export async function runAbuse(issuer) {
     MCP_REFUSAL_LOG_INTERVAL_MS: String(ABUSE.refusalIntervalMs),
   });
   const bearerOf = async (sub) => ({ authorization: `Bearer ${await issuer.mint(sub)}` });
+  let roundOne;
   try {
     // --- sessions ------------------------------------------------------------------------------------
     const rssBefore = rssMB(server.child.pid);
@@ -206,18 +208,19 @@ export async function runAbuse(issuer) {
       logBytesPerRefusal:
         flood.logBytesPerRefusal !== undefined && flood.logBytesPerRefusal < ABUSE.logBytesPerRefusal ? 'PASS' : 'FAIL',
     };
-    return {
-      date: new Date().toISOString(),
-      settings: ABUSE,
-      sessions,
-      batch,
-      flood,
-      checks,
-      failed: Object.values(checks).filter((v) => v.startsWith('FAIL')).length,
-    };
+    roundOne = { sessions, batch, flood, checks };
   } finally {
     await server.stop();
   }
+  // Round two (issue #24) on a server of its own: replays, unknown methods, deep _meta, listen streams.
+  const roundTwo = await runAbuseRoundTwo(issuer);
+  return {
+    date: new Date().toISOString(),
+    settings: ABUSE,
+    ...roundOne,
+    roundTwo,
+    failed: Object.values(roundOne.checks).filter((v) => v.startsWith('FAIL')).length + roundTwo.failed,
+  };
 }
 
 /** The printed result of the scenario. */
@@ -237,6 +240,7 @@ export function printAbuse(a) {
         .map(([k, v]) => `  ${k}: ${v}`)
         .join('\n'),
   );
+  if (a.roundTwo) printAbuseRoundTwo(a.roundTwo);
 }
 
 /** BENCH_ONLY=abuse: puts the block into the existing results file, adjusting its `failed` count. */

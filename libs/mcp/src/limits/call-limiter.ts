@@ -9,6 +9,9 @@ import { MCP_LIMIT_STORE, McpLimitStore } from '../stores/limit.store';
 import { McpMetrics } from '../observability/mcp-metrics.service';
 import { McpRefusalLog } from '../observability/refusal-log';
 
+/** Callers remembered as over their request budget, per replica; past it the oldest are forgotten. */
+const MAX_KNOWN_OVER = 10_000;
+
 /** A tool's own limits, from `@McpTool({ rateLimit })`. */
 export interface McpCallLimits {
   callsPerMinute?: number;
@@ -23,6 +26,9 @@ export interface McpCallLimits {
  */
 @Injectable()
 export class CallLimiter {
+  /** Callers seen over their request budget, until when (see {@link knownOver}). */
+  private readonly over = new Map<string, number>();
+
   constructor(
     @Inject(MCP_MODULE_OPTIONS) private readonly options: ResolvedMcpOptions,
     @Inject(MCP_LIMIT_STORE) private readonly store: McpLimitStore,
@@ -73,8 +79,38 @@ export class CallLimiter {
       this.store.consume(`r:${subject}`, this.options.limits.requestsPerMinute, 60),
     );
     if (verdict.ok) return;
+    this.noteOver(subject, verdict.retryAfterSec);
     this.refused(method, 'requests', subject);
     throw new RateLimitedError(verdict.retryAfterSec, 'Rate limited: too many requests; retry later');
+  }
+
+  /**
+   * Seconds until a caller this replica has seen over its request budget may send again, or undefined: lets the HTTP
+   * transport refuse a body before reading it (a flood of 200 KB bodies costs their reading even when each is refused).
+   * Only a hint: the budget itself is counted by {@link admit}.
+   */
+  knownOver(transport: string, principal: McpPrincipal | undefined): number | undefined {
+    const subject = budgetSubject(principal, transport === 'stdio' ? 'stdio' : 'anonymous');
+    const until = this.over.get(subject);
+    if (until === undefined) return undefined;
+    const left = until - Date.now();
+    if (left > 0) return Math.ceil(left / 1000);
+    this.over.delete(subject);
+    return undefined;
+  }
+
+  /** Counts a request refused by {@link knownOver} (its body unread, so its method unknown: target `unread`). */
+  refusedUnread(transport: string, principal: McpPrincipal | undefined): void {
+    this.refused('unread', 'requests', budgetSubject(principal, transport === 'stdio' ? 'stdio' : 'anonymous'));
+  }
+
+  private noteOver(subject: string, retryAfterSec: number): void {
+    if (this.over.size >= MAX_KNOWN_OVER) {
+      const now = Date.now();
+      for (const [key, until] of this.over) if (until <= now) this.over.delete(key);
+      if (this.over.size >= MAX_KNOWN_OVER) this.over.clear();
+    }
+    this.over.set(subject, Date.now() + retryAfterSec * 1000);
   }
 
   /**

@@ -1,11 +1,9 @@
-import { JsonRpcMessage } from '../wire/json-rpc';
-
 /** What a `Last-Event-ID` resume replays. */
 export interface McpReplay {
   streamId: string;
   complete: boolean;
-  /** Event id and message, in order. */
-  events: [string, JsonRpcMessage][];
+  /** Event id and the message as JSON (as it was stored), in order: a replay is written without serialising again. */
+  events: [string, string][];
 }
 
 /**
@@ -14,10 +12,10 @@ export interface McpReplay {
  */
 export interface McpEventStore {
   /**
-   * Stores a message on a stream and returns its event id at once (a shared store writes in the background, so
-   * streaming never waits on it).
+   * Stores a message, serialised as JSON once by its stream, and returns its event id at once (a shared store writes
+   * in the background, so streaming never waits on it).
    */
-  append(streamId: string, message: JsonRpcMessage): string;
+  append(streamId: string, json: string): string;
   /** Marks a stream complete (its response was sent); complete streams are kept for a while for replays. */
   complete(streamId: string): void;
   /**

@@ -1,6 +1,6 @@
 import { InMemoryEventStore } from './in-memory-event.store';
 
-const msg = { jsonrpc: '2.0' as const, method: 'notifications/progress', params: {} };
+const msg = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: {} });
 
 describe('InMemoryEventStore', () => {
   it('keeps at most maxCompleteStreamsPerSession finished streams per session, dropping the oldest first', async () => {

@@ -1,10 +1,9 @@
-import { JsonRpcMessage } from '../wire/json-rpc';
 import { McpEventStore, McpReplay } from './event.store';
 import { SlicedSweep } from './sliced-sweep';
 
 interface StoredStream {
   sessionId: string;
-  events: { id: string; message: JsonRpcMessage }[];
+  events: { id: string; json: string }[];
   seq: number;
   complete: boolean;
   touched: number;
@@ -39,7 +38,7 @@ export class InMemoryEventStore implements McpEventStore {
     this.indexOf(sessionId).open.add(streamId);
   }
 
-  append(streamId: string, message: JsonRpcMessage): string {
+  append(streamId: string, json: string): string {
     let stream = this.streams.get(streamId);
     if (!stream) {
       // Only happens after dropSession; keep ids unique rather than repeating `_0`. Such a stream belongs to no
@@ -48,7 +47,7 @@ export class InMemoryEventStore implements McpEventStore {
       this.streams.set(streamId, stream);
     }
     const id = `${streamId}_${++stream.seq}`;
-    stream.events.push({ id, message });
+    stream.events.push({ id, json });
     if (stream.events.length > this.maxEventsPerStream) stream.events.shift();
     stream.touched = Date.now();
     return id;
@@ -77,9 +76,9 @@ export class InMemoryEventStore implements McpEventStore {
     const seq = Number(lastEventId.slice(cut + 1));
     const stream = this.streams.get(streamId);
     if (!stream || stream.sessionId !== sessionId || !Number.isInteger(seq)) return undefined;
-    const events: [string, JsonRpcMessage][] = [];
+    const events: [string, string][] = [];
     for (const event of stream.events) {
-      if (Number(event.id.slice(cut + 1)) > seq) events.push([event.id, event.message]);
+      if (Number(event.id.slice(cut + 1)) > seq) events.push([event.id, event.json]);
     }
     stream.touched = Date.now();
     return { streamId, complete: stream.complete, events };

@@ -4,7 +4,8 @@ import { RedisEventStore } from './redis-event.store';
 
 // The machine's Redis; every run on its own key prefix, removed afterwards.
 const prefix = `test:${randomBytes(6).toString('hex')}:`;
-const msg = (n: number) => ({ jsonrpc: '2.0' as const, method: 'notifications/progress', params: { progress: n } });
+const msg = (n: number) =>
+  JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progress: n } });
 const settled = () => new Promise((r) => setTimeout(r, 50)); // writes go out without waiting
 
 describe('RedisEventStore (real Redis)', () => {

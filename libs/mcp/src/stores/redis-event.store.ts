@@ -1,6 +1,5 @@
 import { Logger } from '@nestjs/common';
 import type { RedisClient } from './redis-client.factory';
-import { JsonRpcMessage } from '../wire/json-rpc';
 import { McpEventStore, McpReplay } from './event.store';
 
 /** What a finished stream keeps for late resumes; an open stream lives as long as its session could. */
@@ -42,22 +41,12 @@ export class RedisEventStore implements McpEventStore {
       .catch((e: Error) => this.failed('open', e));
   }
 
-  append(streamId: string, message: JsonRpcMessage): string {
+  append(streamId: string, json: string): string {
     const n = (this.seq.get(streamId) ?? 0) + 1;
     this.seq.set(streamId, n);
     this.redis
       .multi()
-      .xadd(
-        this.events(streamId),
-        'MAXLEN',
-        '~',
-        this.maxEventsPerStream,
-        '*',
-        'n',
-        String(n),
-        'm',
-        JSON.stringify(message),
-      )
+      .xadd(this.events(streamId), 'MAXLEN', '~', this.maxEventsPerStream, '*', 'n', String(n), 'm', json)
       .pexpire(this.events(streamId), this.openTtlMs)
       .pexpire(this.meta(streamId), this.openTtlMs)
       .exec()
@@ -89,10 +78,10 @@ export class RedisEventStore implements McpEventStore {
     const meta = await this.redis.hgetall(this.meta(streamId));
     if (meta.session !== sessionId) return undefined;
     const entries = await this.redis.xrange(this.events(streamId), '-', '+');
-    const events: [string, JsonRpcMessage][] = [];
+    const events: [string, string][] = [];
     for (const [, fields] of entries) {
       const n = Number(fields[fields.indexOf('n') + 1]);
-      if (n > after) events.push([`${streamId}_${n}`, JSON.parse(fields[fields.indexOf('m') + 1]) as JsonRpcMessage]);
+      if (n > after) events.push([`${streamId}_${n}`, fields[fields.indexOf('m') + 1]]);
     }
     return { streamId, complete: meta.complete === '1', events };
   }

@@ -26,3 +26,16 @@ export function storeUnavailable(res: Response, error: unknown, what = 'session 
     'Retry-After': '2',
   });
 }
+
+/** 429 `-32003` for a caller over its request budget, refused before its body is read. */
+export function tooManyRequests(res: Response, retryAfterSec: number): void {
+  sendHttpError(
+    res,
+    429,
+    ErrorCode.RateLimited,
+    'Rate limited: too many requests; retry later',
+    { 'Retry-After': String(retryAfterSec) },
+    null,
+    { reason: 'rate_limited', retryAfter: retryAfterSec },
+  );
+}

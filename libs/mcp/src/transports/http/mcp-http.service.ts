@@ -21,6 +21,8 @@ import { principalOf } from '../../auth/mcp-principal';
 import { ModernHttpHandler, isModernPost } from './modern-http.handler';
 import { McpSessionStreams } from './session-streams.service';
 import { EventLogBudget } from '../../limits/event-log-budget';
+import { CallLimiter } from '../../limits/call-limiter';
+import { tooManyRequests } from './http-refusals';
 import { findHttpSession } from './http-session.lookup';
 import { sendJson } from './json-response';
 import { offerRequestSpan } from '../../observability/mcp-http-trace.middleware';
@@ -46,6 +48,7 @@ export class McpHttpService {
     private readonly modern: ModernHttpHandler,
     private readonly sessionStreams: McpSessionStreams,
     private readonly budget: EventLogBudget,
+    private readonly limiter: CallLimiter,
   ) {}
 
   async post(req: Request, res: Response): Promise<void> {
@@ -65,9 +68,19 @@ export class McpHttpService {
         'Not Acceptable: Accept must list application/json and text/event-stream',
       );
     }
+    // A caller known to be over its request budget is refused before its body is read.
+    const wait = this.limiter.knownOver('http', principalOf(req));
+    if (wait !== undefined) {
+      this.limiter.refusedUnread('http', principalOf(req));
+      return tooManyRequests(res, wait);
+    }
     // With Nest's global body parser on (see docs/deploying.md), Express has already read and parsed the body.
     const parsed = await readJsonBody(req, res, this.options.maxRequestBytes, this.options.limits.maxJsonDepth);
-    if (!parsed) return;
+    if (!parsed) {
+      // Refused already (too large, too deep, not JSON); it still counts against the caller's request budget.
+      await this.limiter.admitCaller('http', principalOf(req), 'invalid_request').catch(() => undefined);
+      return;
+    }
     const body = parsed.value;
     assertAnonymousMayCall(req, body);
     // One message: its MCP request (if it is one) takes the request's span instead of starting a second.

@@ -9,7 +9,7 @@ import { isSupportedVersion } from '../../wire/protocol-version';
 import { MCP_EVENT_STORE, McpEventStore, McpReplay } from '../../stores/event.store';
 import { accepts, sendHttpError } from './http-checks';
 import { noModernFunction, storeUnavailable } from './http-refusals';
-import { SseStream, frame } from './sse-stream';
+import { SseStream, frame, frameLength } from './sse-stream';
 import { isAnonymous } from '../../auth/anonymous-access';
 import { McpAuthError } from '../../auth/mcp-auth.error';
 import { principalOf } from '../../auth/mcp-principal';
@@ -115,8 +115,8 @@ export class McpSessionStreams {
       return storeUnavailable(res, error, 'event log');
     }
     if (!found) return sendHttpError(res, 404, ErrorCode.InvalidRequest, 'Not Found: unknown or expired Last-Event-ID');
-    const frames = found.events.map(([id, m]) => frame(id, m));
-    const bytes = frames.reduce((n, f) => n + f.length, 0);
+    // Charged before anything is written or framed: a refused replay costs a look-up, not a copy of the stream.
+    const bytes = found.events.reduce((n, [id, json]) => n + frameLength(id, json), 0);
     if (bytes > 0) {
       try {
         await this.limiter.admitReplay('http', principalOf(req) ?? session.principal, bytes);
@@ -124,6 +124,7 @@ export class McpSessionStreams {
         return this.refuse(res, error, 'GET');
       }
     }
+    const frames = found.events.map(([id, json]) => frame(id, json));
     const live = found.complete ? undefined : this.streams.get(found.streamId);
     if (live) {
       live.attach(res, headers);

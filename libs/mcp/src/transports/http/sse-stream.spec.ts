@@ -47,7 +47,7 @@ describe('SseStream', () => {
     stream.send({ jsonrpc: '2.0', method: 'b' });
     const found = await store.replayAfter(`${stream.id}_1`, 's1');
     expect(found).toMatchObject({ streamId: stream.id, complete: false });
-    expect(found!.events.map(([, m]) => (m as { method: string }).method)).toEqual(['b']);
+    expect(found!.events.map(([, json]) => (JSON.parse(json) as { method: string }).method)).toEqual(['b']);
     expect(await store.replayAfter(`${stream.id}_1`, 'other-session')).toBeUndefined();
   });
 });

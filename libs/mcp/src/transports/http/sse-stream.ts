@@ -77,8 +77,7 @@ export class SseStream implements MessageSink {
       this.write(`event: message\ndata: ${data}\n\n`);
       return true;
     }
-    const eventId = this.store.append(this.id, message);
-    this.write(`id: ${eventId}\nevent: message\ndata: ${data}\n\n`);
+    this.write(frame(this.store.append(this.id, data), data));
     return true;
   }
 
@@ -124,6 +123,9 @@ export class SseStream implements MessageSink {
 }
 
 const writable = (res: Response) => !res.writableEnded && !res.destroyed;
-/** One SSE event carrying one JSON-RPC message. @internal */
-export const frame = (eventId: string, message: JsonRpcMessage) =>
-  `id: ${eventId}\nevent: message\ndata: ${JSON.stringify(message)}\n\n`;
+/** One SSE event carrying one JSON-RPC message, serialised already. @internal */
+export const frame = (eventId: string, json: string) => `id: ${eventId}\nevent: message\ndata: ${json}\n\n`;
+
+const FRAME_OVERHEAD = frame('', '').length;
+/** The length of {@link frame}'s event, without building it. @internal */
+export const frameLength = (eventId: string, json: string) => FRAME_OVERHEAD + eventId.length + json.length;
