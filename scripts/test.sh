@@ -29,13 +29,24 @@ if [ ! -x /usr/bin/chromium ]; then
   fi
 fi
 
-# The Redis store suites use the machine's Redis on 127.0.0.1:6379 (each on its own key prefix); start one when
-# none answers (installed from Debian's packages when missing).
-if ! (exec 3<>/dev/tcp/127.0.0.1/6379) 2>/dev/null; then
-  if ! command -v redis-server >/dev/null 2>&1; then
-    { apt-get update -qq && apt-get install -y -qq redis-server >/dev/null; } >/tmp/ci-apt-redis.log 2>&1 ||
-      { tail -20 /tmp/ci-apt-redis.log; echo "could not install redis-server; the Redis store tests need it" >&2; }
+# The alert-rules test checks deploy/compose's Prometheus configuration and rules with promtool (Debian's
+# prometheus package; the tests never start its daemon).
+if ! command -v promtool >/dev/null 2>&1; then
+  if ! { apt-get update -qq && apt-get install -y -qq --no-install-recommends prometheus >/dev/null; } >/tmp/ci-apt-prometheus.log 2>&1; then
+    tail -20 /tmp/ci-apt-prometheus.log
+    echo "could not install prometheus (apt-get install -y prometheus); the alert-rules test needs promtool" >&2
   fi
+fi
+
+# redis-server: the deployment tests run it with the deployment files' own arguments (password, maxmemory) and the
+# topology tests start their own, even where a Redis already answers on 6379 (installed when missing).
+if ! command -v redis-server >/dev/null 2>&1; then
+  { apt-get update -qq && apt-get install -y -qq redis-server >/dev/null; } >/tmp/ci-apt-redis.log 2>&1 ||
+    { tail -20 /tmp/ci-apt-redis.log; echo "could not install redis-server; the Redis tests need it" >&2; }
+fi
+# The Redis store suites use the machine's Redis on 127.0.0.1:6379 (each on its own key prefix); start one when
+# none answers.
+if ! (exec 3<>/dev/tcp/127.0.0.1/6379) 2>/dev/null; then
   redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no >/dev/null 2>&1 ||
     echo "could not start redis-server; the Redis store tests need Redis on 127.0.0.1:6379" >&2
   sleep 1

@@ -6,6 +6,7 @@ import {
   ComposeService,
   ROOT,
   composeConfig,
+  composeSecrets,
   environment,
   imageEnvironment,
   mountedFile,
@@ -61,7 +62,8 @@ describe.each(eachApp())('docker-compose.yml deploying %s', (app) => {
     for (const [, service] of replicas) {
       const env = { ...imageEnvironment(), ...environment(service.environment) };
       expect(env).toMatchObject({ NODE_ENV: 'production', HOST: '0.0.0.0', PORT: '3000', MCP_STORE: 'redis' });
-      expect(env.REDIS_URL).toBe('redis://redis:6379');
+      // The compose Redis with the password of .env (never a default in the file: compose-secrets.e2e-spec.ts).
+      expect(env.REDIS_URL).toBe(`redis://:${composeSecrets().values.REDIS_PASSWORD}@redis:6379`);
       // Production refuses to boot without these three; the development issuer is off.
       expect(env.MCP_JWKS_URI).toMatch(/^http:\/\/keycloak:8080\/realms\/[\w-]+\/protocol\/openid-connect\/certs$/);
       expect(env.MCP_JWT_ISSUER).toMatch(/^http:\/\/localhost:8081\/realms\/[\w-]+$/);

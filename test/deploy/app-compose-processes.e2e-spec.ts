@@ -15,6 +15,7 @@ import {
   ROOT,
   ComposeService,
   composeConfig,
+  composeSecrets,
   environment,
   imageEnvironment,
   replicaServices,
@@ -73,10 +74,15 @@ describe.each(eachApp())(
       await redis.cleanup();
     });
 
-    /** Each replica's environment as compose gives it, pointed at this machine's stand-ins. */
+    /**
+     * Each replica's environment as compose gives it (secrets from a generated .env), pointed at this machine's
+     * stand-ins: REDIS_URL becomes the machine's Redis, which has no password (redis-auth.e2e-spec.ts runs the
+     * compose Redis's arguments, password included, against the same URL shape).
+     */
     function localEnvironment(service: ComposeService): Record<string, string> {
       const env = { ...imageEnvironment(), ...environment(service.environment) };
-      expect(env.REDIS_URL).toBe('redis://redis:6379');
+      expect(env.REDIS_URL).toBe(`redis://:${composeSecrets().values.REDIS_PASSWORD}@redis:6379`);
+      expect(env.MCP_REQUEST_STATE_SECRET).toBe(composeSecrets().values.MCP_REQUEST_STATE_SECRET);
       expect(env.OTEL_EXPORTER_OTLP_ENDPOINT).toBe('http://otel-collector:4318');
       return { ...env, ...onThisMachine({ redisPrefix: redis.prefix, jwksUri: issuer.jwksUri, otlpUrl: sink.url }) };
     }

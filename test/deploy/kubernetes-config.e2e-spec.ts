@@ -4,6 +4,7 @@ import { McpTestIssuer } from '@app/mcp-testing';
 import { request } from 'node:http';
 import { K8sResource, checkKustomization, find } from '../support/kubernetes';
 import { imageEnvironment, onThisMachine } from '../support/deploy-env';
+import { generatedEnv } from '../support/deploy-secrets';
 import { OtlpSink, startOtlpSink } from '../support/otlp-sink';
 import { suiteRedis } from '../support/replicas';
 import { managementUrlOf } from '../support/management-url';
@@ -11,7 +12,8 @@ import { DESK_MAIN, RunningServer, startHttpServer } from '../support/server-pro
 
 /**
  * The base's configuration run as a process (no cluster here): the image's environment, the ConfigMap, the Secret
- * and the container's own env, as a pod gets them. Addresses change only: Redis is the machine's (this suite's
+ * (as `npm run env:generate -- --kubernetes` makes it: the base holds none) and the container's own env, as a pod
+ * gets them. Addresses change only: Redis is the machine's (this suite's
  * key prefix), the issuer a local JWKS issuer with the ConfigMap's issuer and audience, the collector a local
  * OTLP endpoint, and the ports are ephemeral. Then what the kubelet and a client do: probes with the pod's IP as
  * Host on the management port, and an authenticated session with the Ingress host.
@@ -22,7 +24,7 @@ describe('the Kubernetes base configuration, run as a pod would run it', () => {
   const redis = suiteRedis();
   const { resources } = checkKustomization('deploy/kubernetes/base');
   const config = find<K8sResource & { data: Record<string, string> }>(resources, 'ConfigMap', 'mcp-server').data;
-  const secret = find<K8sResource & { stringData: Record<string, string> }>(resources, 'Secret', 'mcp-server');
+  const secret = generatedEnv('--kubernetes').values;
   let issuer: McpTestIssuer;
   let sink: OtlpSink;
   let server: RunningServer;
@@ -38,7 +40,7 @@ describe('the Kubernetes base configuration, run as a pod would run it', () => {
     server = await startHttpServer(DESK_MAIN, {
       ...imageEnvironment(),
       ...config,
-      ...secret.stringData,
+      ...secret,
       POD_NAME: 'mcp-server-7d9f-abcde',
       OTEL_RESOURCE_ATTRIBUTES: 'service.instance.id=mcp-server-7d9f-abcde',
       ...onThisMachine({ redisPrefix: redis.prefix, jwksUri: issuer.jwksUri, otlpUrl: sink.url }),

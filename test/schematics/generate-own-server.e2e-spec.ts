@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { withoutSecrets } from '../support/deploy-secrets';
 import { freeAppName } from '../support/free-app-name';
 import { copyRepository, run, runStatus } from '../support/repo-copy';
 import { serverEnv } from '../support/stdio-clients';
@@ -39,17 +40,20 @@ describe('a team starts its own server with nest g (README flow, in a temporary 
     const overlay = `apps/${APP}/deploy/kubernetes`;
     expect(existsSync(join(dir, overlay, 'kustomization.yaml'))).toBe(true);
     const check = run(dir, 'npm', ['run', '-s', 'k8s:check']);
-    expect(check).toContain(`ok   ${overlay}: 14 resources`);
+    // The base's 12 and the overlay's namespace; the Secret mcp-server is created outside (docs/deploying.md).
+    expect(check).toContain(`ok   ${overlay}: 13 resources`);
     const rendered = JSON.parse(run(dir, 'node', ['scripts/kubernetes-check.mjs', '--json', overlay]))[overlay];
     const deployment = rendered.resources.find(
       (r: { kind: string; metadata: { name: string } }) => r.kind === 'Deployment' && r.metadata.name === 'mcp-server',
     );
     expect(deployment.metadata.namespace).toBe(APP);
     expect(deployment.spec.template.spec.containers[0].image).toBe(`registry.example.com/${APP}:0.1.0`);
-    // The compose stack builds whichever app APP names (docker-compose validates it; no engine needed).
+    // The compose stack builds whichever app APP names (docker-compose validates it; no engine needed), with the
+    // secrets the README flow generates first (.env in the copy).
+    run(dir, 'npm', ['run', '-s', 'env:generate']);
     const compose = spawnSync('docker-compose', ['config'], {
       cwd: dir,
-      env: { ...process.env, APP },
+      env: withoutSecrets({ APP }),
       encoding: 'utf8',
     });
     expect(compose.status).toBe(0);

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
+import { generatedEnv, withoutSecrets } from './deploy-secrets';
 
 /**
  * docker-compose.yml as docker-compose reads it (no container engine needed: `config` validates and normalises
@@ -24,28 +25,41 @@ export interface ComposeService {
   security_opt?: string[];
   cap_drop?: string[];
   restart?: string;
+  mem_limit?: string | number;
+  cpus?: string | number;
 }
 
 export interface ComposeConfig {
   services: Record<string, ComposeService>;
 }
 
-/** The compose file as it deploys `app` (`APP=<app> docker-compose config`). */
-export function composeConfig(app: string): ComposeConfig {
+/**
+ * The secrets docker-compose.yml requires, fresh from the generator (`npm run env:generate`) in a temporary file
+ * for this test process: the repository's own .env, if a developer has one, is never read.
+ */
+let secrets: ReturnType<typeof generatedEnv> | undefined;
+export const composeSecrets = (): ReturnType<typeof generatedEnv> => (secrets ??= generatedEnv());
+
+/** `docker-compose <args>` in `cwd` with `env` (the machine's, without any secret) and its outcome. */
+export function runCompose(
+  cwd: string,
+  args: string[],
+  env: Record<string, string> = {},
+): { status: number | null; stdout: string; stderr: string } {
   const check = spawnSync('docker-compose', ['version'], { encoding: 'utf8' });
   if (check.status !== 0) {
     throw new Error(
       'docker-compose is not on PATH: install it (Debian: `apt-get install -y docker-compose`; the test command does this) to validate docker-compose.yml',
     );
   }
-  const env = { ...process.env, APP: app };
-  const run = spawnSync('docker-compose', ['-f', 'docker-compose.yml', 'config'], {
-    cwd: ROOT,
-    env,
-    encoding: 'utf8',
-    timeout: 20_000,
-  });
-  if (run.error) throw new Error(`docker-compose config could not run: ${run.error.message}`);
+  const run = spawnSync('docker-compose', args, { cwd, env: withoutSecrets(env), encoding: 'utf8', timeout: 20_000 });
+  if (run.error) throw new Error(`docker-compose ${args.join(' ')} could not run: ${run.error.message}`);
+  return { status: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+/** The compose file as it deploys `app` (`APP=<app> docker-compose config`) with generated secrets. */
+export function composeConfig(app: string, envFile = composeSecrets().file): ComposeConfig {
+  const run = runCompose(ROOT, ['--env-file', envFile, '-f', 'docker-compose.yml', 'config'], { APP: app });
   if (run.status !== 0)
     throw new Error(`docker-compose config exited with ${run.status}:\n${run.stderr}\n${run.stdout}`);
   return parseYaml(run.stdout) as ComposeConfig;
