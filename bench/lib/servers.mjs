@@ -93,7 +93,7 @@ function stopChild(child) {
 
 const CLK_TCK = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
 /** CPU seconds used so far by a process (utime + stime from /proc), or undefined off Linux. */
-function cpuSeconds(pid) {
+export function cpuSeconds(pid) {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');

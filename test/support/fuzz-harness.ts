@@ -107,6 +107,8 @@ export function verify(
   }
   if (!Array.isArray(a)) {
     if (exp.tooLarge && a.error?.code !== -32005) fail('a message over the limit must get -32005');
+    if (exp.tooDeep && (a.error?.code !== -32600 || a.id !== null))
+      fail('a message nested past the depth limit must get -32600 with id null');
     if (exp.requestId !== undefined && a.id !== exp.requestId)
       fail(`the answer's id ${JSON.stringify(a.id)} is not the request's`);
     if (a.id !== null && a.id !== exp.echo) fail(`the answer's id ${JSON.stringify(a.id)} was never sent`);

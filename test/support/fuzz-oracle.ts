@@ -7,6 +7,28 @@ import { resolve } from 'node:path';
 
 /** The default request body / stdio line limit (MCP_MAX_REQUEST_BYTES). */
 export const LIMIT = 1_048_576;
+/** The default nesting limit of a message (MCP_MAX_JSON_DEPTH): deeper is -32600 with id null, before parsing. */
+export const MAX_DEPTH = 64;
+
+/**
+ * The deepest nesting of arrays and objects in JSON text, duplicate keys included (a parsed value keeps only the
+ * last of them, the text all): a plain walk over the characters, strings and their escapes skipped.
+ */
+function depthOf(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '[' || c === '{') deepest = Math.max(deepest, ++depth);
+    else if (c === ']' || c === '}') depth--;
+  }
+  return deepest;
+}
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 /** Ids the server takes (documented in protocol/json-rpc.ts): strings up to 256 characters, safe integers. */
@@ -30,6 +52,8 @@ export interface Expected {
   answers: 0 | 1;
   /** Over the size limit: one -32005. */
   tooLarge?: boolean;
+  /** Nested past MAX_DEPTH: one -32600 with id null. */
+  tooDeep?: boolean;
   /** A well-formed request: the answer carries exactly this id. */
   requestId?: string | number;
   /** Any id of the message the answer may echo (else null). */
@@ -52,6 +76,8 @@ export function expected(bytes: Buffer, batches: boolean, stdio: boolean): Expec
   } catch {
     return { answers: 1 };
   }
+  // Refused before it is parsed, whatever it is (even a notification), by the depth of its text.
+  if (depthOf(text) > MAX_DEPTH) return { answers: 1, tooDeep: true };
   if (Array.isArray(v)) {
     if (!batches || v.length === 0) return { answers: 1 };
     const items = v.filter((x) => !silent(x)).length;

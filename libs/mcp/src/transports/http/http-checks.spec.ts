@@ -93,6 +93,20 @@ describe('HTTP checks', () => {
     expect(bad.json().error.code).toBe(-32700);
   });
 
+  it('refuses a body nested past the depth limit with 400 -32600 too_deep (both HTTP transports read bodies here)', async () => {
+    const deep = responseRecorder();
+    const body = `{"a":${'['.repeat(70)}${']'.repeat(70)}}`;
+    await expect(readJsonBody(requestOf([body]), deep.res, 10_000, 64)).resolves.toBeUndefined();
+    expect(deep.r.status).toBe(400);
+    expect(deep.json().error).toMatchObject({ code: -32600, data: { reason: 'too_deep', maxDepth: 64 } });
+    // Nest's global parser read it already: checked on the parsed value.
+    const parsed = Object.assign(requestOf([]), { _body: true, body: JSON.parse(body) });
+    const late = responseRecorder();
+    await expect(readJsonBody(parsed, late.res, 10_000, 64)).resolves.toBeUndefined();
+    expect(late.r.status).toBe(400);
+    await expect(readJsonBody(requestOf([body]), responseRecorder().res, 10_000, 80)).resolves.toBeDefined();
+  });
+
   it("takes a body Nest's global parser already read as parsed", async () => {
     const req = Object.assign(requestOf([]), { _body: true, body: { jsonrpc: '2.0', id: 1, method: 'ping' } });
     await expect(readJsonBody(req, responseRecorder().res, 10)).resolves.toEqual({
