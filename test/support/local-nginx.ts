@@ -1,7 +1,7 @@
+import { freePort } from './free-port';
 import { ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import { AddressInfo, createConnection } from 'node:net';
+import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -51,16 +51,6 @@ export async function startNginx(confFile: string, upstreams: Record<string, str
         child.kill('SIGQUIT');
       }),
   };
-}
-
-function freePort(): Promise<number> {
-  const probe = createServer();
-  return new Promise((ok) =>
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => ok(port));
-    }),
-  );
 }
 
 async function waitForPort(port: number): Promise<void> {

@@ -1,6 +1,6 @@
+import { freePort } from './free-port';
 import { ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cli } from './redis-topologies';
@@ -55,14 +55,4 @@ function end(child: ChildProcess): Promise<void> {
     child.once('exit', () => ok());
     child.kill('SIGKILL');
   });
-}
-
-function freePort(): Promise<number> {
-  const probe = createServer();
-  return new Promise((ok) =>
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => ok(port));
-    }),
-  );
 }

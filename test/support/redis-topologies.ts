@@ -1,3 +1,4 @@
+import { freePort } from './free-port';
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -183,16 +184,6 @@ async function stopAll(children: ChildProcess[], dir: string): Promise<void> {
     ),
   );
   rmSync(dir, { recursive: true, force: true });
-}
-
-function freePort(): Promise<number> {
-  const probe = createServer();
-  return new Promise((ok) =>
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => ok(port));
-    }),
-  );
 }
 
 function portFree(port: number): Promise<boolean> {
