@@ -1,6 +1,6 @@
 import { RunningServer } from '../support/server-process';
 import { TestIssuer } from '../support/test-issuer';
-import { MODERN_META, followSse, modernPost } from '../support/modern-post';
+import { MODERN_META, modernPost } from '../support/modern-post';
 import { startReplicas, stopReplicas, suiteRedis } from '../support/replicas';
 import { waitFor } from '../support/wait';
 import { listen } from '../support/listen-stream';
@@ -61,27 +61,9 @@ describe('2026-07-28 across replicas on Redis', () => {
   });
 
   it('delivers a change made on replica B to a subscriptions/listen stream held by replica A', async () => {
-    const controller = new AbortController();
-    const listen = await fetch(a.url, {
-      method: 'POST',
-      signal: controller.signal,
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        authorization: `Bearer ${token}`,
-        'mcp-protocol-version': '2026-07-28',
-        'mcp-method': 'subscriptions/listen',
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 'sub-1',
-        method: 'subscriptions/listen',
-        params: { _meta: MODERN_META, notifications: { resourceSubscriptions: ['desk://tickets/HD-12'] } },
-      }),
-    });
-    const { frames, done: read } = followSse(listen);
+    const stream = await listen(a.url, token, { resourceSubscriptions: ['desk://tickets/HD-12'] }, 'sub-1');
+    const { frames } = stream;
     try {
-      await waitFor(() => frames.length > 0, 5_000, 'the acknowledgement');
       expect(frames[0]).toMatchObject({
         method: 'notifications/subscriptions/acknowledged',
         params: {
@@ -106,8 +88,7 @@ describe('2026-07-28 across replicas on Redis', () => {
         params: { uri: 'desk://tickets/HD-12', _meta: { 'io.modelcontextprotocol/subscriptionId': 'sub-1' } },
       });
     } finally {
-      controller.abort();
-      await read;
+      await stream.close();
     }
   });
 

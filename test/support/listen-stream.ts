@@ -4,11 +4,25 @@ import { waitFor } from './wait';
 /** The JSON answer of a refused listen request. */
 export type ListenRefusal = { error?: { code: number; message: string; data?: Record<string, unknown> } };
 
-/** Opens a 2026-07-28 `subscriptions/listen` stream; `close()` ends it as a client does (closing the connection). */
+/** An open listen stream (or its refusal): the messages received so far, and `close()`. */
+export interface ListenStream {
+  status: number;
+  body?: ListenRefusal;
+  /** Every message of the stream so far (the acknowledgement first). */
+  frames: Record<string, any>[];
+  close: () => Promise<void>;
+}
+
+/**
+ * Opens a 2026-07-28 `subscriptions/listen` stream and waits for its acknowledgement; `close()` ends it as a client
+ * does (closing the connection).
+ */
 export async function listen(
   url: string,
   token: string,
-): Promise<{ status: number; body?: ListenRefusal; close: () => Promise<void> }> {
+  notifications: Record<string, unknown> = { toolsListChanged: true },
+  id: string | number = 1,
+): Promise<ListenStream> {
   const abort = new AbortController();
   const res = await fetch(url, {
     method: 'POST',
@@ -22,17 +36,18 @@ export async function listen(
     },
     body: JSON.stringify({
       jsonrpc: '2.0',
-      id: 1,
+      id,
       method: 'subscriptions/listen',
-      params: { _meta: MODERN_META, notifications: { toolsListChanged: true } },
+      params: { _meta: MODERN_META, notifications },
     }),
   });
   if (!(res.headers.get('content-type') ?? '').includes('text/event-stream'))
-    return { status: res.status, body: (await res.json()) as ListenRefusal, close: async () => undefined };
+    return { status: res.status, body: (await res.json()) as ListenRefusal, frames: [], close: async () => undefined };
   const { frames, done } = followSse(res);
   await waitFor(() => frames.length >= 1, 5_000, 'the acknowledgement');
   return {
     status: res.status,
+    frames,
     close: async () => {
       abort.abort();
       await done;

@@ -56,6 +56,10 @@ export function budgetSubject(principal: McpPrincipal | undefined, fallback: str
   return principal?.subject || fallback;
 }
 
+/** {@link budgetSubject} of a caller on `transport`: without a principal, `stdio` or `anonymous`. @internal */
+export const callerSubject = (principal: McpPrincipal | undefined, transport: string): string =>
+  budgetSubject(principal, transport === 'stdio' ? 'stdio' : 'anonymous');
+
 /**
  * The caller of an HTTP request, as the authentication guard resolved it (`request.user`): read here and only here,
  * so every transport and check sees the same typed principal. Undefined when authentication is off.

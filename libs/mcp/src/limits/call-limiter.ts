@@ -3,7 +3,7 @@ import { MCP_MODULE_OPTIONS } from '../mcp.constants';
 import { ResolvedMcpOptions } from '../interfaces/mcp-module-options.interface';
 import { McpError, RateLimitedError } from '../errors/mcp.error';
 import { ErrorCode } from '../wire/json-rpc';
-import { McpPrincipal, budgetSubject } from '../auth/mcp-principal';
+import { McpPrincipal, callerSubject } from '../auth/mcp-principal';
 import { McpSession } from '../sessions/mcp-session';
 import { MCP_LIMIT_STORE, McpLimitStore } from '../stores/limit.store';
 import { McpMetrics } from '../observability/mcp-metrics.service';
@@ -43,7 +43,7 @@ export class CallLimiter {
     own: McpCallLimits | undefined,
     work: () => Promise<T>,
   ): Promise<T> {
-    const subject = subjectOf(session);
+    const subject = callerSubject(session.principal, session.transport);
     const { callsPerMinute, maxConcurrentCalls } = this.options.limits;
     await this.take(`s:${subject}`, callsPerMinute, target, subject);
     if (own?.callsPerMinute) await this.take(`t:${target}:${subject}`, own.callsPerMinute, target, subject);
@@ -74,7 +74,7 @@ export class CallLimiter {
 
   /** {@link admit} for a message refused before it has a session (a 2026-07-28 request with bad `_meta`, say). */
   async admitCaller(transport: string, principal: McpPrincipal | undefined, method: string): Promise<void> {
-    const subject = budgetSubject(principal, transport === 'stdio' ? 'stdio' : 'anonymous');
+    const subject = callerSubject(principal, transport);
     const verdict = await this.reach(() =>
       this.store.consume(`r:${subject}`, this.options.limits.requestsPerMinute, 60),
     );
@@ -90,7 +90,8 @@ export class CallLimiter {
    * Only a hint: the budget itself is counted by {@link admit}.
    */
   knownOver(transport: string, principal: McpPrincipal | undefined): number | undefined {
-    const subject = budgetSubject(principal, transport === 'stdio' ? 'stdio' : 'anonymous');
+    if (this.over.size === 0) return undefined; // the usual case: nothing to look up per request
+    const subject = callerSubject(principal, transport);
     const until = this.over.get(subject);
     if (until === undefined) return undefined;
     const left = until - Date.now();
@@ -101,7 +102,7 @@ export class CallLimiter {
 
   /** Counts a request refused by {@link knownOver} (its body unread, so its method unknown: target `unread`). */
   refusedUnread(transport: string, principal: McpPrincipal | undefined): void {
-    this.refused('unread', 'requests', budgetSubject(principal, transport === 'stdio' ? 'stdio' : 'anonymous'));
+    this.refused('unread', 'requests', callerSubject(principal, transport));
   }
 
   private noteOver(subject: string, retryAfterSec: number): void {
@@ -118,7 +119,7 @@ export class CallLimiter {
    * {@link RateLimitedError} (nothing is replayed then).
    */
   async admitReplay(transport: string, principal: McpPrincipal | undefined, bytes: number): Promise<void> {
-    const subject = budgetSubject(principal, transport === 'stdio' ? 'stdio' : 'anonymous');
+    const subject = callerSubject(principal, transport);
     const perMinute = this.options.limits.replayBytesPerMinute;
     const verdict = await this.reach(() => this.store.consume(`replay:${subject}`, perMinute, 60, bytes));
     if (verdict.ok) return;
@@ -159,9 +160,6 @@ export class CallLimiter {
     }
   }
 }
-
-const subjectOf = (session: McpSession, caller?: McpPrincipal): string =>
-  budgetSubject(caller ?? session.principal, session.transport === 'stdio' ? 'stdio' : 'anonymous');
 
 /** Tool and prompt names are bounded; resource URIs (template-expanded) are not, so they count as one. */
 const metricTarget = (target: string): string => (target.includes('://') ? 'resources/read' : target);

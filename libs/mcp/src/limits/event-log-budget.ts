@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { MCP_MODULE_OPTIONS } from '../mcp.constants';
 import { ResolvedMcpOptions } from '../interfaces/mcp-module-options.interface';
 import { McpSession } from '../sessions/mcp-session';
-import { budgetSubject } from '../auth/mcp-principal';
+import { callerSubject } from '../auth/mcp-principal';
 
 /** As long as a finished stream's events are kept for resumption: bytes are counted over this window. */
 const WINDOW_MS = 5 * 60_000;
@@ -44,7 +44,7 @@ export class EventLogBudget {
 
   /** {@link keep} for the streams of one 2025 session, as its caller (the session's principal). */
   keeper(session: McpSession): (bytes: number) => boolean {
-    const subject = budgetSubject(session.principal, 'anonymous');
+    const subject = callerSubject(session.principal, session.transport);
     return (bytes) => this.keep(session.id, subject, bytes);
   }
 

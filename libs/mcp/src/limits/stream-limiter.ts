@@ -3,7 +3,7 @@ import { MCP_MODULE_OPTIONS } from '../mcp.constants';
 import { ResolvedMcpOptions } from '../interfaces/mcp-module-options.interface';
 import { McpError } from '../errors/mcp.error';
 import { ErrorCode } from '../wire/json-rpc';
-import { McpPrincipal, budgetSubject } from '../auth/mcp-principal';
+import { McpPrincipal, callerSubject } from '../auth/mcp-principal';
 import { MCP_LIMIT_STORE, McpLimitStore } from '../stores/limit.store';
 import { McpMetrics } from '../observability/mcp-metrics.service';
 import { McpRefusalLog } from '../observability/refusal-log';
@@ -41,7 +41,7 @@ export class StreamLimiter {
    */
   async take(transport: string, principal: McpPrincipal | undefined): Promise<StreamRelease> {
     const { maxStreams, maxStreamsPerSubject } = this.options.limits;
-    const subject = budgetSubject(principal, transport === 'stdio' ? 'stdio' : 'anonymous');
+    const subject = callerSubject(principal, transport);
     // Counted before the store is asked, so concurrent takes cannot all pass the replica's cap.
     if (++this.held > maxStreams) {
       this.held--;

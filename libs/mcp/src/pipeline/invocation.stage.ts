@@ -1,5 +1,5 @@
 import { InvalidParamsError, McpError, RateLimitedError, TimeoutError, ToolExecutionError } from '../errors/mcp.error';
-import { budgetSubject } from '../auth/mcp-principal';
+import { callerSubject } from '../auth/mcp-principal';
 import { toJsonRpcError, toolErrorText } from '../errors/error-mapper';
 import { ErrorCode } from '../wire/json-rpc';
 import { McpCallContext } from '../interfaces/call-context.interface';
@@ -88,7 +88,7 @@ async function openRounds(scope: InvocationScope, call: Invocation) {
       reason: 'type',
     });
   const binding: RequestStateBinding = {
-    principal: budgetSubject(scope.principal, scope.session.transport === 'stdio' ? 'stdio' : 'anonymous'),
+    principal: callerSubject(scope.principal, scope.session.transport),
     method: scope.request.method,
     target: call.target,
     arguments: params.arguments ?? null,

@@ -30,6 +30,9 @@ import { McpError } from '../errors/mcp.error';
 import { discoverResult } from './server-discover';
 import { listenHandler } from './handlers/subscriptions.handler';
 
+/** The metric label of a message that runs no handler, by kind (never the client's own text). */
+const NOT_RUN = { invalid: 'invalid_request', response: 'response', notification: 'notification' } as const;
+
 /** Where a 2026-07-28 request came from and how to answer it. @internal */
 export interface ModernRequestContext {
   transport: 'http' | 'stdio';
@@ -94,25 +97,24 @@ export class McpDispatcher {
     principal?: McpPrincipal,
   ): Promise<DispatchOutcome | undefined> {
     const msg = classifyMessage(value);
+    // A message that runs no handler still counts against the caller's request budget (requests count in the runner):
+    // a notification or response may cost a store write (a cancellation or an answer forwarded to another replica).
+    // Over the budget an invalid message is answered -32003; a notification or response is dropped (never answered).
+    // notifications/initialized belongs to initialize, which has its own budget (initializePerMinute).
+    if (
+      msg.kind !== 'request' &&
+      !(msg.kind === 'notification' && msg.message.method === 'notifications/initialized')
+    ) {
+      const over = await this.runner.overBudget(session.transport, principal ?? session.principal, NOT_RUN[msg.kind]);
+      if (over) return msg.kind === 'invalid' ? failure(msg.id, over.code, over.message, over.data, rid) : undefined;
+    }
     switch (msg.kind) {
-      case 'invalid': {
-        const over = await this.runner.overBudget(session.transport, principal ?? session.principal, 'invalid_request');
-        if (over) return failure(msg.id, over.code, over.message, over.data, rid);
+      case 'invalid':
         return failure(msg.id, ErrorCode.InvalidRequest, `Invalid Request: ${msg.reason}`, undefined, rid);
-      }
       case 'response':
-        // Over the budget, a notification or response is dropped: neither is ever answered.
-        if (await this.runner.overBudget(session.transport, principal ?? session.principal, 'response'))
-          return undefined;
         if (!session.resolveResponse(msg.message)) this.sessions.forwardResponse(session, msg.message);
         return undefined;
       case 'notification':
-        // notifications/initialized belongs to initialize, which has its own budget (initializePerMinute).
-        if (
-          msg.message.method !== 'notifications/initialized' &&
-          (await this.runner.overBudget(session.transport, principal ?? session.principal, 'notification'))
-        )
-          return undefined;
         this.notification(msg.message, session);
         return undefined;
       case 'request':
@@ -173,7 +175,7 @@ export class McpDispatcher {
     e: { code: number; message: string; data?: unknown },
     from: ModernRequestContext,
   ): Promise<DispatchOutcome> {
-    const over = await this.runner.overBudget(from.transport, from.principal, 'invalid_request');
+    const over = await this.runner.overBudget(from.transport, from.principal, NOT_RUN.invalid);
     const { code, message, data } = over ?? e;
     return failure(id, code, message, data, from.rid);
   }

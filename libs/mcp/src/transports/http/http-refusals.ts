@@ -3,6 +3,8 @@ import type { Request, Response } from 'express';
 import { ErrorCode } from '../../wire/json-rpc';
 import { isModernVersion } from '../../wire/protocol-version';
 import { sendHttpError } from './http-checks';
+import { toJsonRpcError } from '../../errors/error-mapper';
+import { RateLimitedError } from '../../errors/mcp.error';
 
 const logger = new Logger('McpHttp');
 
@@ -27,15 +29,19 @@ export function storeUnavailable(res: Response, error: unknown, what = 'session 
   });
 }
 
+/**
+ * A limit's or a store's refusal as the whole answer: 429 for `-32003`, 503 otherwise, with `Retry-After` from the
+ * error's `data.retryAfter` (1 when it has none) and its `data` in the JSON-RPC error.
+ */
+export function sendRefusal(res: Response, error: unknown, what: string): void {
+  const e = toJsonRpcError(error, what);
+  const data = e.data as Record<string, unknown> | undefined;
+  const retryAfter = String((data?.retryAfter as number | undefined) ?? 1);
+  const status = e.code === ErrorCode.RateLimited ? 429 : 503;
+  sendHttpError(res, status, e.code, e.message, { 'Retry-After': retryAfter }, null, data);
+}
+
 /** 429 `-32003` for a caller over its request budget, refused before its body is read. */
 export function tooManyRequests(res: Response, retryAfterSec: number): void {
-  sendHttpError(
-    res,
-    429,
-    ErrorCode.RateLimited,
-    'Rate limited: too many requests; retry later',
-    { 'Retry-After': String(retryAfterSec) },
-    null,
-    { reason: 'rate_limited', retryAfter: retryAfterSec },
-  );
+  sendRefusal(res, new RateLimitedError(retryAfterSec, 'Rate limited: too many requests; retry later'), 'POST');
 }

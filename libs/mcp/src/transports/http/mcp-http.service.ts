@@ -148,7 +148,7 @@ export class McpHttpService {
       headers,
       this.options.sseRetryMs,
       this.sessionStreams.streams,
-      this.budget.keeper(session),
+      this.budget,
     );
     const outcome = await this.dispatcher.dispatch(body, session, channel, requestIdOf(req), principalOf(req));
     // Cancelled requests get no response: their stream (opened now if need be) just ends.

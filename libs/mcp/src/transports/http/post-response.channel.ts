@@ -5,6 +5,7 @@ import { McpSession } from '../../sessions/mcp-session';
 import { McpEventStore } from '../../stores/event.store';
 import { SseStream } from './sse-stream';
 import { sendJson } from './json-response';
+import { EventLogBudget } from '../../limits/event-log-budget';
 
 /**
  * The answer channel of one POSTed request. It stays a plain JSON response unless the handler
@@ -22,8 +23,8 @@ export class PostResponseChannel implements MessageSink {
     private readonly headers: Record<string, string>,
     private readonly retryMs: number,
     private readonly streams: Map<string, SseStream>,
-    /** The event log's byte budget for this session (see EventLogBudget). */
-    private readonly keep?: (bytes: number) => boolean,
+    /** The event log's byte budget (asked only when the answer turns into a stream, not on every POST). */
+    private readonly budget?: EventLogBudget,
   ) {}
 
   send(message: JsonRpcMessage): boolean {
@@ -43,7 +44,7 @@ export class PostResponseChannel implements MessageSink {
   private upgrade(): SseStream | undefined {
     if (this.stream) return this.stream;
     if (this.res.headersSent) return undefined;
-    const stream = new SseStream(this.store, this.session.id, { keep: this.keep });
+    const stream = new SseStream(this.store, this.session.id, { keep: this.budget?.keeper(this.session) });
     this.streams.set(stream.id, stream);
     stream.attach(this.res, this.headers, this.session.era.sseResumePriming ? this.retryMs : undefined);
     this.stream = stream;

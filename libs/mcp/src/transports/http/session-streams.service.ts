@@ -8,7 +8,7 @@ import { ErrorCode } from '../../wire/json-rpc';
 import { isSupportedVersion } from '../../wire/protocol-version';
 import { MCP_EVENT_STORE, McpEventStore, McpReplay } from '../../stores/event.store';
 import { accepts, sendHttpError } from './http-checks';
-import { noModernFunction, storeUnavailable } from './http-refusals';
+import { noModernFunction, sendRefusal, storeUnavailable } from './http-refusals';
 import { SseStream, frame, frameLength } from './sse-stream';
 import { isAnonymous } from '../../auth/anonymous-access';
 import { McpAuthError } from '../../auth/mcp-auth.error';
@@ -16,7 +16,6 @@ import { principalOf } from '../../auth/mcp-principal';
 import { CallLimiter } from '../../limits/call-limiter';
 import { StreamLimiter } from '../../limits/stream-limiter';
 import { EventLogBudget } from '../../limits/event-log-budget';
-import { toJsonRpcError } from '../../errors/error-mapper';
 import { findHttpSession } from './http-session.lookup';
 
 const SESSION_HEADER = 'mcp-session-id';
@@ -80,7 +79,7 @@ export class McpSessionStreams {
     try {
       release = await this.places.take('http', principalOf(req) ?? session.principal);
     } catch (error) {
-      return this.refuse(res, error, 'GET');
+      return sendRefusal(res, error, 'GET');
     }
     if (current) {
       current.end();
@@ -121,7 +120,7 @@ export class McpSessionStreams {
       try {
         await this.limiter.admitReplay('http', principalOf(req) ?? session.principal, bytes);
       } catch (error) {
-        return this.refuse(res, error, 'GET');
+        return sendRefusal(res, error, 'GET');
       }
     }
     const frames = found.events.map(([id, json]) => frame(id, json));
@@ -143,24 +142,8 @@ export class McpSessionStreams {
       await this.limiter.admitCaller('http', principalOf(req) ?? session.principal, label);
       return true;
     } catch (error) {
-      this.refuse(res, error, label);
+      sendRefusal(res, error, label);
       return false;
     }
-  }
-
-  /** A budget, stream cap or store refusal as the whole answer: 429 / 503 with `Retry-After`. */
-  private refuse(res: Response, error: unknown, what: string): void {
-    const e = toJsonRpcError(error, what);
-    const retryAfter = (e.data as { retryAfter?: number } | undefined)?.retryAfter ?? 1;
-    const status = e.code === ErrorCode.RateLimited ? 429 : 503;
-    sendHttpError(
-      res,
-      status,
-      e.code,
-      e.message,
-      { 'Retry-After': String(retryAfter) },
-      null,
-      e.data as Record<string, unknown>,
-    );
   }
 }

@@ -18,6 +18,7 @@ import { McpAuthError } from '../../auth/mcp-auth.error';
 import { existingRequestId as requestIdOf } from '../../observability/request-id';
 import { principalOf } from '../../auth/mcp-principal';
 import { sendJson } from '../http/json-response';
+import { sendRefusal } from '../http/http-refusals';
 
 /**
  * The HTTP+SSE transport of MCP 2024-11-05 (off by default; `legacySse: true` or
@@ -64,32 +65,12 @@ export class LegacySseService {
           retryAfter: 2,
         }),
     );
-    if (refusal) {
-      const retryAfter = (refusal.data as { retryAfter?: number } | undefined)?.retryAfter;
-      return sendHttpError(
-        res,
-        refusal.code === ErrorCode.RateLimited ? 429 : 503,
-        refusal.code,
-        refusal.message,
-        retryAfter !== undefined ? { 'Retry-After': String(retryAfter) } : {},
-      );
-    }
+    if (refusal) return sendRefusal(res, refusal, 'GET /sse');
     let release: StreamRelease;
     try {
       release = await this.places.take('http', principalOf(req));
     } catch (error) {
-      const e = error as McpError;
-      const retryAfter = String((e.data as { retryAfter?: number } | undefined)?.retryAfter ?? 5);
-      const status = e.code === ErrorCode.RateLimited ? 429 : 503;
-      return sendHttpError(
-        res,
-        status,
-        e.code,
-        e.message,
-        { 'Retry-After': retryAfter },
-        null,
-        e.data as Record<string, unknown>,
-      );
+      return sendRefusal(res, error, 'GET /sse');
     }
     const session = this.sessions.createHttpSession();
     this.releases.set(session.id, release);
