@@ -33,13 +33,13 @@ function requirementSet(revision: string): { scored: string[]; notScored: string
 const summaryLine = (out: string, scenario: string) =>
   new RegExp(`^([✓✗]) ${scenario.replace(/[/]/g, '\\/')}: (\\d+) passed, (\\d+) failed`, 'm').exec(out);
 
-/** The tasks extension (`io.modelcontextprotocol/tasks`) is not implemented yet: the only scenarios left failing. */
+/** The tasks extension's scenarios (`io.modelcontextprotocol/tasks`, SEP-2663): run but not scored by the suite. */
 const TASKS = /^tasks-/;
 
 /**
  * The official conformance suite's pre-release (`@modelcontextprotocol/conformance@0.2.0-alpha.12`, pinned) against
  * the fixture on one endpoint serving both eras: everything 2026-07-28 requires, on its stateless wire; everything
- * 2025-11-25 requires, on the initialize/session wire; and `--suite all` with only the tasks extension failing.
+ * 2025-11-25 requires, on the initialize/session wire; and `--suite all` fully green, the tasks extension included.
  */
 describe('official conformance suite 0.2.0-alpha.12: 2026-07-28 and 2025-11-25 on one endpoint', () => {
   let fixture: RunningServer;
@@ -69,18 +69,23 @@ describe('official conformance suite 0.2.0-alpha.12: 2026-07-28 and 2025-11-25 o
     expect(result.out).not.toMatch(/\bWARNING\b/);
   });
 
-  it('--requirements 2026-07-28: what is run but not scored passes too, except the tasks extension', () => {
+  it('--requirements 2026-07-28: what is run but not scored passes too, the tasks extension included', () => {
     const { notScored } = requirementSet('2026-07-28');
-    expect(notScored.length).toBeGreaterThan(0);
-    const failing = notScored.filter((s) => !TASKS.test(s) && summaryLine(results.modern.out, s)?.[1] !== '✓');
+    expect(notScored.filter((s) => TASKS.test(s)).length).toBeGreaterThanOrEqual(9);
+    const failing = notScored.filter((s) => summaryLine(results.modern.out, s)?.[1] !== '✓');
     expect(failing).toEqual([]);
   });
 
-  it('--suite all: green except the tasks extension scenarios', () => {
+  it('--suite all: every scenario green, every tasks-* scenario with its checks passing', () => {
     const lines = [...results.all.out.matchAll(/^([✓✗]) (\S+): (\d+) passed, (\d+) failed/gm)];
     expect(lines.length).toBeGreaterThanOrEqual(60);
     const failing = lines.filter((m) => m[1] !== '✓').map((m) => m[2]);
-    expect(failing.filter((s) => !TASKS.test(s))).toEqual([]);
+    expect(failing).toEqual([]);
+    const tasks = lines.filter((m) => TASKS.test(m[2]));
+    expect(tasks.length).toBeGreaterThanOrEqual(9);
+    // tasks-status-notifications is skipped by the suite itself (0 checks); every other one runs checks.
+    expect(tasks.filter((m) => m[3] === '0' && m[2] !== 'tasks-status-notifications').map((m) => m[2])).toEqual([]);
+    expect(results.all.out).not.toMatch(/\bWARNING\b/);
     // Skills (SEP-2640) need nothing of a server that publishes none: they pass.
     for (const skill of ['sep-2640-skills-directory', 'sep-2640-skills-enumeration', 'sep-2640-skills-manifest'])
       expect(summaryLine(results.all.out, skill)?.[1]).toBe('✓');

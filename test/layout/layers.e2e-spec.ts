@@ -28,9 +28,10 @@ const offending = (folder: string, forbidden: (f: string) => boolean) =>
   importsOf(folder).flatMap(({ file, folders }) => folders.filter(forbidden).map((f) => `${file} imports ${f}/`));
 
 /**
- * One direction of flow in the platform: wire -> sessions -> pipeline -> protocol -> transports. A lower folder never
- * imports a higher one, so each layer can be read, tested and replaced on its own. pipeline/ (the one invocation stage
- * and the Nest pipeline wrapping) sits under the method router that calls it.
+ * One direction of flow in the platform: wire -> stores -> sessions -> pipeline -> tasks -> protocol -> transports. A
+ * lower folder never imports a higher one, so each layer can be read, tested and replaced on its own. pipeline/ (the
+ * one invocation stage and the Nest pipeline wrapping) sits under the method router that calls it; tasks/ runs calls
+ * through that stage on the queue, and the router's handlers create and find them.
  */
 describe('platform layers (libs/mcp/src)', () => {
   it('wire/ is the ground floor: it imports nothing else of the platform', () => {
@@ -52,6 +53,15 @@ describe('platform layers (libs/mcp/src)', () => {
       /createCallContext|limiter\.run\(/.test(readFileSync(join(SRC, file), 'utf8')),
     );
     expect(own.map(({ file }) => file)).toEqual([]);
+  });
+
+  it('tasks/ sits between the invocation stage and the router: it never imports the router or transports', () => {
+    expect(offending('tasks', (f) => ['protocol', 'transports', 'discovery'].includes(f))).toEqual([]);
+  });
+
+  it('stores/ never imports the layers above it (tasks live in stores, their lifecycle in tasks/)', () => {
+    const above = ['sessions', 'pipeline', 'tasks', 'protocol', 'transports', 'registry', 'discovery'];
+    expect(offending('stores', (f) => above.includes(f))).toEqual([]);
   });
 
   it('protocol/ never imports the transports', () => {

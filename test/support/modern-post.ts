@@ -24,7 +24,8 @@ export function modernPost(
   params: Record<string, unknown> = {},
   o: ModernPostOptions = {},
 ): Promise<Response> {
-  const name = typeof params.name === 'string' ? params.name : typeof params.uri === 'string' ? params.uri : undefined;
+  const named = [params.name, params.uri, params.taskId].find((v) => typeof v === 'string');
+  const name = named as string | undefined;
   const headers: Record<string, string | undefined> = {
     'content-type': 'application/json',
     accept: 'application/json, text/event-stream',

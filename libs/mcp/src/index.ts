@@ -18,6 +18,8 @@ export { McpScopes } from './decorators/mcp-scopes.decorator';
 export { InsufficientScopeError } from './auth/insufficient-scope.error';
 export {
   McpToolOptions,
+  McpToolTaskOptions,
+  McpToolTaskSupport,
   McpPromptOptions,
   McpResourceOptions,
   McpResourceTemplateOptions,
@@ -52,6 +54,9 @@ export { McpMessageBus, MCP_MESSAGE_BUS } from './stores/message.bus';
 export { McpEventStore, MCP_EVENT_STORE } from './stores/event.store';
 export { McpLimitStore, MCP_LIMIT_STORE } from './stores/limit.store';
 export { McpKeyStore, MCP_KEY_STORE } from './stores/key.store';
+export { McpTaskStore, McpTaskRecord, McpTaskStatus, MCP_TASK_STORE } from './stores/task.store';
+export { McpTaskQueue, MCP_TASK_QUEUE } from './tasks/task.queue';
+export { McpTasksOptions } from './tasks/tasks-options.interface';
 
 // Health, logs, audit, metrics
 export { McpReadinessCheck } from './health/mcp-readiness-check.decorator';

@@ -3,6 +3,7 @@ import { packageVersion } from './app-version';
 import { McpModuleOptions, ResolvedMcpOptions } from './interfaces/mcp-module-options.interface';
 import { DEFAULT_ALLOWED_HOSTS, DEFAULT_ALLOWED_ORIGINS } from './transports/http/http-checks';
 import { resolveRedisOptions } from './stores/redis-options.resolver';
+import { resolveTasksOptions } from './tasks/tasks-options.resolver';
 
 const num = (v: string | undefined): number | undefined => (v === undefined || v === '' ? undefined : Number(v));
 const list = (v: string | undefined) =>
@@ -66,6 +67,7 @@ export function resolveMcpOptions(o: McpModuleOptions): ResolvedMcpOptions {
       keepAliveTimeoutMs: o.limits?.keepAliveTimeoutMs ?? num(env.MCP_KEEP_ALIVE_TIMEOUT_MS) ?? 65_000,
     },
     caching: resolveCaching(o.caching),
+    tasks: resolveTasksOptions(o.tasks, env, o.store ?? ((env.MCP_STORE?.trim() || 'memory') as 'memory' | 'redis')),
     legacySse: legacySseEnabled(o.legacySse),
     store: o.store ?? ((env.MCP_STORE?.trim() || 'memory') as 'memory' | 'redis'),
     redis: resolveRedisOptions(o.redis, o.name, env),

@@ -1,3 +1,4 @@
+import { TASK_PROVIDERS } from './tasks/task.providers';
 import { McpRefusalLog } from './observability/refusal-log';
 import { StreamLimiter } from './limits/stream-limiter';
 import { EventLogBudget } from './limits/event-log-budget';
@@ -82,6 +83,7 @@ const CORE_PROVIDERS: Provider[] = [
   McpStdioTransport,
   McpNotifier,
   ...STORE_PROVIDERS,
+  ...TASK_PROVIDERS,
   ...OBSERVABILITY_PROVIDERS,
   ...HEALTH_PROVIDERS,
   ...CORPORATE_PROVIDERS,

@@ -79,4 +79,14 @@ export interface McpCallContext {
   sample(params: Record<string, unknown>, options?: McpAskOptions): Promise<Record<string, unknown>>;
   /** `roots/list`; rejects when the client did not declare `roots`. Asked like {@link elicit}. */
   listRoots(options?: McpAskOptions): Promise<{ roots: { uri: string; name?: string }[] }>;
+  /** The task this call runs as (`tasks/get` finds it by this id); undefined for a call answered in its request. */
+  readonly taskId?: string;
+  /**
+   * For a tool declared with `task: { asksFirst: true }`: the line between the questions asked before the task exists
+   * and the work. Everything before it runs in the request (its questions reach the client as in any call); here
+   * the request answers with the task handle, and the method runs again from the start as the task, where the same
+   * questions get the same answers at once. Keep what comes before it to questions. Resolves at once in a task's run
+   * and in a call that is not becoming a task.
+   */
+  startTask(): Promise<void>;
 }

@@ -64,7 +64,30 @@ export interface McpToolOptions {
   timeoutMs?: number;
   /** Tighter limits for this tool, on top of the per-caller ones: calls per minute and at once, per caller. */
   rateLimit?: { callsPerMinute?: number; maxConcurrent?: number };
+  /**
+   * Long-running work: the call may answer with a task handle and run on the task queue (docs/tasks.md).
+   * `'optional'`: a client that handles tasks gets one, any other the result in the call; `'required'`: only as a
+   * task. Default: never a task.
+   */
+  task?: McpToolTaskSupport | McpToolTaskOptions;
   _meta?: Record<string, unknown>;
+}
+
+/** Whether a tool runs as a task: `'optional'` (when the client handles tasks) or `'required'` (only as a task). */
+export type McpToolTaskSupport = 'optional' | 'required';
+
+/** A task tool's settings; every one but `support` has a module-wide default (`tasks` options). */
+export interface McpToolTaskOptions {
+  support: McpToolTaskSupport;
+  /**
+   * The method asks its questions first and calls `ctx.startTask()` before the work: the questions are answered in
+   * the request (multi round-trip requests, or server requests to a 2025 session), the work runs as the task.
+   */
+  asksFirst?: boolean;
+  /** How long the task and its result are kept after creation; default `tasks.ttlMs`, at most `tasks.maxTtlMs`. */
+  ttlMs?: number;
+  /** Gives up on a run after this many ms (the task fails with `-32004`); default `tasks.timeoutMs`. */
+  timeoutMs?: number;
 }
 
 /** One prompt argument as listed in `prompts/list`. */

@@ -5,6 +5,7 @@ import { McpHealthOptions } from '../health/health-options.interface';
 import { McpMetricsOptions } from '../observability/metrics-options.interface';
 import { McpLoggingOptions } from '../observability/logging-options.interface';
 import { McpCorporateOptions } from '../corporate/corporate-options.interface';
+import { McpTasksOptions, ResolvedTasksOptions } from '../tasks/tasks-options.interface';
 
 /** Options of `McpModule.forRoot`. */
 export interface McpModuleOptions {
@@ -44,6 +45,8 @@ export interface McpModuleOptions {
   limits?: McpLimits;
   /** Caching hints on 2026-07-28 results (corporate v2.0 §12.3); see {@link McpCachingOptions}. */
   caching?: McpCachingOptions;
+  /** Long-running tools run as tasks (docs/tasks.md); see {@link McpTasksOptions}. */
+  tasks?: McpTasksOptions;
   /** Authentication of the HTTP transports (JWT/JWKS); see {@link McpAuthOptions}. */
   auth?: McpAuthOptions;
   /** Largest accepted request body or stdio line, in bytes. Default 1 MiB. */
@@ -217,6 +220,7 @@ export type ResolvedMcpOptions = Required<
   Pick<McpModuleOptions, 'title' | 'description' | 'instructions' | 'auth' | 'corporate'> & {
     limits: Required<McpLimits>;
     caching: Required<McpCachingOptions>;
+    tasks: ResolvedTasksOptions;
     redis: Required<McpRedisOptions>;
     health: Required<McpHealthOptions>;
     /** `false` when metrics are off. */

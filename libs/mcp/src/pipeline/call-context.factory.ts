@@ -6,7 +6,19 @@ import { ErrorCode, JsonRpcRequest } from '../wire/json-rpc';
 import { McpSession } from '../sessions/mcp-session';
 import { MessageSink } from '../wire/message-sink';
 import { ProgressReporter } from './progress-reporter';
-import { InputRounds } from './input-rounds';
+import { CallQuestions } from './input-rounds';
+
+/** What a call may have beyond its request. @internal */
+export interface CallExtras {
+  /** Where its questions go instead of a server request: a 2026-07-28 call's rounds, or its task. */
+  questions?: CallQuestions;
+  /** The task the call runs as. */
+  taskId?: string;
+  /** `ctx.startTask()` of a call about to become a task (never resolves); absent, it resolves at once. */
+  startTask?: () => Promise<void>;
+  /** A 2025 call about to become a task: the answers its questions got, by key, for the task's run to reuse. */
+  answerLog?: Record<string, unknown>;
+}
 
 /** The context plus the engine's handle to end it. @internal */
 export interface LiveCallContext extends McpCallContext {
@@ -26,8 +38,10 @@ export function createCallContext(
   sink: MessageSink,
   signal: AbortSignal,
   options: ResolvedMcpOptions,
-  rounds?: InputRounds,
+  extras: CallExtras = {},
 ): LiveCallContext {
+  const { questions, answerLog } = extras;
+  const logged = new Map<string, number>();
   const meta = request.params?._meta as Record<string, unknown> | undefined;
   const token = meta?.progressToken as string | number | undefined;
   // Built on first use: most calls never report progress.
@@ -58,8 +72,10 @@ export function createCallContext(
     params: Record<string, unknown>,
     o?: { timeoutMs?: number; key?: string },
   ) => {
-    // 2026-07-28: no server requests; the question goes into the call's InputRequiredResult (MRTR).
-    if (session.era.modern) return askInRound(rounds, session.clientCapabilities, capability, method, params, o?.key);
+    // 2026-07-28: no server requests; the question goes into the call's InputRequiredResult (MRTR). A task's questions
+    // wait in the task, whatever the era.
+    if (questions || session.era.modern)
+      return askInRound(questions, session.clientCapabilities, capability, method, params, o?.key);
     if (!session.clientCapabilities[capability]) {
       return Promise.reject(
         new McpError(
@@ -73,7 +89,13 @@ export function createCallContext(
       );
     }
     if (ended) return Promise.reject(new McpError(ErrorCode.ServerError, 'The call has already ended'));
-    return session.request(sink, method, params, o?.timeoutMs ?? options.clientRequestTimeoutMs, signal);
+    const answer = session.request(sink, method, params, o?.timeoutMs ?? options.clientRequestTimeoutMs, signal);
+    if (!answerLog) return answer;
+    // Keyed as a task's questions are (`elicitation_1`, …), so its run finds each answer under the same key.
+    const n = (logged.get(capability) ?? 0) + 1;
+    logged.set(capability, n);
+    const key = o?.key ?? `${capability}_${n}`;
+    return answer.then((value) => ((answerLog[key] = value), value));
   };
 
   return {
@@ -114,6 +136,8 @@ export function createCallContext(
     },
     sample: (params, o) => ask('sampling', 'sampling/createMessage', params, o),
     listRoots: (o) => ask('roots', 'roots/list', {}, o) as Promise<{ roots: { uri: string; name?: string }[] }>,
+    taskId: extras.taskId,
+    startTask: () => (extras.startTask && !ended ? extras.startTask() : Promise.resolve()),
     end: () => {
       ended = true;
       progress?.end();
@@ -126,7 +150,7 @@ export function createCallContext(
  * in the round of the call (answered at once from `inputResponses` or `requestState`, or left open for later).
  */
 function askInRound(
-  rounds: InputRounds | undefined,
+  rounds: CallQuestions | undefined,
   declared: Record<string, unknown>,
   capability: string,
   method: string,

@@ -5,13 +5,25 @@ export interface InputRequest {
 }
 
 /**
+ * Where a call's questions go instead of a server request: the rounds of a 2026-07-28 call, or the task the call runs
+ * as (its questions wait in the task store for `tasks/update` or `tasks/result`).
+ * @internal
+ */
+export interface CallQuestions {
+  /** The next default key of `kind` (`elicitation_1`, `sampling_1`, `roots_1`, …): stable while the code path is. */
+  nextKey(kind: string): string;
+  /** The answer to `key`: at once when it is known, else when it comes (or never, when the call ends first). */
+  ask(key: string, request: InputRequest): Promise<Record<string, unknown>>;
+}
+
+/**
  * The answers a 2026-07-28 call already has (from `requestState` and this retry's `inputResponses`) and the questions
  * it is left with. `ctx.elicit()`, `ctx.sample()` and `ctx.listRoots()` ask here instead of sending a request: an
  * answered question resolves at once; an open one never does, and the stage ends the call with every question asked
  * in the same turn of the event loop (so `Promise.all` of several questions asks them together).
  * @internal
  */
-export class InputRounds {
+export class InputRounds implements CallQuestions {
   readonly asked: Record<string, InputRequest> = {};
   private readonly counters = new Map<string, number>();
   private signalOpen: (() => void) | undefined;

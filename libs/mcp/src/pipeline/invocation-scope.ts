@@ -5,6 +5,7 @@ import { JsonRpcRequest } from '../wire/json-rpc';
 import { McpSession } from '../sessions/mcp-session';
 import { MessageSink } from '../wire/message-sink';
 import { RequestStateCodec } from './request-state.codec';
+import { CallQuestions } from './input-rounds';
 
 /** What the invocation stage needs of the request it runs in. @internal */
 export interface InvocationScope {
@@ -23,4 +24,6 @@ export interface InvocationScope {
   limiter: CallLimiter;
   /** Seals and opens 2026-07-28 `requestState`. */
   states: RequestStateCodec;
+  /** Set when the call runs as a task: its id, and where its questions wait for their answers. */
+  task?: { id: string; questions: CallQuestions };
 }

@@ -23,6 +23,8 @@ export interface Invocation {
   rateLimit?: McpCallLimits;
   /** Gives up after this many ms: the call's signal is aborted and the client gets `-32004`. */
   timeoutMs?: number;
+  /** The call becomes a task where the method calls `ctx.startTask()` (a tool declared `task: { asksFirst: true }`). */
+  becomesTask?: boolean;
 }
 
 /**
@@ -31,7 +33,12 @@ export interface Invocation {
  * answer with. Protocol errors are thrown.
  * @internal
  */
-export type InvocationOutcome = { value: unknown } | { failure: string } | { inputRequired: Record<string, unknown> };
+export type InvocationOutcome =
+  | CallOutcome
+  /** The method reached `ctx.startTask()`: the answers its questions got so far, by key, for the task's run. */
+  | { startTask: Record<string, unknown> };
+/** The outcome of a call that cannot become a task. @internal */
+export type CallOutcome = { value: unknown } | { failure: string } | { inputRequired: Record<string, unknown> };
 
 /**
  * The one invocation stage every tool, prompt and resource call goes through, in both protocol eras: the call
@@ -39,8 +46,13 @@ export type InvocationOutcome = { value: unknown } | { failure: string } | { inp
  * The handlers of each kind do only what differs: argument checks before, result normalisation after.
  * @internal
  */
+export function invoke(scope: InvocationScope, call: Invocation & { becomesTask?: false }): Promise<CallOutcome>;
+export function invoke(scope: InvocationScope, call: Invocation): Promise<InvocationOutcome>;
 export async function invoke(scope: InvocationScope, call: Invocation): Promise<InvocationOutcome> {
-  const rounds = scope.session.era.modern ? await openRounds(scope, call) : undefined;
+  const { task } = scope;
+  const rounds = !task && scope.session.era.modern ? await openRounds(scope, call) : undefined;
+  // A call that may become a task: ctx.startTask() ends this run, the way an open question does.
+  const line = call.becomesTask && !task ? taskLine(scope.session.era.modern) : undefined;
   const ctx = createCallContext(
     scope.session,
     scope.principal,
@@ -49,7 +61,7 @@ export async function invoke(scope: InvocationScope, call: Invocation): Promise<
     scope.sink,
     scope.signal,
     scope.options,
-    rounds?.rounds,
+    { questions: task?.questions ?? rounds?.rounds, taskId: task?.id, startTask: line?.start, answerLog: line?.log },
   );
   let value: unknown;
   try {
@@ -58,6 +70,7 @@ export async function invoke(scope: InvocationScope, call: Invocation): Promise<
       let work: Promise<unknown> = Promise.resolve().then(() => call.run(ctx));
       // A question left open ends the call: its answer comes with the client's retry.
       if (rounds) work = Promise.race([work, rounds.rounds.open.then(() => OPEN_QUESTIONS)]);
+      if (line) work = Promise.race([work, line.reached.then(() => TASK_LINE)]);
       return call.timeoutMs === undefined ? work : withTimeout(work, call.timeoutMs, scope);
     });
   } catch (error) {
@@ -65,10 +78,30 @@ export async function invoke(scope: InvocationScope, call: Invocation): Promise<
   } finally {
     ctx.end();
   }
+  if (value === TASK_LINE && line) {
+    scope.abort(new Error('became a task')); // the provider's signal: this run is over, the task's run starts anew
+    return { startTask: line.log ?? answered(rounds?.rounds.answers ?? {}) };
+  }
   if (value !== OPEN_QUESTIONS || !rounds) return { value };
   scope.abort(new Error('input required')); // the provider's signal: this run is over
   // Sealing may fail (the key store unreachable): that is the platform's -32006, not the tool's outcome.
   return { inputRequired: await rounds.interim() };
+}
+
+const TASK_LINE = Symbol('task line');
+
+/** `ctx.startTask()` of a run that may become a task; a 2025 run logs its answers (a 2026 run has them in rounds). */
+function taskLine(modern: boolean) {
+  let reach!: () => void;
+  const reached = new Promise<void>((resolve) => (reach = resolve));
+  return {
+    reached,
+    log: modern ? undefined : ({} as Record<string, unknown>),
+    start: (): Promise<void> => {
+      reach();
+      return new Promise(() => undefined);
+    },
+  };
 }
 
 const OPEN_QUESTIONS = Symbol('open questions');

@@ -2,6 +2,9 @@ import { McpError } from '../errors/mcp.error';
 import { ToolEntry } from '../registry/registry-entries';
 import { describeSchemaErrors } from '../registry/schema-compiler';
 import { ErrorCode } from '../wire/json-rpc';
+import { ProtocolVersion } from '../wire/protocol-version';
+import { projectToolResult } from '../wire/era-projection';
+import { limitResultSize } from '../limits/result-size';
 
 const CONTENT_TYPES = new Set(['text', 'image', 'audio', 'resource', 'resource_link']);
 const isContentItem = (v: unknown): boolean =>
@@ -42,3 +45,30 @@ export function normaliseToolResult(value: unknown, tool: ToolEntry): Record<str
   }
   return result;
 }
+
+/**
+ * What a tool call answers, from its outcome: the value normalised, size-limited and projected for the client's
+ * revision, or the failure as an `isError` result. The same in a request and in a task's run.
+ * @internal
+ */
+export function toolCallResult(
+  outcome: { value: unknown } | { failure: string },
+  tool: ToolEntry,
+  maxResultBytes: number,
+  version: ProtocolVersion,
+): Record<string, unknown> {
+  if ('failure' in outcome) return toolErrorResult(outcome.failure);
+  const result = limitResultSize(
+    normaliseToolResult(outcome.value, tool),
+    maxResultBytes,
+    tool.name,
+    tool.validateOutput,
+  );
+  return projectToolResult(result, version);
+}
+
+/** A tool error the model can act on. @internal */
+export const toolErrorResult = (text: string): Record<string, unknown> => ({
+  content: [{ type: 'text', text }],
+  isError: true,
+});

@@ -2,7 +2,7 @@ import { InvalidParamsError } from '../errors/mcp.error';
 import { McpClientInfo } from '../interfaces/call-context.interface';
 import { ResolvedMcpOptions } from '../interfaces/mcp-module-options.interface';
 import { McpSession } from '../sessions/mcp-session';
-import { negotiateVersion } from '../wire/protocol-version';
+import { ProtocolVersion, negotiateVersion } from '../wire/protocol-version';
 
 const MAX_CLIENT_METADATA = 16_384;
 
@@ -13,7 +13,7 @@ const MAX_CLIENT_METADATA = 16_384;
 export function initializeResult(
   params: Record<string, unknown>,
   session: McpSession,
-  capabilities: Record<string, unknown>,
+  capabilities: (version: ProtocolVersion) => Record<string, unknown>,
   options: ResolvedMcpOptions,
 ): Record<string, unknown> {
   if (typeof params.protocolVersion !== 'string') {
@@ -50,7 +50,7 @@ export function initializeResult(
   if (options.title) serverInfo.title = options.title;
   // Implementation.description exists from 2025-11-25 on (revisions are dates, so they sort as strings).
   if (options.description && version >= '2025-11-25') serverInfo.description = options.description;
-  const result: Record<string, unknown> = { protocolVersion: version, capabilities, serverInfo };
+  const result: Record<string, unknown> = { protocolVersion: version, capabilities: capabilities(version), serverInfo };
   if (options.instructions) result.instructions = options.instructions;
   return result;
 }

@@ -29,6 +29,9 @@ import { checkParamHeaders } from './eras/param-headers';
 import { McpError } from '../errors/mcp.error';
 import { discoverResult } from './server-discover';
 import { listenHandler } from './handlers/subscriptions.handler';
+import { MCP_AUTH_CONFIG } from '../auth/auth.constants';
+import { ProtocolVersion, eraFeatures } from '../wire/protocol-version';
+import { TASKS_EXTENSION } from '../tasks/tasks.constants';
 
 /** The metric label of a message that runs no handler, by kind (never the client's own text). */
 const NOT_RUN = { invalid: 'invalid_request', response: 'response', notification: 'notification' } as const;
@@ -65,23 +68,37 @@ export class McpDispatcher {
     private readonly sessions: McpSessionManager,
     private readonly runner: McpRequestRunner,
     streams: StreamLimiter,
+    @Inject(MCP_AUTH_CONFIG) private readonly auth: { mode: string },
   ) {
     this.legacy = legacyMethods(registry);
     this.modern = modernMethods(registry, [
-      ['server/discover', () => discoverResult(this.capabilities(), options)],
+      ['server/discover', () => discoverResult(this.capabilities('2026-07-28'), options)],
       ['subscriptions/listen', listenHandler(sessions, () => this.capabilities(), streams)],
     ]);
     this.envelope = new ModernEnvelope(options);
   }
 
-  /** The capabilities this registry supports; declared in `initialize` and `server/discover`. */
-  capabilities(): Record<string, unknown> {
+  /**
+   * The capabilities this registry supports; declared in `initialize` and `server/discover`. With task tools: the
+   * tasks extension to 2026-07-28 clients, the tasks utility to 2025-11-25 sessions (`tasks/list` only when callers
+   * are told apart: without authentication every caller would see every task).
+   */
+  capabilities(version?: ProtocolVersion): Record<string, unknown> {
     const r = this.registry;
     const caps: Record<string, unknown> = { logging: {} };
     if (r.tools.size) caps.tools = { listChanged: true };
     if (r.prompts.size) caps.prompts = { listChanged: true };
     if (r.resources.size || r.templates.size) caps.resources = { subscribe: true, listChanged: true };
     if (r.completions.size) caps.completions = {};
+    if (version && [...r.tools.values()].some((t) => t.task)) {
+      if (eraFeatures(version).modern) caps.extensions = { [TASKS_EXTENSION]: {} };
+      else if (eraFeatures(version).tasksUtility)
+        caps.tasks = {
+          ...(this.auth.mode === 'disabled' ? {} : { list: {} }),
+          cancel: {},
+          requests: { tools: { call: {} } },
+        };
+    }
     return caps;
   }
 
@@ -192,7 +209,7 @@ export class McpDispatcher {
       if (session.initialized)
         return failure(id, ErrorCode.InvalidRequest, 'Invalid Request: session already initialized', undefined, rid);
       try {
-        const result = initializeResult(request.params ?? {}, session, this.capabilities(), this.options);
+        const result = initializeResult(request.params ?? {}, session, (v) => this.capabilities(v), this.options);
         return { body: JSON.stringify({ jsonrpc: '2.0', id, result }) };
       } catch (error) {
         const e = toJsonRpcError(error, 'initialize');

@@ -7,6 +7,15 @@ import { callTool, listTools } from './handlers/tools.handler';
 import { getPrompt, listPrompts } from './handlers/prompts.handler';
 import { listResources, listTemplates, readResource, subscribe, unsubscribe } from './handlers/resources.handler';
 import { complete } from './handlers/completion.handler';
+import {
+  cancelLegacyTask,
+  cancelTask,
+  getLegacyTask,
+  getTask,
+  listLegacyTasks,
+  updateTask,
+} from './handlers/tasks.handler';
+import { taskResult } from './handlers/task-result.handler';
 
 type Capability = 'tools' | 'prompts' | 'resources' | 'completions';
 
@@ -50,6 +59,11 @@ export function legacyMethods(registry: McpRegistry): Map<string, MethodHandler>
     ...shared(registry),
     ['resources/subscribe', needs(registry, 'resources', subscribe)],
     ['resources/unsubscribe', needs(registry, 'resources', unsubscribe)],
+    // The 2025-11-25 tasks utility (other 2025 revisions get -32601 from the handlers).
+    ['tasks/get', getLegacyTask],
+    ['tasks/result', taskResult],
+    ['tasks/list', listLegacyTasks],
+    ['tasks/cancel', cancelLegacyTask],
   ]);
 }
 
@@ -60,7 +74,14 @@ export function legacyMethods(registry: McpRegistry): Map<string, MethodHandler>
  * @internal
  */
 export function modernMethods(registry: McpRegistry, own: [string, MethodHandler][]): Map<string, MethodHandler> {
-  return new Map<string, MethodHandler>([...own, ...shared(registry)]);
+  return new Map<string, MethodHandler>([
+    ...own,
+    ...shared(registry),
+    // The tasks extension (io.modelcontextprotocol/tasks); tasks/result and tasks/list left with the 2025 utility.
+    ['tasks/get', getTask],
+    ['tasks/update', updateTask],
+    ['tasks/cancel', cancelTask],
+  ]);
 }
 
 function setLevel({ params, session }: RequestScope): MethodResult {

@@ -17,6 +17,7 @@ import { answerOrAbort } from './answer-or-abort';
 import { MethodHandler, MethodResult, RequestScope } from './handlers/handler-context';
 import { DispatchOutcome, failure } from './dispatch-outcome';
 import { RequestStateCodec } from '../pipeline/request-state.codec';
+import { McpTasks } from '../tasks/mcp-tasks.service';
 import { progressTokenProblem, MAX_TOKEN_CHARS } from '../wire/request-bounds';
 
 /** The metric label of requests whose method is unknown (never the client's own text). */
@@ -39,6 +40,7 @@ export class McpRequestRunner {
     private readonly sessions: McpSessionManager,
     private readonly observer: McpCallObserver,
     private readonly states: RequestStateCodec,
+    private readonly tasks: McpTasks,
   ) {}
 
   /**
@@ -135,6 +137,7 @@ export class McpRequestRunner {
       options: this.options,
       limiter: this.limiter,
       states: this.states,
+      tasks: this.tasks,
     };
     try {
       // The request's span is active while it runs: the pipeline, the handler and its own calls nest under it. A span

@@ -32,7 +32,22 @@ export interface ToolEntry extends EntrySource, Scoped {
   sensitiveArgs: ReadonlySet<string>;
   /** Arguments mirrored in `Mcp-Param-*` headers (`x-mcp-header`), checked against the body over HTTP. */
   headerParams: readonly HeaderParam[];
+  /** Set on a tool that runs as a task (`@McpTool({ task })`). */
+  task?: ToolTask;
   handler: McpHandler;
+}
+
+/** A task tool's resolved settings. @internal */
+export interface ToolTask {
+  support: 'optional' | 'required';
+  asksFirst: boolean;
+  ttlMs?: number;
+  timeoutMs?: number;
+  /**
+   * A run cut short (its worker died) may run again: read-only, `idempotentHint`, or `mutation.idempotency.key`.
+   * Otherwise the task fails instead of doing its side effects twice.
+   */
+  idempotent: boolean;
 }
 
 /** @internal */

@@ -6,6 +6,7 @@ import { mutationProblems } from './mutation-rules';
 import { McpHandler, ToolEntry } from './registry-entries';
 import { SchemaCompiler } from './schema-compiler';
 import { headerParams } from './header-params';
+import { resolveToolTask } from './task-support.rules';
 import { TOOL_SAFETY_META_KEY, renderToolSafety } from './tool-description.renderer';
 
 const isDtoClass = (v: unknown): v is DtoClass => typeof v === 'function';
@@ -51,6 +52,7 @@ export function buildToolEntry(
       fail(`tool "${name}" rateLimit.${k} must be a positive integer`);
   }
   const headers = inputSchema ? headerParams(inputSchema, (m) => fail(`tool "${name}" ${m}`)) : [];
+  const task = resolveToolTask(name, options, fail);
   if (!ok || !validateInput || !inputSchema) return undefined;
 
   const timeoutMs = options.timeoutMs ?? ctx.defaultTimeoutMs;
@@ -62,6 +64,8 @@ export function buildToolEntry(
   if (outputSchema) definition.outputSchema = outputSchema;
   if (Object.keys(annotations).length) definition.annotations = annotations;
   if (options.icons) definition.icons = options.icons;
+  // 2025-11-25 clients read it (tasks utility); the 2026-07-28 projection drops it (tasks are an extension there).
+  if (task) definition.execution = { taskSupport: task.support };
   if (options._meta || safety)
     definition._meta = { ...options._meta, ...(safety ? { [TOOL_SAFETY_META_KEY]: safety } : {}) };
   return {
@@ -75,6 +79,7 @@ export function buildToolEntry(
     risk: readOnly ? undefined : options.mutation?.risk,
     sensitiveArgs: sensitivePaths(inputSchema),
     headerParams: headers,
+    task,
     handler,
     ...source,
   };

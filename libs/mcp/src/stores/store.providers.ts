@@ -17,6 +17,9 @@ import { RedisMessageBus } from './redis-message.bus';
 import { MCP_KEY_STORE } from './key.store';
 import { InMemoryKeyStore } from './in-memory-key.store';
 import { RedisKeyStore } from './redis-key.store';
+import { MCP_TASK_STORE } from './task.store';
+import { InMemoryTaskStore } from './in-memory-task.store';
+import { RedisTaskStore } from './redis-task.store';
 
 /**
  * The stores, chosen by `store` (`MCP_STORE`): `memory` (default, nothing to set up) or `redis`. A team can still
@@ -58,5 +61,11 @@ export const STORE_PROVIDERS: Provider[] = [
     inject: [MCP_MODULE_OPTIONS, RedisConnection],
     useFactory: (o: ResolvedMcpOptions, redis?: RedisConnection) =>
       redis ? new RedisKeyStore(redis.client, o.redis.keyPrefix) : new InMemoryKeyStore(),
+  },
+  {
+    provide: MCP_TASK_STORE,
+    inject: [MCP_MODULE_OPTIONS, RedisConnection],
+    useFactory: (o: ResolvedMcpOptions, redis?: RedisConnection) =>
+      redis ? new RedisTaskStore(redis.client, o.redis.keyPrefix) : new InMemoryTaskStore(),
   },
 ];

@@ -41,14 +41,51 @@ export interface EraFeatures {
   sseResumePriming: boolean;
   /** `structuredContent`, `outputSchema`, `title` (2025-06-18 and later). */
   structuredOutput: boolean;
+  /** The experimental tasks utility (`task` on `tools/call`, `tasks/*`): 2025-11-25 only (an extension after it). */
+  tasksUtility: boolean;
 }
 
 const ERAS: Record<ProtocolVersion, EraFeatures> = {
-  '2026-07-28': { modern: true, batches: false, elicitation: true, sseResumePriming: false, structuredOutput: true },
-  '2025-11-25': { modern: false, batches: false, elicitation: true, sseResumePriming: true, structuredOutput: true },
-  '2025-06-18': { modern: false, batches: false, elicitation: true, sseResumePriming: false, structuredOutput: true },
-  '2025-03-26': { modern: false, batches: true, elicitation: false, sseResumePriming: false, structuredOutput: false },
-  '2024-11-05': { modern: false, batches: false, elicitation: false, sseResumePriming: false, structuredOutput: false },
+  '2026-07-28': {
+    modern: true,
+    batches: false,
+    elicitation: true,
+    sseResumePriming: false,
+    structuredOutput: true,
+    tasksUtility: false,
+  },
+  '2025-11-25': {
+    modern: false,
+    batches: false,
+    elicitation: true,
+    sseResumePriming: true,
+    structuredOutput: true,
+    tasksUtility: true,
+  },
+  '2025-06-18': {
+    modern: false,
+    batches: false,
+    elicitation: true,
+    sseResumePriming: false,
+    structuredOutput: true,
+    tasksUtility: false,
+  },
+  '2025-03-26': {
+    modern: false,
+    batches: true,
+    elicitation: false,
+    sseResumePriming: false,
+    structuredOutput: false,
+    tasksUtility: false,
+  },
+  '2024-11-05': {
+    modern: false,
+    batches: false,
+    elicitation: false,
+    sseResumePriming: false,
+    structuredOutput: false,
+    tasksUtility: false,
+  },
 };
 
 /** @internal */

@@ -28,8 +28,15 @@ export interface ModernHeaders {
 }
 
 const MAX_CLIENT_METADATA = 16_384;
-/** Methods whose target is mirrored in `Mcp-Name`, and the param it mirrors. */
-const NAMED: Record<string, 'name' | 'uri'> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
+/** Methods whose target is mirrored in `Mcp-Name`, and the param it mirrors (tasks: so a gateway can route by task). */
+const NAMED: Record<string, 'name' | 'uri' | 'taskId'> = {
+  'tools/call': 'name',
+  'prompts/get': 'name',
+  'resources/read': 'uri',
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId',
+};
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 

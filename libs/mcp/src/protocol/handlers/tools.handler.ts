@@ -1,18 +1,15 @@
-import { plainToInstance } from 'class-transformer';
 import { sanitizeErrorText } from '../../errors/message-sanitizer';
-import { validate } from 'class-validator';
-import { InvalidParamsError } from '../../errors/mcp.error';
+import { InvalidParamsError, McpError } from '../../errors/mcp.error';
 import { assertScopes } from '../../auth/scopes';
-import { limitResultSize } from '../../limits/result-size';
-import { describeSchemaErrors } from '../../registry/schema-compiler';
-import { ToolEntry } from '../../registry/registry-entries';
 import { invoke } from '../../pipeline/invocation.stage';
-import { normaliseToolResult } from '../../pipeline/tool-result.normalizer';
-import { projectToolResult } from '../../wire/era-projection';
+import { prepareToolArguments } from '../../pipeline/tool-arguments';
+import { toolCallResult, toolErrorResult } from '../../pipeline/tool-result.normalizer';
+import { ToolEntry } from '../../registry/registry-entries';
+import { ErrorCode } from '../../wire/json-rpc';
+import { TASKS_EXTENSION, declaresTasksExtension } from '../../tasks/tasks.constants';
+import { legacyTask, modernTask } from '../../tasks/task-wire';
 import { MethodResult, RequestScope } from './handler-context';
 import { INVALID_ARGUMENTS } from '../../observability/call-outcome';
-
-const errorResult = (text: string): Record<string, unknown> => ({ content: [{ type: 'text', text }], isError: true });
 
 /** `tools/list`: a page serialised at boot. @internal */
 export const listTools = ({ registry, params, session, principal }: RequestScope): MethodResult => ({
@@ -37,15 +34,18 @@ export async function callTool(scope: RequestScope): Promise<MethodResult> {
   // Authorization before argument validation: a caller without the scope learns nothing of the input schema.
   // (The scopes guard in the tool's Nest pipeline checks again, for run-time tools and custom guards.)
   assertScopes(scope.principal, tool.requiredScopes);
+  const asTask = runsAsTask(scope, tool);
 
-  const prepared = await prepareArguments(tool, args as Record<string, unknown>);
+  const prepared = await prepareToolArguments(tool, args as Record<string, unknown>);
   if ('violations' in prepared) {
     // Violations name the caller's own keys and values: sanitised like every error text.
     const text = sanitizeErrorText(`Invalid arguments for tool ${tool.name}: ${prepared.violations.join('; ')}`);
-    return Object.assign(errorResult(text), {
+    return Object.assign(toolErrorResult(text), {
       [INVALID_ARGUMENTS]: true,
     });
   }
+  // A task without questions first is created at once: its method runs only on the queue.
+  if (asTask && !tool.task?.asksFirst) return createTask(scope, tool, args as Record<string, unknown>, undefined);
 
   const outcome = await invoke(scope, {
     kind: 'tool',
@@ -53,31 +53,60 @@ export async function callTool(scope: RequestScope): Promise<MethodResult> {
     rateLimit: tool.rateLimit,
     timeoutMs: tool.timeoutMs,
     run: (ctx) => tool.handler(prepared.value, ctx),
+    becomesTask: asTask,
   });
   if ('inputRequired' in outcome) return outcome.inputRequired;
-  if ('failure' in outcome) return errorResult(outcome.failure);
-  const result = limitResultSize(
-    normaliseToolResult(outcome.value, tool),
-    scope.options.limits.maxResultBytes,
-    tool.name,
-    tool.validateOutput,
-  );
-  return projectToolResult(result, scope.session.protocolVersion);
+  if ('startTask' in outcome) return createTask(scope, tool, args as Record<string, unknown>, outcome.startTask);
+  return toolCallResult(outcome, tool, scope.options.limits.maxResultBytes, scope.session.protocolVersion);
 }
 
-async function prepareArguments(
+/**
+ * Whether this call runs as a task. 2026-07-28: a task tool's call becomes a task when the request declares the tasks
+ * extension; a `required` one is refused with `-32021` naming it otherwise (a legacy `task` param means nothing).
+ * 2025-11-25: when the client asks with `task` (the utility's rules: `-32601` for a tool without task support asked
+ * as a task, or a `required` one asked without). Other revisions have no tasks: a `required` tool is `-32601`.
+ */
+function runsAsTask(scope: RequestScope, tool: ToolEntry): boolean {
+  const support = tool.task?.support;
+  const { era, clientCapabilities } = scope.session;
+  if (era.modern) {
+    if (declaresTasksExtension(clientCapabilities)) return support !== undefined;
+    if (support === 'required')
+      throw new McpError(
+        ErrorCode.MissingRequiredClientCapability,
+        `Missing required client capability: tool ${tool.name} runs only as a task (the ${TASKS_EXTENSION} extension)`,
+        { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
+      );
+    return false;
+  }
+  const asked = era.tasksUtility && scope.params.task !== undefined;
+  if (
+    asked &&
+    (typeof scope.params.task !== 'object' || scope.params.task === null || Array.isArray(scope.params.task))
+  )
+    throw new InvalidParamsError('Invalid params: task must be an object', { field: 'task', reason: 'type' });
+  if (asked && !support)
+    throw new McpError(ErrorCode.MethodNotFound, `Method not found: tool ${tool.name} does not run as a task`);
+  if (!asked && support === 'required')
+    throw new McpError(
+      ErrorCode.MethodNotFound,
+      era.tasksUtility
+        ? `Method not found: tool ${tool.name} runs only as a task (call it with the task parameter)`
+        : `Method not found: tool ${tool.name} runs only as a task (protocol 2025-11-25 or the 2026-07-28 tasks extension)`,
+    );
+  return asked;
+}
+
+/** Creates the task and answers with its handle, in the shape of the caller's era. */
+async function createTask(
+  scope: RequestScope,
   tool: ToolEntry,
   args: Record<string, unknown>,
-): Promise<{ value: Record<string, unknown> } | { violations: string[] }> {
-  if (!tool.validateInput(args)) return { violations: describeSchemaErrors(tool.validateInput.errors) };
-  if (!tool.inputDto) return { value: args };
-  const instance = plainToInstance(tool.inputDto, args) as Record<string, unknown>;
-  const errors = await validate(instance, { forbidUnknownValues: false });
-  if (errors.length) {
-    const violations = errors
-      .flatMap((e) => Object.keys(e.constraints ?? { invalid: '' }).map((c) => `${e.property}: ${c}`))
-      .slice(0, 8);
-    return { violations };
-  }
-  return { value: instance };
+  answers: Record<string, unknown> | undefined,
+): Promise<MethodResult> {
+  const ttl = (scope.params.task as { ttl?: unknown } | undefined)?.ttl;
+  const requestedTtl =
+    !scope.session.era.modern && Number.isInteger(ttl) && (ttl as number) > 0 ? (ttl as number) : undefined;
+  const record = await scope.tasks.create(scope, tool, args, answers, requestedTtl);
+  return scope.session.era.modern ? { resultType: 'task', ...modernTask(record, false) } : { task: legacyTask(record) };
 }

@@ -1,0 +1,117 @@
+import {
+  McpTaskCaps,
+  McpTaskCreateRefusal,
+  McpTaskPatch,
+  McpTaskRecord,
+  McpTaskStore,
+  TERMINAL_TASK_STATUSES,
+} from './task.store';
+import { SlicedSweep } from './sliced-sweep';
+import { applyTaskPatch, decodeTaskCursor, encodeTaskCursor } from './task-record.util';
+
+/**
+ * The default task store: records in a Map until `createdAt + ttlMs`, open tasks counted per owner. One process only
+ * (the embedded default); expired records are invisible at once and swept a slice at a time.
+ */
+export class InMemoryTaskStore implements McpTaskStore {
+  private readonly records = new Map<string, McpTaskRecord>();
+  private readonly byOwner = new Map<string, Set<string>>();
+  private readonly open = new Map<string, number>();
+  private openTotal = 0;
+  private readonly expiry = new SlicedSweep(this.records, (id, record, now) => {
+    if (expired(record, now)) this.remove(record);
+  });
+
+  async create(record: McpTaskRecord, caps: McpTaskCaps): Promise<McpTaskCreateRefusal | undefined> {
+    this.expiry.run();
+    // Expired tasks free their places before a refusal: a cap counts only tasks a client can still reach.
+    if (this.openTotal >= caps.total) this.purge(this.records.keys());
+    if (this.openTotal >= caps.total) return 'full';
+    this.purge(this.byOwner.get(record.owner) ?? []);
+    if ((this.open.get(record.owner) ?? 0) >= caps.perOwner) return 'owner_full';
+    this.records.set(record.id, structuredClone(record));
+    let ids = this.byOwner.get(record.owner);
+    if (!ids) this.byOwner.set(record.owner, (ids = new Set()));
+    ids.add(record.id);
+    if (!TERMINAL_TASK_STATUSES.has(record.status)) this.count(record.owner, +1);
+    return undefined;
+  }
+
+  async get(id: string): Promise<McpTaskRecord | undefined> {
+    const record = this.live(id);
+    return record && structuredClone(record);
+  }
+
+  async update(
+    id: string,
+    change: (current: McpTaskRecord) => McpTaskPatch | undefined,
+  ): Promise<McpTaskRecord | undefined> {
+    const record = this.live(id);
+    if (!record) return undefined;
+    if (TERMINAL_TASK_STATUSES.has(record.status)) return structuredClone(record);
+    const patch = change(structuredClone(record));
+    if (!patch) return structuredClone(record);
+    const next = applyTaskPatch(record, patch, Date.now());
+    this.records.set(id, next);
+    if (TERMINAL_TASK_STATUSES.has(next.status)) this.count(record.owner, -1);
+    return structuredClone(next);
+  }
+
+  async list(
+    owner: string,
+    cursor: string | undefined,
+    limit: number,
+  ): Promise<{ tasks: McpTaskRecord[]; next?: string }> {
+    const after = cursor === undefined ? undefined : decodeTaskCursor(cursor);
+    const now = Date.now();
+    const mine = [...(this.byOwner.get(owner) ?? [])]
+      .map((id) => this.records.get(id))
+      .filter((r): r is McpTaskRecord => r !== undefined && !expired(r, now))
+      .sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1))
+      .filter((r) => !after || r.createdAt < after.createdAt || (r.createdAt === after.createdAt && r.id < after.id));
+    const page = mine.slice(0, limit);
+    const last = page[page.length - 1];
+    return {
+      tasks: page.map((r) => structuredClone(r)),
+      ...(mine.length > limit && last ? { next: encodeTaskCursor(last) } : {}),
+    };
+  }
+
+  async countOpen(owner?: string): Promise<number> {
+    this.purge(owner === undefined ? this.records.keys() : (this.byOwner.get(owner) ?? []));
+    return owner === undefined ? this.openTotal : (this.open.get(owner) ?? 0);
+  }
+
+  async ping(): Promise<void> {}
+
+  private live(id: string): McpTaskRecord | undefined {
+    const record = this.records.get(id);
+    if (record && expired(record, Date.now())) {
+      this.remove(record);
+      return undefined;
+    }
+    return record;
+  }
+
+  /** Removes the expired records among `ids`. */
+  private purge(ids: Iterable<string>): void {
+    for (const id of [...ids]) this.live(id);
+  }
+
+  private remove(record: McpTaskRecord): void {
+    this.records.delete(record.id);
+    const ids = this.byOwner.get(record.owner);
+    ids?.delete(record.id);
+    if (ids?.size === 0) this.byOwner.delete(record.owner);
+    if (!TERMINAL_TASK_STATUSES.has(record.status)) this.count(record.owner, -1);
+  }
+
+  private count(owner: string, delta: number): void {
+    const n = (this.open.get(owner) ?? 0) + delta;
+    if (n > 0) this.open.set(owner, n);
+    else this.open.delete(owner);
+    this.openTotal += delta;
+  }
+}
+
+const expired = (record: McpTaskRecord, now: number) => record.createdAt + record.ttlMs <= now;

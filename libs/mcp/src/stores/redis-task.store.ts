@@ -1,0 +1,236 @@
+import type { RedisClient } from './redis-client.factory';
+import {
+  McpTaskCaps,
+  McpTaskCreateRefusal,
+  McpTaskPatch,
+  McpTaskRecord,
+  McpTaskStore,
+  TERMINAL_TASK_STATUSES,
+} from './task.store';
+import { applyTaskPatch, decodeTaskCursor, encodeTaskCursor } from './task-record.util';
+
+/** Compare-and-set rounds an update tries before giving up (each lost round means another change went in). */
+const MAX_TRIES = 20;
+
+/** Extends an index key's expiry to `at` (never shortens it): an index lives as long as its longest-lived task. */
+const KEEP = `local function keep(key, at, now)
+  local ttl = redis.call('PTTL', key)
+  if ttl < 0 or now + ttl < at then redis.call('PEXPIREAT', key, at) end
+end`;
+
+/**
+ * KEYS: record, owner index, owner's open set, deployment's open set. ARGV: id, JSON, createdAt, expiresAt, now,
+ * perOwner, total, open (1/0), record key prefix. Checks both caps after dropping expired open entries, then writes.
+ * Two of the owner's oldest index entries are dropped when their record is gone, so an owner that never lists does
+ * not grow its index forever (the record key is built here: it shares the `{tasks}` slot, so a Cluster allows it).
+ */
+const CREATE = `${KEEP}
+local now = tonumber(ARGV[5])
+redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', now)
+if redis.call('ZCARD', KEYS[4]) >= tonumber(ARGV[7]) then return 'full' end
+redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now)
+if redis.call('ZCARD', KEYS[3]) >= tonumber(ARGV[6]) then return 'owner_full' end
+for _, old in ipairs(redis.call('ZRANGE', KEYS[2], 0, 1)) do
+  if redis.call('EXISTS', ARGV[9] .. old) == 0 then redis.call('ZREM', KEYS[2], old) end
+end
+-- HINCRBY rather than setting v to 1: a writer still holding an older version of this key must lose its CAS.
+redis.call('HSET', KEYS[1], 'j', ARGV[2])
+redis.call('HINCRBY', KEYS[1], 'v', 1)
+redis.call('PEXPIREAT', KEYS[1], ARGV[4])
+redis.call('ZADD', KEYS[2], ARGV[3], ARGV[1])
+keep(KEYS[2], tonumber(ARGV[4]), now)
+if ARGV[8] == '1' then
+  for i = 3, 4 do
+    redis.call('ZADD', KEYS[i], ARGV[4], ARGV[1])
+    keep(KEYS[i], tonumber(ARGV[4]), now)
+  end
+end
+return false`;
+
+/**
+ * KEYS: record, owner's open set, deployment's open set. ARGV: version read, new JSON, id, final (1/0). Writes only
+ * when the version is still the one read (an expired record has none: the caller reads again and finds nothing).
+ * HSET keeps the key's expiry.
+ */
+const SWAP = `if redis.call('HGET', KEYS[1], 'v') ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], 'j', ARGV[2])
+redis.call('HINCRBY', KEYS[1], 'v', 1)
+if ARGV[4] == '1' then
+  redis.call('ZREM', KEYS[2], ARGV[3])
+  redis.call('ZREM', KEYS[3], ARGV[3])
+end
+return 1`;
+
+/** KEYS: an open set. ARGV: now. Drops the entries of expired tasks, then counts. */
+const COUNT = `redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+return redis.call('ZCARD', KEYS[1])`;
+
+/** The scripts as ioredis exposes them once defined (sent as EVALSHA; the text only on NOSCRIPT). */
+interface TaskCommands {
+  mcpTaskCreate(...keysThenArgs: (string | number)[]): Promise<string | null>;
+  mcpTaskSwap(...keysThenArgs: string[]): Promise<number>;
+  mcpTaskCount(key: string, now: number): Promise<number>;
+}
+
+const expiresAt = (record: McpTaskRecord) => record.createdAt + record.ttlMs;
+
+/**
+ * Tasks in Redis, shared by every replica. A task is a hash `<prefix>{tasks}:task:<id>` holding the JSON record (`j`)
+ * and a version (`v`), expiring at `createdAt + ttlMs`. `<prefix>{tasks}:owner:<owner>` (scored by creation) lists
+ * an owner's tasks; `<prefix>{tasks}:open:<owner>` and `<prefix>{tasks}:open` hold the open ones, scored by expiry
+ * so expired entries are dropped by score before counting.
+ *
+ * Every key carries the hash tag `{tasks}`, so all task keys share one Cluster slot: the caps are checked and the
+ * record written by one script touching the owner's and the deployment's sets together. (The prefix itself must
+ * not contain braces, or its tag would decide the slot.) The price is that all tasks live on one Cluster shard.
+ *
+ * Updates are optimistic, not WATCH/MULTI (the connection is shared by concurrent callers): read record and version,
+ * run the change here, write with a compare-and-set on the version, and on a conflict read again. So `change` may
+ * run more than once, each time on the latest record; only the patch of the round that wins is kept.
+ */
+export class RedisTaskStore implements McpTaskStore {
+  private readonly scripts: TaskCommands;
+
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly prefix = 'mcp:',
+  ) {
+    redis.defineCommand('mcpTaskCreate', { numberOfKeys: 4, lua: CREATE });
+    redis.defineCommand('mcpTaskSwap', { numberOfKeys: 3, lua: SWAP });
+    redis.defineCommand('mcpTaskCount', { numberOfKeys: 1, lua: COUNT });
+    this.scripts = redis as unknown as TaskCommands;
+  }
+
+  async create(record: McpTaskRecord, caps: McpTaskCaps): Promise<McpTaskCreateRefusal | undefined> {
+    const refused = await this.scripts.mcpTaskCreate(
+      this.key(record.id),
+      this.ownerKey(record.owner),
+      this.openKey(record.owner),
+      this.openKey(),
+      record.id,
+      JSON.stringify(record),
+      record.createdAt,
+      expiresAt(record),
+      Date.now(),
+      caps.perOwner,
+      caps.total,
+      TERMINAL_TASK_STATUSES.has(record.status) ? '0' : '1',
+      this.key(''),
+    );
+    return refused === 'full' || refused === 'owner_full' ? refused : undefined;
+  }
+
+  async get(id: string): Promise<McpTaskRecord | undefined> {
+    return (await this.read(id))?.record;
+  }
+
+  async update(
+    id: string,
+    change: (current: McpTaskRecord) => McpTaskPatch | undefined,
+  ): Promise<McpTaskRecord | undefined> {
+    for (let attempt = 1; attempt <= MAX_TRIES; attempt++) {
+      const read = await this.read(id);
+      if (!read) return undefined;
+      const { record, version } = read;
+      if (TERMINAL_TASK_STATUSES.has(record.status)) return record;
+      const patch = change(structuredClone(record));
+      if (!patch) return record;
+      const json = JSON.stringify(applyTaskPatch(record, patch, Date.now()));
+      const next = JSON.parse(json) as McpTaskRecord; // what a `get` will answer (undefined fields dropped)
+      const final = TERMINAL_TASK_STATUSES.has(next.status) ? '1' : '0';
+      const swapped = await this.scripts.mcpTaskSwap(
+        this.key(id),
+        this.openKey(record.owner),
+        this.openKey(),
+        version,
+        json,
+        id,
+        final,
+      );
+      if (swapped === 1) return next;
+      // Lost to another writer: back off a random moment so a crowd of writers does not collide again in lockstep.
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(2 ** attempt, 50)));
+    }
+    throw new Error(`task ${id}: update lost ${MAX_TRIES} times in a row to concurrent changes`);
+  }
+
+  /**
+   * Walks the owner's index newest first from the cursor's position (never by offset, so tasks created or removed
+   * meanwhile do not shift the page), reading records until `limit + 1` live ones are found: the extra one says
+   * whether there is a next page. Entries whose record expired are skipped, and dropped from the index afterwards.
+   */
+  async list(
+    owner: string,
+    cursor: string | undefined,
+    limit: number,
+  ): Promise<{ tasks: McpTaskRecord[]; next?: string }> {
+    let position = cursor === undefined ? undefined : decodeTaskCursor(cursor);
+    const index = this.ownerKey(owner);
+    const found: McpTaskRecord[] = [];
+    const stale: string[] = [];
+    // Entries sharing the position's score but not after it come back each time; `skip` makes room past them.
+    let skip = 0;
+    while (found.length <= limit) {
+      const want = limit + 1 - found.length + skip;
+      const max = position ? position.createdAt : '+inf';
+      const raw = await this.redis.zrevrangebyscore(index, max, '-inf', 'WITHSCORES', 'LIMIT', 0, want);
+      const entries: { id: string; createdAt: number }[] = [];
+      for (let i = 0; i < raw.length; i += 2) {
+        const entry = { id: raw[i], createdAt: Number(raw[i + 1]) };
+        const after = !position || entry.createdAt < position.createdAt || entry.id < position.id;
+        if (after) entries.push(entry);
+      }
+      const ended = raw.length / 2 < want;
+      if (entries.length === 0) {
+        if (ended) break;
+        skip += want;
+        continue;
+      }
+      const reads = await Promise.all(entries.map((entry) => this.read(entry.id)));
+      reads.forEach((read, i) => (read ? found.push(read.record) : stale.push(entries[i].id)));
+      position = entries[entries.length - 1];
+      skip = 0;
+      if (ended) break;
+    }
+    if (stale.length) await this.redis.zrem(index, ...stale);
+    const tasks = found.slice(0, limit);
+    const last = tasks[tasks.length - 1];
+    return { tasks, ...(found.length > limit && last ? { next: encodeTaskCursor(last) } : {}) };
+  }
+
+  async countOpen(owner?: string): Promise<number> {
+    return this.scripts.mcpTaskCount(this.openKey(owner), Date.now());
+  }
+
+  async ping(): Promise<void> {
+    await this.redis.ping();
+  }
+
+  /**
+   * The record and its version, or undefined when it is gone or past its expiry by this replica's clock (the same
+   * test as in memory, whatever Redis's clock says).
+   */
+  private async read(id: string): Promise<{ record: McpTaskRecord; version: string } | undefined> {
+    const [json, version] = await this.redis.hmget(this.key(id), 'j', 'v');
+    if (json === null || version === null) return undefined;
+    let record: McpTaskRecord;
+    try {
+      record = JSON.parse(json) as McpTaskRecord;
+    } catch {
+      return undefined; // not ours, or damaged: the task is treated as unknown
+    }
+    return expiresAt(record) <= Date.now() ? undefined : { record, version };
+  }
+
+  private key(id: string): string {
+    return `${this.prefix}{tasks}:task:${id}`;
+  }
+
+  private ownerKey(owner: string): string {
+    return `${this.prefix}{tasks}:owner:${owner}`;
+  }
+
+  private openKey(owner?: string): string {
+    return owner === undefined ? `${this.prefix}{tasks}:open` : `${this.prefix}{tasks}:open:${owner}`;
+  }
+}

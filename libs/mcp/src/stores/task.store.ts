@@ -1,0 +1,120 @@
+/** Where a task is in its life; `completed`, `failed` and `cancelled` are final. */
+export type McpTaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
+
+/** The final states: a task in one of them never changes again. */
+export const TERMINAL_TASK_STATUSES: ReadonlySet<McpTaskStatus> = new Set(['completed', 'failed', 'cancelled']);
+
+/** A question a task is waiting on: the server-to-client request the client answers (`elicitation/create`, …). */
+export interface McpTaskInputRequest {
+  method: string;
+  params: Record<string, unknown>;
+}
+
+/**
+ * Everything needed to run a task's call again on any replica: who asked, with what client, in which era. The
+ * caller's token is not kept, only what the call context exposes of it (subject, scopes, claims).
+ */
+export interface McpTaskCaller {
+  protocolVersion: string;
+  transport: 'http' | 'stdio';
+  clientCapabilities: Record<string, unknown>;
+  clientInfo?: { name: string; version: string; [key: string]: unknown };
+  principal?: { subject: string; scopes: string[]; claims: Record<string, unknown>; allScopes?: boolean };
+  /** The 2025 session that created the task (its status notifications go there). */
+  sessionId?: string;
+  /** The X-Request-Id of the request that created it (logs and audit). */
+  requestId?: string;
+  /** W3C `traceparent` of the creating call: the run's span links to it. */
+  traceparent?: string;
+}
+
+/** One task as the store keeps it: the state both protocol eras project onto the wire. */
+export interface McpTaskRecord {
+  /** 128 random bits or more, URL-safe: the id is the only thing a client needs to reach the task. */
+  id: string;
+  /** Who may see and control it (the caller's subject as budgets count it); anyone else is told it does not exist. */
+  owner: string;
+  /** The tool it runs and the arguments it was called with (already validated). */
+  tool: string;
+  arguments: Record<string, unknown>;
+  caller: McpTaskCaller;
+  status: McpTaskStatus;
+  statusMessage?: string;
+  /** Epoch milliseconds. */
+  createdAt: number;
+  lastUpdatedAt: number;
+  /** Kept this long after creation, then removed whatever its state. */
+  ttlMs: number;
+  pollIntervalMs: number;
+  /** Epoch milliseconds after which a run still going is stopped and the task fails. */
+  deadline: number;
+  /** Answers gathered so far, by question key (before the task existed, and through `tasks/update`). */
+  answers: Record<string, unknown>;
+  /** Questions the run is waiting on now; empty unless `input_required`. */
+  inputRequests: Record<string, McpTaskInputRequest>;
+  /** Every question key ever asked: a key is never reused, and answers to keys not asked are ignored. */
+  asked: string[];
+  /** The final result (`completed`): what the call would have answered. */
+  result?: Record<string, unknown>;
+  /** The JSON-RPC error (`failed`). */
+  error?: { code: number; message: string; data?: unknown };
+  /** How many runs have started (a run cut short by a dead worker is counted). */
+  attempts: number;
+  /** A change of state no run has seen yet: the client asked to cancel. */
+  cancelRequested?: boolean;
+}
+
+/** The fields a change may set; `status` moves only forward (never out of a final state). */
+export type McpTaskPatch = Partial<
+  Pick<
+    McpTaskRecord,
+    | 'status'
+    | 'statusMessage'
+    | 'inputRequests'
+    | 'answers'
+    | 'asked'
+    | 'result'
+    | 'error'
+    | 'attempts'
+    | 'cancelRequested'
+  >
+>;
+
+/** Caps checked atomically when a task is created. */
+export interface McpTaskCaps {
+  /** Open (not final) tasks one owner may have in the deployment. */
+  perOwner: number;
+  /** Open tasks in the deployment (the queue depth). */
+  total: number;
+}
+
+/** Why {@link McpTaskStore.create} refused: the owner's cap or the deployment's. */
+export type McpTaskCreateRefusal = 'owner_full' | 'full';
+
+/**
+ * Where tasks live between the request that creates them, the run that does the work (any replica) and the requests
+ * that poll, answer or cancel them (any replica). In memory by default (one process); Redis (`MCP_STORE=redis`)
+ * shares them between replicas. Every change is atomic: two replicas changing one task never lose either change.
+ */
+export interface McpTaskStore {
+  /** Stores a new task unless a cap is reached; resolves once a `get` anywhere would find it. */
+  create(record: McpTaskRecord, caps: McpTaskCaps): Promise<McpTaskCreateRefusal | undefined>;
+  /** The task, or undefined when it never existed or has expired. */
+  get(id: string): Promise<McpTaskRecord | undefined>;
+  /**
+   * Applies `change` to the current record (read, changed and written atomically) unless the task is final; the
+   * function returns the patch, or undefined to change nothing. It may be called more than once (each time with the
+   * latest record, when another replica changed the task meanwhile), so it must have no side effects. Resolves with
+   * the record after the change, the record unchanged (final, or nothing to do), or undefined when it is unknown.
+   */
+  update(id: string, change: (current: McpTaskRecord) => McpTaskPatch | undefined): Promise<McpTaskRecord | undefined>;
+  /** One page of an owner's tasks, newest first; `cursor` is the opaque position a previous page returned. */
+  list(owner: string, cursor: string | undefined, limit: number): Promise<{ tasks: McpTaskRecord[]; next?: string }>;
+  /** Open tasks of `owner` (or of the deployment when omitted). */
+  countOpen(owner?: string): Promise<number>;
+  /** Readiness probe; optional. */
+  ping?(): Promise<void>;
+}
+
+/** Injection token of the {@link McpTaskStore}. */
+export const MCP_TASK_STORE = Symbol('MCP_TASK_STORE');

@@ -1,0 +1,124 @@
+import { Logger } from '@nestjs/common';
+import { Job, Queue, Worker } from 'bullmq';
+import { Cluster } from 'ioredis';
+import type { RedisClient } from '../stores/redis-client.factory';
+import { closeRedisClient } from '../stores/redis-close';
+import { McpTaskQueue } from './task.queue';
+
+const QUEUE = 'tasks';
+const ENQUEUE_TIMEOUT_MS = 2_000;
+
+/** How a worker that stops answering is noticed: its lock lapses, and a stalled-job check hands its tasks on. */
+export interface BullmqTaskQueueTiming {
+  /** A running task's lock, renewed every half of it while its worker lives (`MCP_TASK_LOCK_MS`, 30 s). */
+  lockMs: number;
+}
+
+/**
+ * The durable queue (`MCP_STORE=redis`): BullMQ on the deployment's Redis. A task is a job whose id is the task id
+ * (queued once even if asked twice); any replica with the worker on takes the next one. A worker that dies mid-run
+ * (SIGKILL, OOM, a lost node) stops renewing its job's lock, and BullMQ's stalled-job check gives the job to another
+ * worker: the task runner then runs it again or fails it, by the tool's idempotency. Jobs leave Redis when they end:
+ * the task store keeps what clients read.
+ *
+ * Its own connections (a copy of the shared one's settings): a worker blocks on its connection while it waits, and
+ * BullMQ needs commands there to wait through a Redis outage rather than fail, so tasks resume when Redis is back.
+ * All its keys carry the `{tasks}` hash tag, as the task store's do (one Cluster slot).
+ */
+export class BullmqTaskQueue implements McpTaskQueue {
+  readonly durable = true;
+  private readonly logger = new Logger('McpTasks');
+  private readonly queue: Queue;
+  private worker: Worker | undefined;
+  private readonly prefix: string;
+  private readonly connections: RedisClient[] = [];
+
+  constructor(
+    private readonly redis: RedisClient,
+    keyPrefix: string,
+    private readonly timing: BullmqTaskQueueTiming,
+  ) {
+    this.prefix = `${keyPrefix}{tasks}`;
+    this.queue = new Queue(QUEUE, { connection: this.patient(), prefix: this.prefix, skipWaitingForReady: true });
+    this.queue.on('error', () => undefined); // the shared connection logs outages
+  }
+
+  async enqueue(taskId: string): Promise<void> {
+    // The queue's connection waits through outages; the request that creates the task must not.
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('the task queue did not answer within 2 s')), ENQUEUE_TIMEOUT_MS);
+    });
+    try {
+      await Promise.race([
+        this.queue.add('run', { taskId }, { jobId: taskId, removeOnComplete: true, removeOnFail: true, attempts: 1 }),
+        late,
+      ]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  work(
+    run: (taskId: string, attempt: number) => Promise<void>,
+    concurrency: number,
+    abandoned?: (taskId: string, reason: string) => Promise<void>,
+  ): void {
+    const worker = new Worker(QUEUE, (job: Job<{ taskId: string }>) => run(job.data.taskId, job.attemptsStarted), {
+      connection: this.patient(),
+      prefix: this.prefix,
+      concurrency,
+      lockDuration: this.timing.lockMs,
+      stalledInterval: Math.max(500, Math.floor(this.timing.lockMs / 2)),
+      // A task cut short twice is not tried a third time (the runner fails non-idempotent ones at once anyway).
+      maxStalledCount: 2,
+      removeOnComplete: { count: 0 },
+      removeOnFail: { count: 0 },
+    });
+    worker.on('error', () => undefined);
+    worker.on('failed', (job, error) => {
+      const id = job?.data?.taskId;
+      if (id && abandoned) void abandoned(id, error.message).catch(() => undefined);
+    });
+    this.worker = worker;
+  }
+
+  /**
+   * Stops taking jobs and waits for the runs here up to `graceMs`; then lets go of the rest without finishing them:
+   * their locks lapse and other workers take them over (the path of a killed worker).
+   */
+  async close(graceMs = 0): Promise<void> {
+    const worker = this.worker;
+    if (worker) {
+      const finished = worker.close();
+      const late = await Promise.race([
+        finished.then(() => false),
+        new Promise<boolean>((r) => setTimeout(() => r(true), graceMs).unref()),
+      ]);
+      if (late) {
+        this.logger.warn('shutdown: tasks still running are left to other workers');
+        await worker.close(true).catch(() => undefined);
+      }
+    }
+    await this.queue.close().catch(() => undefined);
+    // BullMQ does not close connections it was given.
+    await Promise.all(this.connections.map((c) => closeRedisClient(c)));
+  }
+
+  async ping(): Promise<void> {
+    await this.connections[0].ping();
+  }
+
+  /** A copy of the shared connection that waits through outages (BullMQ's requirement for its connections). */
+  private patient(): RedisClient {
+    const options = { maxRetriesPerRequest: null, commandTimeout: undefined, enableAutoPipelining: false };
+    const redis = this.redis;
+    const copy =
+      redis instanceof Cluster
+        ? redis.duplicate(undefined, { redisOptions: { ...redis.options.redisOptions, ...options } })
+        : redis.duplicate(options);
+    copy.on('error', () => undefined); // the shared connection logs outages
+    this.connections.push(copy);
+    return copy;
+  }
+}

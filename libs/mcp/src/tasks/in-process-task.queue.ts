@@ -1,0 +1,47 @@
+import { McpTaskQueue } from './task.queue';
+
+/**
+ * The embedded queue: tasks run in this process, in arrival order, `concurrency` at a time. Nothing survives a
+ * restart (the in-memory task store does not either). The caps on open tasks bound how much can wait here.
+ */
+export class InProcessTaskQueue implements McpTaskQueue {
+  readonly durable = false;
+  private readonly waiting: string[] = [];
+  private running = 0;
+  private readonly runs = new Set<Promise<void>>();
+  private runner: ((taskId: string, attempt: number) => Promise<void>) | undefined;
+  private concurrency = 1;
+  private closed = false;
+
+  async enqueue(taskId: string): Promise<void> {
+    this.waiting.push(taskId);
+    // Not in the caller's turn: the request answers with the task handle first.
+    setImmediate(() => this.drain());
+  }
+
+  work(run: (taskId: string, attempt: number) => Promise<void>, concurrency: number): void {
+    this.runner = run;
+    this.concurrency = concurrency;
+    setImmediate(() => this.drain());
+  }
+
+  async close(graceMs: number): Promise<void> {
+    this.closed = true;
+    await Promise.race([Promise.allSettled([...this.runs]), new Promise((r) => setTimeout(r, graceMs).unref())]);
+  }
+
+  private drain(): void {
+    while (!this.closed && this.runner && this.running < this.concurrency && this.waiting.length) {
+      const id = this.waiting.shift()!;
+      this.running++;
+      const run = this.runner(id, 1)
+        .catch(() => undefined) // the runner records its own failures on the task
+        .finally(() => {
+          this.running--;
+          this.runs.delete(run);
+          this.drain();
+        });
+      this.runs.add(run);
+    }
+  }
+}

@@ -1,0 +1,252 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { propagation, context } from '@opentelemetry/api';
+import { MCP_MODULE_OPTIONS } from '../mcp.constants';
+import { ResolvedMcpOptions } from '../interfaces/mcp-module-options.interface';
+import { McpError, InvalidParamsError } from '../errors/mcp.error';
+import { ErrorCode } from '../wire/json-rpc';
+import { callerSubject } from '../auth/mcp-principal';
+import { InvocationScope } from '../pipeline/invocation-scope';
+import { ToolEntry } from '../registry/registry-entries';
+import { MCP_TASK_STORE, McpTaskRecord, McpTaskStore, TERMINAL_TASK_STATUSES } from '../stores/task.store';
+import { MCP_TASK_QUEUE, McpTaskQueue } from './task.queue';
+import { McpTaskEvents } from './task-events';
+import { MAX_TASK_ID_CHARS, newTaskId } from './tasks.constants';
+
+/** How often a blocked 2025 `tasks/result` reads the task again, in case a change notice was lost. */
+const RESULT_RECHECK_MS = 2_000;
+
+/**
+ * The request side of tasks, for both protocol eras: creating a task for a call (written to the store before the
+ * handle is returned, then queued), and finding, answering and cancelling one for the caller who created it. Any
+ * other caller is told the task does not exist, exactly as for an id never issued. The wire shapes of each era are
+ * the handlers' business; this service deals in records.
+ */
+@Injectable()
+export class McpTasks {
+  constructor(
+    @Inject(MCP_MODULE_OPTIONS) private readonly options: ResolvedMcpOptions,
+    @Inject(MCP_TASK_STORE) private readonly store: McpTaskStore,
+    @Inject(MCP_TASK_QUEUE) private readonly queue: McpTaskQueue,
+    private readonly events: McpTaskEvents,
+  ) {}
+
+  /**
+   * Creates the task of a `tools/call` and queues it: `answers` are those its questions got before it (asked in the
+   * request, which counted against the caller's limits already); without them the creation is what counts (the
+   * tool's `rateLimit` included). `requestedTtlMs` is a 2025 client's `task.ttl`. Refused with `-32003` past the caps on open tasks (per
+   * caller, and the deployment's queue depth), `-32006` when the store or the queue cannot be reached.
+   */
+  async create(
+    scope: InvocationScope,
+    tool: ToolEntry,
+    args: Record<string, unknown>,
+    answers: Record<string, unknown> | undefined,
+    requestedTtlMs?: number,
+  ): Promise<McpTaskRecord> {
+    if (answers === undefined)
+      return scope.limiter.run(scope.session, tool.name, tool.rateLimit, () =>
+        this.create(scope, tool, args, {}, requestedTtlMs),
+      );
+    const t = this.options.tasks;
+    const now = Date.now();
+    const ttlMs = Math.min(t.maxTtlMs, Math.max(1_000, requestedTtlMs ?? tool.task?.ttlMs ?? t.ttlMs));
+    const timeoutMs = tool.task?.timeoutMs ?? t.timeoutMs;
+    const { session, principal } = scope;
+    const carrier: Record<string, string> = {};
+    propagation.inject(context.active(), carrier);
+    const record: McpTaskRecord = {
+      id: newTaskId(),
+      owner: this.ownerOf(scope),
+      tool: tool.name,
+      arguments: args,
+      caller: {
+        protocolVersion: session.protocolVersion,
+        transport: session.transport,
+        clientCapabilities: session.clientCapabilities,
+        ...(session.clientInfo ? { clientInfo: session.clientInfo } : {}),
+        ...(principal && !principal.anonymous
+          ? {
+              principal: {
+                subject: principal.subject,
+                scopes: [...principal.scopes],
+                claims: { ...principal.claims },
+                ...(principal.allScopes ? { allScopes: true } : {}),
+              },
+            }
+          : {}),
+        ...(session.sessionId ? { sessionId: session.sessionId } : {}),
+        ...(scope.requestId ? { requestId: scope.requestId } : {}),
+        ...(carrier.traceparent ? { traceparent: carrier.traceparent } : {}),
+      },
+      status: 'working',
+      createdAt: now,
+      lastUpdatedAt: now,
+      ttlMs,
+      pollIntervalMs: t.pollIntervalMs,
+      deadline: now + Math.min(timeoutMs, ttlMs),
+      answers,
+      inputRequests: {},
+      asked: [],
+      attempts: 0,
+    };
+    const refused = await this.reach(() =>
+      this.store.create(record, { perOwner: t.maxOpenPerSubject, total: t.maxOpen }),
+    );
+    if (refused === 'owner_full')
+      throw new McpError(
+        ErrorCode.RateLimited,
+        `Rate limited: at most ${t.maxOpenPerSubject} open tasks per caller; wait for one to finish or cancel one`,
+        { reason: 'too_many_tasks', max: t.maxOpenPerSubject, retryAfter: 5 },
+      );
+    if (refused === 'full')
+      throw new McpError(
+        ErrorCode.RateLimited,
+        `Rate limited: the task queue is full (${t.maxOpen} open tasks); retry later`,
+        { reason: 'task_queue_full', max: t.maxOpen, retryAfter: 5 },
+      );
+    try {
+      await this.queue.enqueue(record.id);
+    } catch {
+      // Stored but never queued: it must not wait for ever. Failed, and the caller is told to retry.
+      await this.store
+        .update(record.id, () => ({
+          status: 'failed',
+          error: { code: ErrorCode.UpstreamUnavailable, message: 'The task queue did not accept the task' },
+        }))
+        .catch(() => undefined);
+      throw unavailable('the task queue did not answer');
+    }
+    return record;
+  }
+
+  /** The caller's task `id`, or `-32602` when it does not exist, has expired or is someone else's. */
+  async find(scope: InvocationScope, id: unknown): Promise<McpTaskRecord> {
+    const taskId = taskIdOf(id);
+    const record = await this.reach(() => this.store.get(taskId));
+    if (!record || record.owner !== this.ownerOf(scope)) throw notFound();
+    return record;
+  }
+
+  /**
+   * Answers questions the task is waiting on (`tasks/update`, and the answers a 2025 `tasks/result` stream got):
+   * only keys it asks now are taken; others are ignored, as the extension says. The task goes back to `working`
+   * once nothing is left open.
+   */
+  async answer(scope: InvocationScope, id: unknown, responses: Record<string, unknown>): Promise<McpTaskRecord> {
+    const record = await this.find(scope, id);
+    const updated = await this.reach(() =>
+      this.store.update(record.id, (task) => {
+        const taken = Object.entries(responses).filter(
+          ([key, value]) => key in task.inputRequests && typeof value === 'object' && value !== null,
+        );
+        if (!taken.length) return undefined;
+        const inputRequests = { ...task.inputRequests };
+        for (const [key] of taken) delete inputRequests[key];
+        const open = Object.keys(inputRequests).length > 0;
+        return {
+          answers: { ...task.answers, ...Object.fromEntries(taken) },
+          inputRequests,
+          status: open ? 'input_required' : 'working',
+        };
+      }),
+    );
+    if (!updated) throw notFound();
+    // The run waiting for these answers may be on another replica.
+    if (Object.keys(updated.answers).length !== Object.keys(record.answers).length)
+      await this.events.changed(record.id);
+    return updated;
+  }
+
+  /**
+   * Cancels the task: `cancelled` at once in the store (a final state no later change can undo), and the run, on
+   * whichever replica holds it, is stopped when it hears of the change. Resolves with the task as it is afterwards (a
+   * task already final is returned unchanged).
+   */
+  async cancel(scope: InvocationScope, id: unknown): Promise<{ before: McpTaskRecord; after: McpTaskRecord }> {
+    const before = await this.find(scope, id);
+    if (TERMINAL_TASK_STATUSES.has(before.status)) return { before, after: before };
+    const after = await this.reach(() =>
+      this.store.update(before.id, () => ({
+        status: 'cancelled',
+        statusMessage: 'The task was cancelled by request.',
+        cancelRequested: true,
+      })),
+    );
+    if (!after) throw notFound();
+    await this.events.changed(before.id);
+    return { before, after };
+  }
+
+  /** One page of the caller's tasks, newest first (2025 `tasks/list`). */
+  list(scope: InvocationScope, cursor: unknown): Promise<{ tasks: McpTaskRecord[]; next?: string }> {
+    if (cursor !== undefined && typeof cursor !== 'string')
+      throw new InvalidParamsError('Invalid params: cursor must be a string', { field: 'cursor', reason: 'type' });
+    return this.reach(() => this.store.list(this.ownerOf(scope), cursor, this.options.pageSize));
+  }
+
+  /**
+   * Waits until the caller's task is final or `until` says stop (a 2025 `tasks/result`, and its questions meanwhile),
+   * reading it on every change notice and every few seconds. Ends early, with undefined, when `signal` aborts.
+   */
+  async settle(
+    scope: InvocationScope,
+    id: unknown,
+    until: (task: McpTaskRecord) => boolean,
+  ): Promise<McpTaskRecord | undefined> {
+    let record = await this.find(scope, id);
+    while (!until(record)) {
+      if (scope.signal.aborted) return undefined;
+      await this.changeOf(record.id, scope.signal);
+      record = await this.find(scope, record.id);
+    }
+    return record;
+  }
+
+  /** Resolves on the next change notice of task `id`, after a few seconds, or when `signal` aborts. */
+  private changeOf(id: string, signal: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        unwatch();
+        clearTimeout(timer);
+        signal.removeEventListener('abort', done);
+        resolve();
+      };
+      const unwatch = this.events.watch(id, done);
+      const timer = setTimeout(done, RESULT_RECHECK_MS);
+      signal.addEventListener('abort', done, { once: true });
+    });
+  }
+
+  /** Who a task belongs to: the caller's subject as its budgets count it (per address for anonymous callers). */
+  private ownerOf(scope: InvocationScope): string {
+    return callerSubject(scope.principal, scope.session.transport);
+  }
+
+  /** A store or queue that cannot be reached is `-32006` (HTTP 503), never a stack trace. */
+  private async reach<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      if (error instanceof McpError) throw error;
+      throw unavailable('the task store did not answer');
+    }
+  }
+}
+
+const taskIdOf = (id: unknown): string => {
+  if (typeof id !== 'string' || id.length === 0 || id.length > MAX_TASK_ID_CHARS)
+    throw new InvalidParamsError('Invalid params: taskId must be a task id string', {
+      field: 'taskId',
+      reason: 'type',
+    });
+  return id;
+};
+
+const notFound = () =>
+  new InvalidParamsError('Failed to retrieve task: Task not found', { field: 'taskId', reason: 'task_not_found' });
+
+const unavailable = (what: string) =>
+  new McpError(ErrorCode.UpstreamUnavailable, `Unavailable: ${what}; retry shortly`, {
+    reason: 'task_store_unavailable',
+    retryAfter: 1,
+  });

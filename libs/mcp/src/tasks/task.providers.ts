@@ -1,0 +1,30 @@
+import { Provider } from '@nestjs/common';
+import { MCP_MODULE_OPTIONS } from '../mcp.constants';
+import { ResolvedMcpOptions } from '../interfaces/mcp-module-options.interface';
+import { RedisConnection } from '../stores/redis.connection';
+import { MCP_TASK_QUEUE } from './task.queue';
+import { InProcessTaskQueue } from './in-process-task.queue';
+import { BullmqTaskQueue } from './bullmq-task.queue';
+import { McpTaskEvents } from './task-events';
+import { McpTasks } from './mcp-tasks.service';
+import { McpTaskRunner } from './task.runner';
+
+/**
+ * Tasks: the queue (BullMQ on the Redis store, in process otherwise), the change notices, the request side and the
+ * worker side. The queue reports the jobs BullMQ gives up on to the runner, which fails their tasks.
+ * @internal
+ */
+export const TASK_PROVIDERS: Provider[] = [
+  {
+    provide: MCP_TASK_QUEUE,
+    inject: [MCP_MODULE_OPTIONS, RedisConnection],
+    useFactory: (o: ResolvedMcpOptions, redis?: RedisConnection) => {
+      if (!redis) return new InProcessTaskQueue();
+      const queue = new BullmqTaskQueue(redis.client, o.redis.keyPrefix, { lockMs: o.tasks.lockMs });
+      return queue;
+    },
+  },
+  McpTaskEvents,
+  McpTasks,
+  McpTaskRunner,
+];

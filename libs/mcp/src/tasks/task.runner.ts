@@ -1,0 +1,235 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { MCP_MODULE_OPTIONS } from '../mcp.constants';
+import { ResolvedMcpOptions } from '../interfaces/mcp-module-options.interface';
+import { McpCancelledError, McpError } from '../errors/mcp.error';
+import { toJsonRpcError } from '../errors/error-mapper';
+import { ErrorCode } from '../wire/json-rpc';
+import { McpPrincipal } from '../auth/mcp-principal';
+import { McpRegistry } from '../registry/mcp.registry';
+import { ToolEntry } from '../registry/registry-entries';
+import { McpSession } from '../sessions/mcp-session';
+import { CallLimiter } from '../limits/call-limiter';
+import { invoke } from '../pipeline/invocation.stage';
+import { RequestStateCodec } from '../pipeline/request-state.codec';
+import { prepareToolArguments } from '../pipeline/tool-arguments';
+import { toolCallResult, toolErrorResult } from '../pipeline/tool-result.normalizer';
+import { ProtocolVersion, eraFeatures } from '../wire/protocol-version';
+import {
+  MCP_TASK_STORE,
+  McpTaskPatch,
+  McpTaskRecord,
+  McpTaskStore,
+  TERMINAL_TASK_STATUSES,
+} from '../stores/task.store';
+import { MCP_TASK_QUEUE, McpTaskQueue } from './task.queue';
+import { McpTaskEvents } from './task-events';
+import { TaskInputs } from './task-inputs';
+import { taskStatusSink } from './task-status.sink';
+
+/** How long a finished run keeps trying to record its outcome while the store is unreachable. */
+const PERSIST_RETRY_MS = 1_000;
+
+/** A run's calls are bounded by the task caps, not the caller's call limits (a task may run for an hour). */
+const UNLIMITED = { run: (_s: unknown, _t: unknown, _r: unknown, work: () => Promise<unknown>) => work() };
+
+/**
+ * The worker side of tasks: takes a task from the queue and runs its tool through the same invocation stage as a
+ * call in a request (Nest pipeline, timeout, error mapping), as the caller who created it, then records the outcome.
+ * A run that was cut short before (its worker died) runs again only when the tool is idempotent; otherwise the task
+ * fails with a message saying so, so side effects never happen twice unasked. A cancellation written by any replica
+ * reaches the run here through the change notices and aborts its signal.
+ */
+@Injectable()
+export class McpTaskRunner implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('McpTasks');
+  private readonly running = new Map<string, { controller: AbortController; done: Promise<void> }>();
+
+  constructor(
+    @Inject(MCP_MODULE_OPTIONS) private readonly options: ResolvedMcpOptions,
+    @Inject(MCP_TASK_STORE) private readonly store: McpTaskStore,
+    @Inject(MCP_TASK_QUEUE) private readonly queue: McpTaskQueue,
+    private readonly events: McpTaskEvents,
+    private readonly registry: McpRegistry,
+    private readonly states: RequestStateCodec,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (this.options.tasks.worker)
+      this.queue.work(
+        (id, attempt) => this.run(id, attempt),
+        this.options.tasks.concurrency,
+        (id, reason) => this.abandon(id, reason),
+      );
+  }
+
+  /**
+   * Stops taking tasks and gives the runs here the shutdown grace period to finish. After it, a durable queue hands
+   * the rest to other workers (their tasks go on elsewhere); in process they are stopped and their tasks fail, since
+   * nothing else would ever run them.
+   */
+  async onModuleDestroy(): Promise<void> {
+    await this.queue.close(this.options.limits.shutdownGraceMs);
+    if (this.queue.durable || this.running.size === 0) return;
+    const runs = [...this.running.values()];
+    for (const { controller } of runs)
+      controller.abort(new McpError(ErrorCode.UpstreamUnavailable, 'The server shut down before the task finished'));
+    await Promise.race([Promise.allSettled(runs.map((r) => r.done)), new Promise((r) => setTimeout(r, 2_000))]);
+  }
+
+  /** Runs task `id` once; resolves when its outcome is recorded (or there was nothing to run). */
+  async run(id: string, attempt = 1): Promise<void> {
+    const tool = (name: string) => this.registry.tools.get(name);
+    // Through store outages: a task taken from the queue is started once Redis answers again.
+    const started = await this.retrying(id, () => this.store.update(id, (task) => this.start(task, tool(task.tool))));
+    if (!started || TERMINAL_TASK_STATUSES.has(started.status)) {
+      if (started) await this.events.changed(id);
+      return;
+    }
+    const entry = tool(started.tool)!;
+    await this.events.changed(id);
+    if (attempt > 1 || started.attempts > 1)
+      this.logger.warn(`task ${id} (${entry.name}): its run was cut short; running it again (idempotent tool)`);
+    const controller = new AbortController();
+    const stopWatching = this.events.watch(id, () => void this.stopIfCancelled(id, controller));
+    const done = this.execute(started, entry, controller)
+      .then((patch) => this.retrying(id, () => this.store.update(id, () => patch)))
+      .then(() => this.events.changed(id))
+      .finally(() => {
+        stopWatching();
+        this.running.delete(id);
+      });
+    this.running.set(id, { controller, done });
+    await done;
+  }
+
+  /** BullMQ gave up on a job (cut short too often): its task fails rather than stay open. */
+  async abandon(id: string, reason: string): Promise<void> {
+    this.logger.warn(`task ${id}: the queue gave up on it (${reason})`);
+    const after = await this.store.update(id, () =>
+      failed(
+        ErrorCode.InternalError,
+        'The task was cut short more than once (its workers stopped); it was not run again',
+      ),
+    );
+    if (after) await this.events.changed(id);
+  }
+
+  /** The patch that starts a run, or fails the task when it cannot run (again). */
+  private start(task: McpTaskRecord, tool: ToolEntry | undefined): McpTaskPatch {
+    if (!tool)
+      return failed(ErrorCode.InternalError, `The tool "${task.tool}" of this task no longer exists on this server`);
+    if (task.attempts > 0 && !tool.task?.idempotent)
+      return failed(
+        ErrorCode.InternalError,
+        `The worker running this task stopped before it finished. "${tool.name}" is not idempotent, so it was not ` +
+          'run again: check what the first run did before calling it again.',
+      );
+    if (Date.now() >= task.deadline)
+      return failed(ErrorCode.Timeout, 'Timeout: the task did not finish within its time limit');
+    return { attempts: task.attempts + 1 };
+  }
+
+  private async execute(task: McpTaskRecord, tool: ToolEntry, controller: AbortController): Promise<McpTaskPatch> {
+    const version = task.caller.protocolVersion as ProtocolVersion;
+    const principal = principalOf(task);
+    const session = McpSession.forRequest(
+      task.caller.transport,
+      version,
+      task.caller.clientInfo,
+      task.caller.clientCapabilities,
+      undefined,
+      principal,
+    );
+    try {
+      const prepared = await prepareToolArguments(tool, task.arguments);
+      if ('violations' in prepared)
+        return this.finished(toolErrorResult(`Invalid arguments for tool ${tool.name}`), version);
+      const outcome = await invoke(
+        {
+          requestId: task.caller.requestId,
+          principal,
+          abort: (reason) => controller.abort(reason),
+          // A progress token of its own: the run's progress becomes the task's status message.
+          request: {
+            jsonrpc: '2.0',
+            id: task.id,
+            method: 'tools/call',
+            params: { name: tool.name, arguments: task.arguments, _meta: { progressToken: task.id } },
+          },
+          session,
+          sink: taskStatusSink(this.store, this.events, task.id),
+          signal: controller.signal,
+          options: this.options,
+          limiter: UNLIMITED as unknown as CallLimiter,
+          states: this.states,
+          task: {
+            id: task.id,
+            questions: new TaskInputs(task.id, task.answers, this.store, this.events, controller.signal),
+          },
+        },
+        {
+          kind: 'tool',
+          target: tool.name,
+          timeoutMs: Math.max(1, task.deadline - Date.now()),
+          run: (ctx) => tool.handler(prepared.value, ctx),
+        },
+      );
+      // A task's questions wait in the task: a run never ends with open multi round-trip questions.
+      if ('inputRequired' in outcome) throw new McpError(ErrorCode.InternalError, 'Internal error');
+      return this.finished(toolCallResult(outcome, tool, this.options.limits.maxResultBytes, version), version);
+    } catch (error) {
+      // A protocol error (a cancellation, the timeout, an internal fault): `failed` with the JSON-RPC error.
+      const e = toJsonRpcError(error, `tool ${tool.name}`);
+      const data = e.data === undefined ? {} : { data: e.data };
+      return { status: 'failed', error: { code: e.code, message: e.message, ...data }, statusMessage: e.message };
+    }
+  }
+
+  /** A result: `completed` (2025-11-25 reports a tool error as `failed`, with the result kept for `tasks/result`). */
+  private finished(result: Record<string, unknown>, version: ProtocolVersion): McpTaskPatch {
+    const legacyFailure = eraFeatures(version).tasksUtility && result.isError === true;
+    return { status: legacyFailure ? 'failed' : 'completed', result };
+  }
+
+  /**
+   * A store call, tried again every second while the store cannot be reached, for as long as the task could still
+   * matter (its longest possible life): an outcome is never lost to a Redis outage.
+   */
+  private async retrying<T>(id: string, work: () => Promise<T>): Promise<T | undefined> {
+    const until = Date.now() + this.options.tasks.maxTtlMs;
+    for (let warned = false; ;) {
+      try {
+        return await work();
+      } catch (error) {
+        if (Date.now() > until) return undefined;
+        if (!warned)
+          this.logger.warn(`task ${id}: the task store is unreachable (${(error as Error).message}); retrying`);
+        warned = true;
+        await new Promise((r) => setTimeout(r, PERSIST_RETRY_MS));
+      }
+    }
+  }
+
+  private async stopIfCancelled(id: string, controller: AbortController): Promise<void> {
+    const task = await this.store.get(id).catch(() => undefined);
+    if (task?.status === 'cancelled') controller.abort(new McpCancelledError());
+  }
+}
+
+const failed = (code: number, message: string): McpTaskPatch => ({
+  status: 'failed',
+  error: { code, message },
+  statusMessage: message,
+});
+
+/** The caller as the run's guards and handler see it, rebuilt from what the task kept. */
+function principalOf(task: McpTaskRecord): McpPrincipal | undefined {
+  const p = task.caller.principal;
+  if (!p) return undefined;
+  return {
+    subject: p.subject,
+    scopes: new Set(p.scopes),
+    claims: p.claims,
+    ...(p.allScopes ? { allScopes: true } : {}),
+  };
+}

@@ -1,0 +1,43 @@
+import { resolveTasksOptions } from './tasks-options.resolver';
+
+describe('task options', () => {
+  it('has documented defaults', () => {
+    expect(resolveTasksOptions(undefined, {}, 'memory')).toEqual({
+      ttlMs: 3_600_000,
+      maxTtlMs: 86_400_000,
+      pollIntervalMs: 1_000,
+      timeoutMs: 1_800_000,
+      maxOpenPerSubject: 20,
+      maxOpen: 1_000,
+      concurrency: 8,
+      lockMs: 30_000,
+      worker: true,
+    });
+  });
+
+  it('reads the environment, the option winning', () => {
+    const env = {
+      MCP_TASK_TTL_MS: '120000',
+      MCP_MAX_TASKS: '5',
+      MCP_TASK_WORKER: 'false',
+      MCP_TASK_TIMEOUT_MS: '60000',
+    };
+    expect(resolveTasksOptions({ maxOpen: 7 }, env, 'redis')).toMatchObject({
+      ttlMs: 120_000,
+      maxOpen: 7,
+      worker: false,
+      timeoutMs: 60_000,
+    });
+  });
+
+  it('stops the boot on a value that cannot work, saying why', () => {
+    expect(() => resolveTasksOptions({ concurrency: 0 }, {}, 'memory')).toThrow(
+      'tasks.concurrency must be a positive integer',
+    );
+    expect(() => resolveTasksOptions({ ttlMs: 1000, timeoutMs: 5000 }, {}, 'memory')).toThrow(
+      'shorter than tasks.ttlMs',
+    );
+    expect(() => resolveTasksOptions({ ttlMs: 100_000_000 }, {}, 'memory')).toThrow('must not exceed tasks.maxTtlMs');
+    expect(() => resolveTasksOptions({ worker: false }, {}, 'memory')).toThrow('needs the Redis store');
+  });
+});

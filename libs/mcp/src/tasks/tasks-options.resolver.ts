@@ -1,0 +1,38 @@
+import { McpTasksOptions, ResolvedTasksOptions } from './tasks-options.interface';
+
+const num = (v: string | undefined): number | undefined => (v === undefined || v === '' ? undefined : Number(v));
+
+/** The task settings: the option, then the environment, then the defaults; a bad value stops the boot. @internal */
+export function resolveTasksOptions(
+  o: McpTasksOptions | undefined,
+  env: NodeJS.ProcessEnv,
+  store: 'memory' | 'redis',
+): ResolvedTasksOptions {
+  const worker = o?.worker ?? !/^(false|0|off)$/i.test(env.MCP_TASK_WORKER?.trim() ?? '');
+  const resolved: ResolvedTasksOptions = {
+    ttlMs: o?.ttlMs ?? num(env.MCP_TASK_TTL_MS) ?? 60 * 60_000,
+    maxTtlMs: o?.maxTtlMs ?? num(env.MCP_TASK_MAX_TTL_MS) ?? 24 * 60 * 60_000,
+    pollIntervalMs: o?.pollIntervalMs ?? num(env.MCP_TASK_POLL_INTERVAL_MS) ?? 1_000,
+    timeoutMs: o?.timeoutMs ?? num(env.MCP_TASK_TIMEOUT_MS) ?? 30 * 60_000,
+    maxOpenPerSubject: o?.maxOpenPerSubject ?? num(env.MCP_MAX_TASKS_PER_SUBJECT) ?? 20,
+    maxOpen: o?.maxOpen ?? num(env.MCP_MAX_TASKS) ?? 1_000,
+    concurrency: o?.concurrency ?? num(env.MCP_TASK_CONCURRENCY) ?? 8,
+    lockMs: o?.lockMs ?? num(env.MCP_TASK_LOCK_MS) ?? 30_000,
+    worker,
+  };
+  for (const [key, value] of Object.entries(resolved)) {
+    if (key !== 'worker' && (!Number.isInteger(value) || (value as number) < 1))
+      throw new Error(`McpModule: tasks.${key} must be a positive integer (got ${JSON.stringify(value)})`);
+  }
+  if (resolved.ttlMs > resolved.maxTtlMs) throw new Error('McpModule: tasks.ttlMs must not exceed tasks.maxTtlMs');
+  if (resolved.timeoutMs >= resolved.ttlMs)
+    throw new Error(
+      'McpModule: tasks.timeoutMs must be shorter than tasks.ttlMs (a task is removed ttlMs after it was created)',
+    );
+  // Without a shared store no other replica can run this one's tasks: they would wait for ever.
+  if (!worker && store !== 'redis')
+    throw new Error(
+      'McpModule: tasks.worker false (MCP_TASK_WORKER) needs the Redis store: workers elsewhere run the tasks',
+    );
+  return resolved;
+}
