@@ -34,6 +34,7 @@
 //                    bench/results/latest.json (the throughput numbers there stay as they were)
 //   BENCH_ONLY=abuse    the same for the abuse scenario (bench/lib/abuse.mjs; BENCH_ABUSE_DURATION, default 8 s)
 //   BENCH_ONLY=replicas the same for two replicas against one behind nginx (bench/lib/replicas.mjs)
+//   BENCH_ONLY=tasks    the same for tasks on the Redis queue (bench/lib/tasks.mjs)
 //   BENCH_ONLY=boot     the same for the boot of 50 and 1,000 decorated tools (bench/lib/boot.mjs)
 //   BENCH_ONLY=peers    the same for the peers: the ceiling, our production configuration and the peer frameworks
 //                    under tools/call (bench/lib/peers.mjs), merged as the `peers` block
@@ -51,6 +52,7 @@ import { limiterDone, limiterLine, runLimiter } from './lib/limiter.mjs';
 import { runAbuse } from './lib/abuse.mjs';
 import { dropRedisPrefix, redisBytesPerSession } from './lib/redis.mjs';
 import { runReplicas } from './lib/replicas.mjs';
+import { runTasks } from './lib/tasks.mjs';
 import { runBoot } from './lib/boot.mjs';
 import { peersBlock, startPeers, stopPeers } from './lib/peers.mjs';
 import { runPlan } from './lib/plan.mjs';
@@ -249,6 +251,11 @@ async function main() {
   const replicas = await runReplicas();
   process.stdout.write(' done\n');
 
+  // --- tasks: creation rate, tasks/get, the queue's overhead, Redis memory per task (one server, Redis) ---
+  process.stdout.write('  tasks (BullMQ on Redis) ...');
+  const tasks = await runTasks();
+  process.stdout.write(' done\n');
+
   // --- idle sessions memory -----------------------------------------------------------------------
   process.stdout.write('  idle sessions ...');
   // It boots the fixture in-process with authentication off, hence NODE_ENV=development (see above).
@@ -285,6 +292,7 @@ async function main() {
     production,
     boot,
     peersBlock(peers, measured),
+    tasks,
   );
 }
 

@@ -4,7 +4,9 @@ import { CallToolResultSchema, CreateTaskResultSchema, ElicitRequestSchema } fro
 import { RunningServer, startDeskHttp } from './support/server-process';
 import { MODERN_META, messagesOf, modernPost } from './support/modern-post';
 import { rpcError } from './support/rpc-error';
-import { sleep } from './support/wait';
+import { sleep, waitFor } from './support/wait';
+import { listen } from './support/listen-stream';
+import { managementUrlOf } from './support/management-url';
 
 const EXTENSION = 'io.modelcontextprotocol/tasks';
 /** A 2026-07-28 request that declares the tasks extension. */
@@ -25,6 +27,7 @@ describe('tasks: the 2026-07-28 extension and the 2025-11-25 utility on one endp
 
   beforeAll(async () => {
     server = await startDeskHttp({
+      MCP_METRICS_PORT: '0',
       DESK_TASK_TOOLS: 'on',
       MCP_MAX_TASKS_PER_SUBJECT: '3',
       MCP_TASK_POLL_INTERVAL_MS: '200',
@@ -164,6 +167,35 @@ describe('tasks: the 2026-07-28 extension and the 2025-11-25 utility on one endp
       for (const taskId of ids) await rpc('tasks/cancel', { taskId });
     });
 
+    it('sends notifications/tasks on a listen stream that follows the task (the caller’s own tasks only)', async () => {
+      const { taskId } = (await call('archive_tickets', { before: '2026-02-01' })).result;
+      const stream = await listen(server.url, alice, { taskIds: [taskId, 'AAAAAAAAAAAAAAAAAAAAAA'] }, 7, WITH_TASKS);
+      const strangers = await listen(server.url, mallory, { taskIds: [taskId] }, 8, WITH_TASKS);
+      try {
+        expect(stream.frames[0].params.notifications).toEqual({ taskIds: [taskId] });
+        expect(strangers.frames[0].params.notifications).toEqual({ taskIds: [] });
+        const tasks = () => stream.frames.filter((f) => f.method === 'notifications/tasks').map((f) => f.params);
+        await waitFor(() => tasks().some((t) => t.status === 'input_required'), 5_000, 'input_required');
+        expect(tasks().find((t) => t.status === 'input_required')).toMatchObject({
+          taskId,
+          inputRequests: { confirm: { method: 'elicitation/create' } },
+          _meta: { 'io.modelcontextprotocol/subscriptionId': 7 },
+        });
+        await rpc('tasks/update', {
+          taskId,
+          inputResponses: { confirm: { action: 'accept', content: { confirm: true } } },
+        });
+        await waitFor(() => tasks().some((t) => t.status === 'completed'), 5_000, 'completed');
+        expect(tasks().find((t) => t.status === 'completed').result.content[0].text).toContain('2026-02-01');
+        expect(strangers.frames.filter((f) => f.method === 'notifications/tasks')).toEqual([]);
+      } finally {
+        await stream.close();
+        await strangers.close();
+      }
+      const refused = await listen(server.url, alice, { taskIds: [taskId] }, 9);
+      expect(refused.body?.error?.code).toBe(-32021);
+    });
+
     it('checks Mcp-Name against the task id, and has no tasks/result or tasks/list in this era', async () => {
       const res = await modernPost(
         server.url,
@@ -176,6 +208,19 @@ describe('tasks: the 2026-07-28 extension and the 2025-11-25 utility on one endp
       for (const method of ['tasks/result', 'tasks/list'])
         expect((await rpc(method, { taskId: 'AAAAAAAAAAAAAAAAAAAAAA' })).error.code).toBe(-32601);
     });
+  });
+
+  it('shows tasks to operators: /ready probes the task store and queue, metrics count tasks by tool, state and outcome', async () => {
+    const ready = (await (await fetch(new URL('/ready', server.url))).json()) as { checks: Record<string, unknown> };
+    expect(ready.checks).toMatchObject({ task_store: 'ok', task_queue: 'ok' });
+    const metrics = await (await fetch(await managementUrlOf(server))).text();
+    expect(metrics).toMatch(/^mcp_tasks_created_total\{tool="bulk_export",service="desk"\} [1-9]/m);
+    expect(metrics).toMatch(/^mcp_task_runs_total\{tool="provision_desk",status="cancelled",service="desk"\} [1-9]/m);
+    expect(metrics).toMatch(/^mcp_task_queue_wait_seconds_count\{service="desk",tool="bulk_export"\} [1-9]/m);
+    expect(metrics).toMatch(
+      /^mcp_task_run_duration_seconds_count\{service="desk",tool="bulk_export",status="completed"\} [1-9]/m,
+    );
+    expect(metrics).toMatch(/^mcp_tasks\{state="open",service="desk"\} \d+/m);
   });
 
   describe('2025-11-25, the tasks utility (official SDK 1.x client)', () => {
@@ -261,6 +306,21 @@ describe('tasks: the 2026-07-28 extension and the 2025-11-25 utility on one endp
       const refused = await rpcError(client.experimental.tasks.cancelTask(taskId));
       expect(refused.code).toBe(-32602);
       expect(refused.message).toContain("already in terminal status 'completed'");
+    });
+
+    it('tells the session of its task’s status changes (notifications/tasks/status)', async () => {
+      const statuses: string[] = [];
+      client.fallbackNotificationHandler = async (n) => {
+        if (n.method === 'notifications/tasks/status') statuses.push((n.params as { status: string }).status);
+      };
+      // The session's standalone stream carries them: the SDK opens it after initialize.
+      await sleep(200);
+      const created = await client.request(
+        { method: 'tools/call', params: { name: 'bulk_export', arguments: { steps: 2, stepMs: 50 }, task: {} } },
+        CreateTaskResultSchema,
+      );
+      await waitFor(() => statuses.includes('completed'), 5_000, 'a completed status notification');
+      expect((await client.experimental.tasks.getTask(created.task.taskId)).status).toBe('completed');
     });
 
     it('cancels a running task: the answer is the task, cancelled', async () => {

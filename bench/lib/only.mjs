@@ -3,6 +3,7 @@
 import { limiterDone, limiterLine, mergeLimiter, printLimiter, runLimiter } from './limiter.mjs';
 import { mergeAbuse, printAbuse, runAbuse } from './abuse.mjs';
 import { mergeReplicas, printReplicas, runReplicas } from './replicas.mjs';
+import { mergeTasks, printTasks, runTasks } from './tasks.mjs';
 import { mergeBoot, printBoot, runBoot } from './boot.mjs';
 import { mergePeers, runPeersOnly } from './peers.mjs';
 import { mergeRedisOnly, printRedisOnly, runRedisOnly } from './redis-only.mjs';
@@ -39,6 +40,13 @@ const PARTS = {
     process.stdout.write(' done\n');
     printReplicas(replicas);
     mergeReplicas(replicas);
+  },
+  async tasks() {
+    process.stdout.write('  tasks (BullMQ on Redis) ...');
+    const tasks = await runTasks();
+    process.stdout.write(' done\n');
+    printTasks(tasks);
+    mergeTasks(tasks);
   },
   async boot() {
     process.stdout.write('  boot (50 and 1,000 decorated tools) ...\n');

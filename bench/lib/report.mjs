@@ -6,6 +6,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { printLimiter } from './limiter.mjs';
 import { printAbuse } from './abuse.mjs';
 import { printReplicas } from './replicas.mjs';
+import { printTasks } from './tasks.mjs';
 import { printBoot } from './boot.mjs';
 import { PIN } from './servers.mjs';
 import { printPeers, printTable } from './tables.mjs';
@@ -179,6 +180,7 @@ export function report(
   production,
   boot,
   peers,
+  tasks,
 ) {
   const rows = buildRows(runs, measured);
   const idleVerdict =
@@ -202,6 +204,7 @@ export function report(
   printLimiter(limiter);
   printAbuse(abuse);
   printReplicas(replicas);
+  printTasks(tasks);
   console.log('');
   printBoot(boot);
   if (redisMemory)
@@ -262,6 +265,7 @@ export function report(
         production,
         boot,
         peers,
+        tasks,
         failed,
       },
       null,

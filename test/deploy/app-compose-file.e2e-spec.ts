@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { SHUTDOWN_MARGIN_MS } from '@app/mcp/bootstrap/shutdown-deadline';
 import { eachApp } from '../support/apps';
 import {
   ComposeConfig,
@@ -13,13 +14,15 @@ import {
   normalisePort,
   parseYaml,
   replicaServices,
+  runCompose,
 } from '../support/compose-config';
 
 /**
  * The compose deployment (docker-compose.yml at the repository root) of every app under apps/ (`APP=<app>`),
  * read the way docker-compose reads it: replicas behind a load balancer without affinity, Redis, Keycloak, the
- * OpenTelemetry collector, Jaeger and Prometheus, wired to each other. app-compose-processes.e2e-spec.ts runs the
- * same configuration as processes.
+ * OpenTelemetry collector, Jaeger and Prometheus, wired to each other, and the task worker of the profile
+ * "workers". app-compose-processes.e2e-spec.ts runs the same configuration as processes;
+ * kubernetes-task-workers.e2e-spec.ts runs a request replica and a worker.
  */
 const NEST_CLI = JSON.parse(readFileSync(resolve(ROOT, 'nest-cli.json'), 'utf8')) as {
   projects: Record<string, { type: string; root: string }>;
@@ -31,7 +34,7 @@ describe.each(eachApp())('docker-compose.yml deploying %s', (app) => {
 
   beforeAll(() => {
     config = composeConfig(app);
-    replicas = replicaServices(config);
+    replicas = loadBalanced(config);
   });
 
   it('has two or more identical MCP replicas built from the repository Dockerfile for an app under apps/', () => {
@@ -145,12 +148,128 @@ describe.each(eachApp())('docker-compose.yml deploying %s', (app) => {
     expect(job.static_configs.flatMap((c) => c.targets).sort()).toEqual(replicas.map(([n]) => `${n}:9464`).sort());
   });
 
+  /**
+   * The task worker (docs/deploying.md, "A separate task worker deployment"): `docker-compose --profile workers up`
+   * starts it beside the replicas, and MCP_TASK_WORKER=false in the shell turns the replicas' own worker off.
+   */
+  describe('the task worker of the profile "workers"', () => {
+    let split: ComposeConfig;
+    let worker: Service;
+
+    beforeAll(() => {
+      split = renderCompose(app, ['--profile', 'workers'], { MCP_TASK_WORKER: 'false' });
+      worker = split.services['mcp-worker'];
+    });
+
+    it('is started with the profile only: a plain `up` starts what it did before', () => {
+      expect(worker.profiles).toEqual(['workers']);
+      // docker-compose 1.x lists every service in `config` (the profile says whether `up` starts it); 2.x leaves
+      // out the services of profiles not asked for.
+      const plain = config.services['mcp-worker'] as Service | undefined;
+      if (plain) expect(plain.profiles).toEqual(['workers']);
+      const profiled = Object.entries(split.services).filter(([, s]) => (s as Service).profiles?.length);
+      expect(profiled.map(([name]) => name)).toEqual(['mcp-worker']);
+      expect(Object.keys(split.services).sort()).toEqual(
+        [...new Set([...Object.keys(config.services), 'mcp-worker'])].sort(),
+      );
+    });
+
+    it("is the replicas' app: their build, image, limits, hardening and settings, and no MCP_TASK_WORKER", () => {
+      const [, replica] = loadBalanced(split)[0];
+      const shape = ({ environment: _e, profiles: _p, stop_grace_period: _g, ...rest }: Service) => rest;
+      expect(shape(worker)).toEqual(shape(replica));
+      expect(worker).toMatchObject({ image: `${app}:local`, mem_limit: replica.mem_limit, cpus: replica.cpus });
+      const env = environment(worker.environment);
+      // Unset is on: it runs the tasks whatever the replicas are given.
+      expect(env).not.toHaveProperty('MCP_TASK_WORKER');
+      expect(env.OTEL_RESOURCE_ATTRIBUTES).toBe('service.instance.id=mcp-worker');
+      const others = (e: Record<string, string>) => {
+        const rest = { ...e };
+        for (const key of ['MCP_TASK_WORKER', 'OTEL_RESOURCE_ATTRIBUTES', 'MCP_SHUTDOWN_GRACE_MS']) delete rest[key];
+        return rest;
+      };
+      // The same store (tasks are queued on this Redis), issuer, secrets, telemetry as the replicas.
+      expect(others(env)).toEqual(others(environment(replica.environment)));
+      expect(env).toMatchObject({ MCP_STORE: 'redis', MCP_METRICS_PORT: '9464' });
+      // Docker waits for the drain (runs under way finish) and the server's margin after it before SIGKILL.
+      const drainMs = Number(env.MCP_SHUTDOWN_GRACE_MS);
+      expect(drainMs).toBeGreaterThanOrEqual(10_000);
+      expect(seconds(worker.stop_grace_period!) * 1000).toBeGreaterThan(drainMs + SHUTDOWN_MARGIN_MS);
+    });
+
+    it('gets no client traffic: not behind the load balancer, no published port', () => {
+      const lb = split.services.lb;
+      const conf = readFileSync(mountedFile(lb, '/etc/nginx/nginx.conf')!, 'utf8').replace(/#.*$/gm, '');
+      expect(conf).not.toContain('mcp-worker');
+      const dependsOn = Array.isArray(lb.depends_on) ? lb.depends_on : Object.keys(lb.depends_on ?? {});
+      expect(dependsOn).toEqual(expect.arrayContaining(loadBalanced(split).map(([name]) => name)));
+      expect(dependsOn).not.toContain('mcp-worker');
+      expect(worker.ports ?? []).toEqual([]);
+      expect(loadBalanced(split).map(([name]) => name)).not.toContain('mcp-worker');
+    });
+
+    it('MCP_TASK_WORKER=false reaches the load-balanced replicas (they answer requests only); unset, they work', () => {
+      const names = (c: ComposeConfig) => loadBalanced(c).map(([name]) => name);
+      expect(names(split)).toEqual(names(config));
+      for (const [, replica] of loadBalanced(split))
+        expect(environment(replica.environment).MCP_TASK_WORKER).toBe('false');
+      // Without it (and with it empty) every replica runs tasks, as before the profile existed.
+      const plain = renderCompose(app, [], { MCP_TASK_WORKER: '' });
+      for (const [, replica] of loadBalanced(plain))
+        expect(environment(replica.environment).MCP_TASK_WORKER).toBe('true');
+    });
+
+    it('is scraped by Prometheus by its name on the management port; a plain `up` has no target for it', () => {
+      const prometheus = split.services.prometheus;
+      const scrape = parseYaml(readFileSync(mountedFile(prometheus, '/etc/prometheus/prometheus.yml')!, 'utf8')) as {
+        scrape_configs: {
+          job_name: string;
+          static_configs?: { targets: string[] }[];
+          dns_sd_configs?: { names: string[]; type?: string; port?: number }[];
+        }[];
+      };
+      const statics = scrape.scrape_configs.flatMap((j) => (j.static_configs ?? []).flatMap((c) => c.targets));
+      // Never a static target: it would be down whenever the profile is off.
+      expect(statics.filter((t) => t.startsWith('mcp-worker'))).toEqual([]);
+      // By DNS instead (no name, no target), in the replicas' job, so the rules and dashboards see it with them.
+      const [job] = scrape.scrape_configs;
+      expect(job.dns_sd_configs).toEqual([
+        { names: ['mcp-worker'], type: 'A', port: Number(environment(worker.environment).MCP_METRICS_PORT) },
+      ]);
+    });
+  });
+
   it('publishes every port on 127.0.0.1 only', () => {
     for (const service of Object.values(config.services)) {
       for (const port of (service.ports ?? []).map(normalisePort)) expect(port.hostIp).toBe('127.0.0.1');
     }
   });
 });
+
+type Service = ComposeService & { profiles?: string[]; stop_grace_period?: string };
+
+/** The replicas behind the load balancer: the app's services that a plain `up` starts (the worker has a profile). */
+function loadBalanced(config: ComposeConfig): [string, Service][] {
+  return replicaServices(config).filter(([, s]) => !(s as Service).profiles?.length);
+}
+
+/** `docker-compose [args] config` for `app` with generated secrets and `env` added to the shell's. */
+function renderCompose(app: string, args: string[], env: Record<string, string>): ComposeConfig {
+  const run = runCompose(ROOT, ['--env-file', composeSecrets().file, '-f', 'docker-compose.yml', ...args, 'config'], {
+    APP: app,
+    ...env,
+  });
+  if (run.status !== 0) throw new Error(`docker-compose config exited with ${run.status}:\n${run.stderr}`);
+  return parseYaml(run.stdout) as ComposeConfig;
+}
+
+/** A compose duration ("75s", "1m15s", "500ms") in seconds. */
+function seconds(duration: string): number {
+  const units: Record<string, number> = { h: 3600, m: 60, s: 1, ms: 0.001, us: 1e-6 };
+  const parts = [...duration.matchAll(/(\d+(?:\.\d+)?)(h|ms|us|m|s)/g)];
+  if (parts.map((p) => p[0]).join('') !== duration) throw new Error(`not a compose duration: ${duration}`);
+  return parts.reduce((sum, [, n, unit]) => sum + Number(n) * units[unit], 0);
+}
 
 interface KeycloakRealm {
   realm: string;

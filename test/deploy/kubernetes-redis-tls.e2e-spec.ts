@@ -122,6 +122,38 @@ describe('Kubernetes: the redis-tls component', () => {
   });
 });
 
+describe('Kubernetes: the redis-tls component with the task workers', () => {
+  const overlay = mkdtempSync(join(tmpdir(), 'k8s-redis-tls-workers-'));
+  const component = (name: string) => `  - ${relative(overlay, join(ROOT, `deploy/kubernetes/components/${name}`))}`;
+  writeFileSync(
+    join(overlay, 'kustomization.yaml'),
+    [
+      'resources:',
+      `  - ${relative(overlay, join(ROOT, 'deploy/kubernetes/base'))}`,
+      'components:',
+      component('task-workers'),
+      component('redis-tls'),
+      '',
+    ].join('\n'),
+  );
+  const { resources } = checkKustomization(overlay);
+  afterAll(() => rmSync(overlay, { recursive: true, force: true }));
+
+  it('gives Redis’s CA to the workers as to the request replicas (task-workers listed first)', () => {
+    for (const name of ['mcp-server', 'mcp-worker']) {
+      const pod = podOf(resources, 'Deployment', name);
+      const server = container(pod, 'server');
+      expect(server.env).toContainEqual({ name: 'NODE_EXTRA_CA_CERTS', value: '/etc/redis-ca/ca.crt' });
+      expect(server.volumeMounts).toContainEqual({ name: 'redis-ca', mountPath: '/etc/redis-ca', readOnly: true });
+      expect(pod.spec.volumes).toContainEqual(expect.objectContaining({ name: 'redis-ca' }));
+    }
+    // The selector names the app's Deployments only: Redis's own pod gets no server container.
+    expect(podOf(resources, 'Deployment', 'redis').spec.containers.map((c: { name: string }) => c.name)).not.toContain(
+      'server',
+    );
+  });
+});
+
 /** A CA and a server certificate for `names` in a new folder, as cert-manager writes them (ca.crt, tls.*). */
 function makeCertificates(names: string[]): string {
   const dir = mkdtempSync(join(tmpdir(), 'redis-tls-'));

@@ -71,6 +71,7 @@ describe('a team starts its own server with nest g (README flow, in a temporary 
   it.each([
     ['mcp-tool', 'weather-forecast', []],
     ['mcp-tool', 'refund-order', ['--type', 'high']],
+    ['mcp-tool', 'nightly-export', ['--type', 'task']],
     ['mcp-prompt', 'daily-summary', []],
     ['mcp-resource', 'price-list', []],
     ['mcp-resource', 'invoice', ['--type', 'template']],
@@ -88,6 +89,15 @@ describe('a team starts its own server with nest g (README flow, in a temporary 
     expect(tool).toContain("risk: 'high'");
     for (const field of ['sideEffects', 'idempotency', 'retry', 'approval']) expect(tool).toContain(`${field}:`);
     expect(tool).toMatch(/retry: 'TODO/);
+  });
+
+  it('a task tool runs as a task, and its spec drives the task to its end in both eras', () => {
+    const tool = readFileSync(join(dir, `apps/${APP}/src/nightly-export/nightly-export.tools.ts`), 'utf8');
+    expect(tool).toContain("task: 'optional'");
+    expect(tool).toContain('ctx.reportProgress(');
+    const spec = readFileSync(join(dir, `apps/${APP}/src/nightly-export/nightly-export.tools.spec.ts`), 'utf8');
+    expect(spec).toContain("client.runTask('nightly_export'");
+    expect(spec).toContain("['2025-11-25', '2026-07-28']");
   });
 
   it('those TODO: placeholders are not recorded by the contract gate and stop a production boot', () => {

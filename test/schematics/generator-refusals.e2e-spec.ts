@@ -65,7 +65,7 @@ describe('the generators refuse invalid input with one line and write nothing (i
     ],
     [
       ['mcp-tool', 'find-order', '--project', '$APP', '--type', 'extreme'],
-      'mcp-tool: unknown --type "extreme": use readonly, low, medium or high',
+      'mcp-tool: unknown --type "extreme": use readonly, low, medium, high or task',
     ],
     [
       ['mcp-resource', 'price-list', '--project', '$APP', '--type', 'stream'],
@@ -110,7 +110,7 @@ describe('the generators refuse invalid input with one line and write nothing (i
       [['mcp-tool', 'Bad_Name', '--project', APP], kebab('mcp-tool', 'bad_name', 'find-order')],
       [
         ['mcp-tool', 'find-order', '--project', APP, '--type', 'extreme'],
-        'mcp-tool: unknown --type "extreme": use readonly, low, medium or high',
+        'mcp-tool: unknown --type "extreme": use readonly, low, medium, high or task',
       ],
     ];
     for (const [args, line] of cases) {

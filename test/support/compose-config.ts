@@ -24,6 +24,8 @@ export interface ComposeService {
   tmpfs?: string | string[];
   security_opt?: string[];
   cap_drop?: string[];
+  /** Services in a profile (the task worker) start only when it is asked for. */
+  profiles?: string[];
   restart?: string;
   mem_limit?: string | number;
   cpus?: string | number;
@@ -67,7 +69,7 @@ export function composeConfig(app: string, envFile = composeSecrets().file): Com
 
 /** The MCP replicas: the services built from the repository's Dockerfile. */
 export function replicaServices(config: ComposeConfig): [string, ComposeService][] {
-  return Object.entries(config.services).filter(([, s]) => s.build !== undefined);
+  return Object.entries(config.services).filter(([, s]) => s.build !== undefined && !s.profiles?.length);
 }
 
 /** docker-compose 1.x prints YAML only; PyYAML ships with it (Debian's python3-yaml), so convert there. */

@@ -22,6 +22,7 @@ export async function listen(
   token: string,
   notifications: Record<string, unknown> = { toolsListChanged: true },
   id: string | number = 1,
+  meta: Record<string, unknown> = MODERN_META,
 ): Promise<ListenStream> {
   const abort = new AbortController();
   const res = await fetch(url, {
@@ -38,7 +39,7 @@ export async function listen(
       jsonrpc: '2.0',
       id,
       method: 'subscriptions/listen',
-      params: { _meta: MODERN_META, notifications },
+      params: { _meta: meta, notifications },
     }),
   });
   if (!(res.headers.get('content-type') ?? '').includes('text/event-stream'))

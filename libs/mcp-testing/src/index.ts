@@ -3,3 +3,4 @@
 export { startMcpTestServer, McpTestServer, McpTestServerOptions } from './mcp-test-server';
 export { McpTestClient, McpTestClientOptions, McpTestProgress, McpTestLog } from './mcp-test-client';
 export { McpTestIssuer, McpTestIssuerOptions, McpTestTokenOptions } from './mcp-test-issuer';
+export { McpTestTaskOutcome } from './mcp-test-tasks';

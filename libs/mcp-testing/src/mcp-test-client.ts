@@ -1,4 +1,5 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { McpTestTaskOutcome, runLegacyTask, runModernTask } from './mcp-test-tasks';
 import type {
   CallToolResult,
   CreateMessageRequest,
@@ -54,7 +55,12 @@ export class McpTestClient {
   /** Log notifications (`notifications/message`), in arrival order. */
   readonly logs: McpTestLog[] = [];
 
-  private constructor(readonly sdk: Client) {}
+  private constructor(
+    readonly sdk: Client,
+    private readonly url: string,
+    private readonly token: string | undefined,
+    private readonly options: McpTestClientOptions,
+  ) {}
 
   /** Connects to `url` (the server's MCP endpoint) with `token` (or none). */
   static async connect(
@@ -73,7 +79,7 @@ export class McpTestClient {
         ...(options.protocol === '2026-07-28' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}),
       },
     );
-    const client = new McpTestClient(sdk);
+    const client = new McpTestClient(sdk, url, token, options);
     const { elicitation, sampling, roots } = options;
     if (elicitation) sdk.setRequestHandler('elicitation/create', (req) => elicitation(req.params));
     if (sampling) sdk.setRequestHandler('sampling/createMessage', (req) => sampling(req.params));
@@ -100,6 +106,32 @@ export class McpTestClient {
       { name, arguments: args },
       { onprogress: (p) => this.progress.push({ progress: p.progress, total: p.total, message: p.message }) },
     ) as Promise<CallToolResult>;
+  }
+
+  /**
+   * Calls a task tool as a task and drives it to its end, in the client's era: 2025-11-25 with the tasks utility
+   * (`task` on the call, then the blocking `tasks/result`), 2026-07-28 with the tasks extension (the task handle,
+   * `tasks/get` polling, `tasks/update` for the task's questions). Questions are answered with the handlers given to
+   * `connect` (`elicitation`, `sampling`, `roots`).
+   *
+   * @example
+   * const { status, result } = await client.runTask('export_orders', { month: '2026-10' });
+   */
+  runTask(name: string, args: Record<string, unknown> = {}): Promise<McpTestTaskOutcome> {
+    if (this.options.protocol !== '2026-07-28') return runLegacyTask(this.sdk, name, args);
+    const { elicitation, sampling, roots } = this.options;
+    const capabilities: Record<string, object> = {};
+    if (elicitation) capabilities.elicitation = {};
+    if (sampling) capabilities.sampling = {};
+    if (roots) capabilities.roots = {};
+    const answer = async (method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> => {
+      if (method === 'elicitation/create' && elicitation) return elicitation(params as ElicitRequest['params']);
+      if (method === 'sampling/createMessage' && sampling)
+        return sampling(params as CreateMessageRequest['params']) as Promise<Record<string, unknown>>;
+      if (method === 'roots/list' && roots) return { roots };
+      throw new Error(`runTask: the task asked ${method}, and no handler for it was given to connect()`);
+    };
+    return runModernTask(this.url, this.token, capabilities, answer, name, args);
   }
 
   /** `prompts/list`. */

@@ -87,6 +87,21 @@ describe('mcp-tool', () => {
     expect(tree.readContent('/apps/shop/src/refund-order/dto/refund-order.dto.ts')).toContain('requestId!: string;');
   });
 
+  it('--type task: a read-only tool run as a task, with progress, and a spec that drives it in both eras', async () => {
+    const tree = await runner.runSchematic(
+      'mcp-tool',
+      { name: 'nightly-export', ...inShop, type: 'task' },
+      workspace(),
+    );
+    const tool = tree.readContent('/apps/shop/src/nightly-export/nightly-export.tools.ts');
+    expect(tool).toContain("task: 'optional'");
+    expect(tool).toContain('annotations: { readOnlyHint: true }');
+    expect(tool).toContain('ctx.signal.throwIfAborted()');
+    expect(tool).toContain('ctx.reportProgress(step, steps');
+    const spec = tree.readContent('/apps/shop/src/nightly-export/nightly-export.tools.spec.ts');
+    expect(spec).toContain("client.runTask('nightly_export', { text: 'hello' })");
+  });
+
   it('--flat puts the files in the source folder; --no-spec leaves the spec out; --skip-import leaves the module alone', async () => {
     const tree = await runner.runSchematic(
       'mcp-tool',
@@ -111,8 +126,8 @@ describe('mcp-tool', () => {
     [{ name: 'trailing-' }, kebab('trailing-')],
     [{ name: 'x'.repeat(61) }, `${kebab('x'.repeat(61))} of at most 60 characters`],
     [{ name: 'orders/find-order' }, `${kebab('orders/find-order')} (a folder goes in --path)`],
-    [{ name: 'x', type: 'extreme' }, 'mcp-tool: unknown --type "extreme": use readonly, low, medium or high'],
-    [{ name: 'x', type: 'HIGH' }, 'mcp-tool: unknown --type "HIGH": use readonly, low, medium or high'],
+    [{ name: 'x', type: 'extreme' }, 'mcp-tool: unknown --type "extreme": use readonly, low, medium, high or task'],
+    [{ name: 'x', type: 'HIGH' }, 'mcp-tool: unknown --type "HIGH": use readonly, low, medium, high or task'],
     [{ name: 'x', mutating: true, risk: 'extreme' }, 'mcp-tool: unknown --risk "extreme": use low, medium or high'],
     [{ name: 'x', risk: 'high' }, 'mcp-tool: --risk goes with --mutating'],
     [

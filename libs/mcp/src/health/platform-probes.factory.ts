@@ -4,6 +4,9 @@ import { ResolvedAuthConfig } from '../auth/auth-options.interface';
 import { MCP_SESSION_STORE, McpSessionStore } from '../stores/session.store';
 import { MCP_EVENT_STORE, McpEventStore } from '../stores/event.store';
 import { MCP_LIMIT_STORE, McpLimitStore } from '../stores/limit.store';
+import { MCP_TASK_STORE, McpTaskStore } from '../stores/task.store';
+import { MCP_TASK_QUEUE, McpTaskQueue } from '../tasks/task.queue';
+import { McpRegistry } from '../registry/mcp.registry';
 import { probeIntrospection, probeJwks } from './http-probes';
 import { Probe } from './probe-runner';
 
@@ -19,7 +22,8 @@ export interface NamedProbe {
  *   real JWKS on loopback); none when auth is disabled or tokens are HS256 / introspection only;
  * - `introspection` when an introspection endpoint is configured (reachability only);
  * - `session_store`, `event_store`, `limit_store`: the store's `ping()`; a store without one lives
- *   in this process and is always up.
+ *   in this process and is always up;
+ * - `task_store` and `task_queue` only in an app with task tools (the queue is required only there).
  * @internal
  */
 @Injectable()
@@ -29,6 +33,9 @@ export class PlatformProbesFactory {
     @Inject(MCP_SESSION_STORE) private readonly sessions: McpSessionStore,
     @Inject(MCP_EVENT_STORE) private readonly events: McpEventStore,
     @Inject(MCP_LIMIT_STORE) private readonly limits: McpLimitStore,
+    @Inject(MCP_TASK_STORE) private readonly tasks: McpTaskStore,
+    @Inject(MCP_TASK_QUEUE) private readonly queue: McpTaskQueue,
+    private readonly registry: McpRegistry,
   ) {}
 
   create(): NamedProbe[] {
@@ -46,6 +53,8 @@ export class PlatformProbesFactory {
       storeProbe('event_store', this.events),
       storeProbe('limit_store', this.limits),
     );
+    if ([...this.registry.tools.values()].some((t) => t.task))
+      probes.push(storeProbe('task_store', this.tasks), storeProbe('task_queue', this.queue));
     return probes;
   }
 }

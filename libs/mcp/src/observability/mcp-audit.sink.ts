@@ -7,13 +7,16 @@ import pino, { Logger as PinoLogger } from 'pino';
  * fields masked.
  */
 export interface McpAuditEvent {
-  event: 'tool_call';
+  /** `tool_call`: a call answered in its request (or the call that created a task); `task_run`: a task's run. */
+  event: 'tool_call' | 'task_run';
   tool: string;
   risk: 'low' | 'medium' | 'high';
   /** The caller: the token's `sub`; `stdio` for a stdio process; `anonymous` otherwise. */
   subject: string;
   requestId: string | undefined;
   sessionId: string | undefined;
+  /** The task, for a `task_run`. */
+  taskId?: string;
   /** `ok`, `tool_error`, or the error class (`rate_limited`, `timeout`, `forbidden`, ...). */
   outcome: string;
   durationMs: number;

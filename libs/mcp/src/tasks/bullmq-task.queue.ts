@@ -3,10 +3,13 @@ import { Job, Queue, Worker } from 'bullmq';
 import { Cluster } from 'ioredis';
 import type { RedisClient } from '../stores/redis-client.factory';
 import { closeRedisClient } from '../stores/redis-close';
-import { McpTaskQueue } from './task.queue';
+import { McpTaskQueue, McpTaskQueueEvents } from './task.queue';
 
 const QUEUE = 'tasks';
 const ENQUEUE_TIMEOUT_MS = 2_000;
+/** The most a shutdown waits for BullMQ to close a worker or queue (Redis may not answer). */
+const CLOSE_MS = 1_000;
+const within = <T>(ms: number, value: T) => new Promise<T>((r) => setTimeout(() => r(value), ms).unref());
 
 /** How a worker that stops answering is noticed: its lock lapses, and a stalled-job check hands its tasks on. */
 export interface BullmqTaskQueueTiming {
@@ -28,7 +31,7 @@ export interface BullmqTaskQueueTiming {
 export class BullmqTaskQueue implements McpTaskQueue {
   readonly durable = true;
   private readonly logger = new Logger('McpTasks');
-  private readonly queue: Queue;
+  private queueOf: Queue | undefined;
   private worker: Worker | undefined;
   private readonly prefix: string;
   private readonly connections: RedisClient[] = [];
@@ -39,8 +42,15 @@ export class BullmqTaskQueue implements McpTaskQueue {
     private readonly timing: BullmqTaskQueueTiming,
   ) {
     this.prefix = `${keyPrefix}{tasks}`;
-    this.queue = new Queue(QUEUE, { connection: this.patient(), prefix: this.prefix, skipWaitingForReady: true });
-    this.queue.on('error', () => undefined); // the shared connection logs outages
+  }
+
+  /** Created on first use: an app without task tools opens no queue connection at all. */
+  private get queue(): Queue {
+    if (!this.queueOf) {
+      this.queueOf = new Queue(QUEUE, { connection: this.patient(), prefix: this.prefix, skipWaitingForReady: true });
+      this.queueOf.on('error', () => undefined); // the shared connection logs outages
+    }
+    return this.queueOf;
   }
 
   async enqueue(taskId: string): Promise<void> {
@@ -62,7 +72,7 @@ export class BullmqTaskQueue implements McpTaskQueue {
   work(
     run: (taskId: string, attempt: number) => Promise<void>,
     concurrency: number,
-    abandoned?: (taskId: string, reason: string) => Promise<void>,
+    on: McpTaskQueueEvents = {},
   ): void {
     const worker = new Worker(QUEUE, (job: Job<{ taskId: string }>) => run(job.data.taskId, job.attemptsStarted), {
       connection: this.patient(),
@@ -78,8 +88,10 @@ export class BullmqTaskQueue implements McpTaskQueue {
     worker.on('error', () => undefined);
     worker.on('failed', (job, error) => {
       const id = job?.data?.taskId;
-      if (id && abandoned) void abandoned(id, error.message).catch(() => undefined);
+      if (id && on.abandoned) void on.abandoned(id, error.message).catch(() => undefined);
     });
+    // The job ids are the task ids (see enqueue).
+    worker.on('lockRenewalFailed', (ids: string[]) => on.lost?.(ids));
     this.worker = worker;
   }
 
@@ -90,18 +102,17 @@ export class BullmqTaskQueue implements McpTaskQueue {
   async close(graceMs = 0): Promise<void> {
     const worker = this.worker;
     if (worker) {
-      const finished = worker.close();
-      const late = await Promise.race([
-        finished.then(() => false),
-        new Promise<boolean>((r) => setTimeout(() => r(true), graceMs).unref()),
-      ]);
-      if (late) {
-        this.logger.warn('shutdown: tasks still running are left to other workers');
-        await worker.close(true).catch(() => undefined);
-      }
+      const finished = worker.close().then(
+        () => false,
+        () => false,
+      );
+      const late = await Promise.race([finished, within(graceMs, true)]);
+      if (late) this.logger.warn('shutdown: tasks still running are left to other workers');
+      // Forced, and bounded: with Redis unreachable BullMQ's own close would wait for it.
+      if (late) await Promise.race([worker.close(true).catch(() => undefined), within(CLOSE_MS, undefined)]);
     }
-    await this.queue.close().catch(() => undefined);
-    // BullMQ does not close connections it was given.
+    if (this.queueOf) await Promise.race([this.queueOf.close().catch(() => undefined), within(CLOSE_MS, undefined)]);
+    // BullMQ does not close connections it was given; each is closed within a second, reachable or not.
     await Promise.all(this.connections.map((c) => closeRedisClient(c)));
   }
 

@@ -1,4 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { McpTaskFollowers } from './task-followers';
+import { McpTaskObserver } from './task-observer';
 import { propagation, context } from '@opentelemetry/api';
 import { MCP_MODULE_OPTIONS } from '../mcp.constants';
 import { ResolvedMcpOptions } from '../interfaces/mcp-module-options.interface';
@@ -28,13 +30,15 @@ export class McpTasks {
     @Inject(MCP_TASK_STORE) private readonly store: McpTaskStore,
     @Inject(MCP_TASK_QUEUE) private readonly queue: McpTaskQueue,
     private readonly events: McpTaskEvents,
+    private readonly followers: McpTaskFollowers,
+    private readonly observer: McpTaskObserver,
   ) {}
 
   /**
    * Creates the task of a `tools/call` and queues it: `answers` are those its questions got before it (asked in the
    * request, which counted against the caller's limits already); without them the creation is what counts (the
-   * tool's `rateLimit` included). `requestedTtlMs` is a 2025 client's `task.ttl`. Refused with `-32003` past the caps on open tasks (per
-   * caller, and the deployment's queue depth), `-32006` when the store or the queue cannot be reached.
+   * tool's `rateLimit` included). `requestedTtlMs` is a 2025 client's `task.ttl`. Refused with `-32003` past the caps
+   * on open tasks (per caller, and the deployment's queue depth), `-32006` when the store or queue cannot be reached.
    */
   async create(
     scope: InvocationScope,
@@ -116,15 +120,34 @@ export class McpTasks {
         .catch(() => undefined);
       throw unavailable('the task queue did not answer');
     }
+    if (session.era.tasksUtility) this.followers.tellSession(record, session);
+    this.observer.taskCreated(tool.name);
     return record;
   }
 
-  /** The caller's task `id`, or `-32602` when it does not exist, has expired or is someone else's. */
+  /**
+   * The caller's task `id`, or `-32602` when it does not exist, has expired or is someone else's. A task still open
+   * well past its deadline (every worker that could run it is gone) is failed here, so none stays `working` for ever.
+   */
   async find(scope: InvocationScope, id: unknown): Promise<McpTaskRecord> {
     const taskId = taskIdOf(id);
     const record = await this.reach(() => this.store.get(taskId));
     if (!record || record.owner !== this.ownerOf(scope)) throw notFound();
-    return record;
+    if (TERMINAL_TASK_STATUSES.has(record.status) || Date.now() < record.deadline + this.graceMs()) return record;
+    const failed = await this.reach(() =>
+      this.store.update(record.id, () => ({
+        status: 'failed',
+        error: { code: ErrorCode.Timeout, message: 'Timeout: no worker finished the task within its time limit' },
+        statusMessage: 'No worker finished the task within its time limit',
+      })),
+    );
+    await this.events.changed(record.id);
+    return failed ?? record;
+  }
+
+  /** How long past its deadline a run may still record its outcome (a lapsed lock, a store retry). */
+  private graceMs(): number {
+    return 2 * this.options.tasks.lockMs + 10_000;
   }
 
   /**
@@ -200,6 +223,22 @@ export class McpTasks {
       record = await this.find(scope, record.id);
     }
     return record;
+  }
+
+  /**
+   * Follows the caller's tasks among `ids` for a 2026-07-28 listen stream (see {@link McpTaskFollowers.follow}); ids
+   * that are not the caller's tasks are left out.
+   */
+  async follow(
+    scope: InvocationScope,
+    ids: readonly string[],
+    send: (task: McpTaskRecord) => void,
+  ): Promise<{ followed: McpTaskRecord[]; stop: () => void }> {
+    const found = await Promise.all(ids.map((id) => this.find(scope, id).catch(() => undefined)));
+    return this.followers.follow(
+      found.filter((t): t is McpTaskRecord => t !== undefined),
+      send,
+    );
   }
 
   /** Resolves on the next change notice of task `id`, after a few seconds, or when `signal` aborts. */

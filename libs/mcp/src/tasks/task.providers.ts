@@ -8,6 +8,8 @@ import { BullmqTaskQueue } from './bullmq-task.queue';
 import { McpTaskEvents } from './task-events';
 import { McpTasks } from './mcp-tasks.service';
 import { McpTaskRunner } from './task.runner';
+import { McpTaskFollowers } from './task-followers';
+import { McpTaskObserver } from './task-observer';
 
 /**
  * Tasks: the queue (BullMQ on the Redis store, in process otherwise), the change notices, the request side and the
@@ -25,6 +27,8 @@ export const TASK_PROVIDERS: Provider[] = [
     },
   },
   McpTaskEvents,
+  McpTaskFollowers,
+  McpTaskObserver,
   McpTasks,
   McpTaskRunner,
 ];

@@ -17,16 +17,19 @@ export interface McpTaskQueue {
    * settles when the run is over. `attempt` counts from 1; above 1 the queue is handing on a task whose run was cut
    * short.
    */
-  work(
-    run: (taskId: string, attempt: number) => Promise<void>,
-    concurrency: number,
-    /** Told of a task the queue gave up on (handed on too often): it must not stay open. */
-    abandoned?: (taskId: string, reason: string) => Promise<void>,
-  ): void;
+  work(run: (taskId: string, attempt: number) => Promise<void>, concurrency: number, on?: McpTaskQueueEvents): void;
   /** Stops taking tasks and waits up to `graceMs` for the runs under way; a durable queue then lets go of the rest. */
   close(graceMs: number): Promise<void>;
   /** Readiness probe; optional. */
   ping?(): Promise<void>;
+}
+
+/** What a durable queue tells the worker besides the tasks to run. */
+export interface McpTaskQueueEvents {
+  /** A task the queue gave up on (handed on too often): it must not stay open. */
+  abandoned?(taskId: string, reason: string): Promise<void>;
+  /** Tasks running here whose locks were lost (a long Redis outage): another worker may take them over. */
+  lost?(taskIds: readonly string[]): void;
 }
 
 /** Injection token of the {@link McpTaskQueue}. */

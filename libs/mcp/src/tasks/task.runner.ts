@@ -25,9 +25,21 @@ import { MCP_TASK_QUEUE, McpTaskQueue } from './task.queue';
 import { McpTaskEvents } from './task-events';
 import { TaskInputs } from './task-inputs';
 import { taskStatusSink } from './task-status.sink';
+import { McpTaskObserver } from './task-observer';
+import { context } from '@opentelemetry/api';
 
-/** How long a finished run keeps trying to record its outcome while the store is unreachable. */
+/** How often a store call is tried again while the store is unreachable. */
 const PERSIST_RETRY_MS = 1_000;
+/** How often a run reads its task again for a cancellation whose notice was lost. */
+const CANCEL_RECHECK_MS = 2_000;
+
+/** A run on this replica. */
+interface Run {
+  controller: AbortController;
+  done: Promise<void>;
+  /** Its lock was lost: another worker decides the outcome, this run records nothing. */
+  handedOn: boolean;
+}
 
 /** A run's calls are bounded by the task caps, not the caller's call limits (a task may run for an hour). */
 const UNLIMITED = { run: (_s: unknown, _t: unknown, _r: unknown, work: () => Promise<unknown>) => work() };
@@ -42,7 +54,7 @@ const UNLIMITED = { run: (_s: unknown, _t: unknown, _r: unknown, work: () => Pro
 @Injectable()
 export class McpTaskRunner implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('McpTasks');
-  private readonly running = new Map<string, { controller: AbortController; done: Promise<void> }>();
+  private readonly running = new Map<string, Run>();
 
   constructor(
     @Inject(MCP_MODULE_OPTIONS) private readonly options: ResolvedMcpOptions,
@@ -51,15 +63,17 @@ export class McpTaskRunner implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly events: McpTaskEvents,
     private readonly registry: McpRegistry,
     private readonly states: RequestStateCodec,
+    private readonly observer: McpTaskObserver,
   ) {}
 
+  /** After discovery: a replica becomes a worker only in an app that has task tools (no queue connection otherwise). */
   onApplicationBootstrap(): void {
-    if (this.options.tasks.worker)
-      this.queue.work(
-        (id, attempt) => this.run(id, attempt),
-        this.options.tasks.concurrency,
-        (id, reason) => this.abandon(id, reason),
-      );
+    const hasTasks = [...this.registry.tools.values()].some((t) => t.task);
+    if (this.options.tasks.worker && hasTasks)
+      this.queue.work((id, attempt) => this.run(id, attempt), this.options.tasks.concurrency, {
+        abandoned: (id, reason) => this.abandon(id, reason),
+        lost: (ids) => this.handOn(ids),
+      });
   }
 
   /**
@@ -78,6 +92,9 @@ export class McpTaskRunner implements OnApplicationBootstrap, OnModuleDestroy {
 
   /** Runs task `id` once; resolves when its outcome is recorded (or there was nothing to run). */
   async run(id: string, attempt = 1): Promise<void> {
+    // The queue handed back a task this replica still runs (its lock lapsed during a Redis outage): one run is enough.
+    const current = this.running.get(id);
+    if (current) return current.done;
     const tool = (name: string) => this.registry.tools.get(name);
     // Through store outages: a task taken from the queue is started once Redis answers again.
     const started = await this.retrying(id, () => this.store.update(id, (task) => this.start(task, tool(task.tool))));
@@ -90,16 +107,45 @@ export class McpTaskRunner implements OnApplicationBootstrap, OnModuleDestroy {
     if (attempt > 1 || started.attempts > 1)
       this.logger.warn(`task ${id} (${entry.name}): its run was cut short; running it again (idempotent tool)`);
     const controller = new AbortController();
-    const stopWatching = this.events.watch(id, () => void this.stopIfCancelled(id, controller));
-    const done = this.execute(started, entry, controller)
-      .then((patch) => this.retrying(id, () => this.store.update(id, () => patch)))
-      .then(() => this.events.changed(id))
+    const run: Run = { controller, done: Promise.resolve(), handedOn: false };
+    // A cancellation is heard through change notices, and read again every few seconds (a notice may be lost, or
+    // come before the watch began).
+    const check = () => void this.stopIfCancelled(id, controller);
+    const stopWatching = this.events.watch(id, check);
+    const recheck = setInterval(check, CANCEL_RECHECK_MS);
+    recheck.unref();
+    check();
+    const observed = this.observer.runStarted(started, entry);
+    let outcome = 'failed';
+    run.done = context
+      .with(observed.ctx, () => this.execute(started, entry, controller))
+      .then((patch) => (run.handedOn ? undefined : this.retrying(id, () => this.store.update(id, () => patch))))
+      .then((after) => {
+        outcome = run.handedOn ? 'handed_on' : (after?.status ?? 'failed');
+        return this.events.changed(id);
+      })
       .finally(() => {
+        observed.end(outcome);
         stopWatching();
+        clearInterval(recheck);
         this.running.delete(id);
       });
-    this.running.set(id, { controller, done });
-    await done;
+    this.running.set(id, run);
+    await run.done;
+  }
+
+  /**
+   * The queue lost these tasks' locks (Redis was out longer than `tasks.lockMs`): another worker may be running them
+   * already, so the runs here stop and record nothing; the task's new run decides its outcome.
+   */
+  handOn(ids: readonly string[]): void {
+    for (const id of ids) {
+      const run = this.running.get(id);
+      if (!run) continue;
+      this.logger.warn(`task ${id}: its lock was lost; leaving it to the worker that takes it over`);
+      run.handedOn = true;
+      run.controller.abort(new McpError(ErrorCode.UpstreamUnavailable, 'The task was handed to another worker'));
+    }
   }
 
   /** BullMQ gave up on a job (cut short too often): its task fails rather than stay open. */

@@ -32,7 +32,7 @@ describe('checkGenerateArgs', () => {
 
   it('refuses an unknown --type, listing the accepted values', () => {
     expect(check('mcp-tool find-order --project shop --type extreme').refusal).toBe(
-      'mcp-tool: unknown --type "extreme": use readonly, low, medium or high',
+      'mcp-tool: unknown --type "extreme": use readonly, low, medium, high or task',
     );
     expect(check('mcp-resource price-list --project shop --type stream').refusal).toBe(
       'mcp-resource: unknown --type "stream": use fixed or template',

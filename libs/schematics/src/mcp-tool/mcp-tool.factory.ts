@@ -5,7 +5,7 @@ import { ProviderSchematicOptions, providerRule } from '../utils/provider.rule';
 
 /** Options of `nest g mcp-tool`. */
 export interface McpToolSchematicOptions extends ProviderSchematicOptions {
-  /** `readonly` (default) or the risk of a mutating tool; the form `nest g` can pass through. */
+  /** `readonly` (default), the risk of a mutating tool, or `task` (a long-running read-only tool run as a task). */
   type?: string;
   mutating?: boolean;
   risk?: string;
@@ -14,18 +14,22 @@ export interface McpToolSchematicOptions extends ProviderSchematicOptions {
 const RISKS = ['low', 'medium', 'high'];
 
 /**
- * `nest g mcp-tool <name> --project <app> [--type low|medium|high]`: a tools provider with one `@McpTool`
- * (snake_case name), its DTO and a spec that calls it through the testing kit. A mutating tool carries every
- * `mutation` field the boot check demands, as `TODO:` placeholders that a reviewer cannot miss: the platform
- * refuses them at boot when NODE_ENV=production, and the contract gate refuses to record them.
+ * `nest g mcp-tool <name> --project <app> [--type low|medium|high|task]`: a tools provider with one `@McpTool`
+ * (snake_case name), its DTO and a spec that calls it through the testing kit. `--type task` writes a long-running
+ * tool that runs as a task (progress, cancellation) and a spec that drives the task to its end in both eras. A
+ * mutating tool carries every `mutation` field the boot check demands, as `TODO:` placeholders that a reviewer
+ * cannot miss: the platform refuses them at boot when NODE_ENV=production, and the contract gate refuses to record
+ * them.
  */
 export function main(options: McpToolSchematicOptions): Rule {
   const names = nameForms(options.name, 'mcp-tool');
-  const risk = riskOf(options);
+  const task = options.type === 'task';
+  const risk = task ? undefined : riskOf(options);
   return providerRule({ schematic: 'mcp-tool', type: 'tools', files: '../../files/mcp-tool' }, options, names, {
     mutating: risk !== undefined,
     risk: risk ?? '',
     destructive: risk === 'high',
+    task,
   });
 }
 

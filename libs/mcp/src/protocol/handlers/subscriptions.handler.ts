@@ -1,4 +1,8 @@
-import { InvalidParamsError } from '../../errors/mcp.error';
+import { InvalidParamsError, McpError } from '../../errors/mcp.error';
+import { ErrorCode } from '../../wire/json-rpc';
+import { TASKS_EXTENSION, declaresTasksExtension } from '../../tasks/tasks.constants';
+import { modernTask } from '../../tasks/task-wire';
+import { McpTaskRecord } from '../../stores/task.store';
 import { StreamLimiter } from '../../limits/stream-limiter';
 import { McpSessionManager } from '../../sessions/mcp-session.manager';
 import { JsonRpcNotification } from '../../wire/json-rpc';
@@ -8,6 +12,8 @@ import { MethodHandler, MethodResult, RequestScope } from './handler-context';
 
 /** URIs one stream may follow. */
 const MAX_URIS = 1_000;
+/** Tasks one stream may follow. */
+const MAX_TASKS = 100;
 const LIST_FIELDS = [
   ['toolsListChanged', 'tools'],
   ['promptsListChanged', 'prompts'],
@@ -45,6 +51,7 @@ export function listenHandler(
     }
     const uris = readableUris(scope, wanted.resourceSubscriptions);
     if (wanted.resourceSubscriptions !== undefined && caps.resources?.subscribe) ack.resourceSubscriptions = [...uris];
+    const taskIds = requestedTasks(scope, wanted.taskIds);
     // Capped per caller and per replica (a stream holds memory for as long as it is open).
     const release = await streams.take(scope.session.transport, scope.principal);
 
@@ -53,13 +60,26 @@ export function listenHandler(
       ...m,
       params: { ...m.params, _meta: { ...(m.params?._meta as object | undefined), [MetaKey.subscriptionId]: id } },
     });
+    // The caller's own tasks only: another's, or an unknown id, is left out of the acknowledgement.
+    const tell = (task: McpTaskRecord) =>
+      scope.sink.send(tag({ jsonrpc: '2.0', method: 'notifications/tasks', params: modernTask(task, true) }));
+    const tasks = taskIds
+      ? await scope.tasks.follow(scope, taskIds, tell).catch((error: unknown) => {
+          release();
+          throw error;
+        })
+      : undefined;
+    if (tasks) ack.taskIds = tasks.followed.map((t) => t.id);
     scope.sink.send(
       tag({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { notifications: ack } }),
     );
+    // Where each task stands now, then its changes: nothing that happened before the stream opened is missed.
+    for (const task of tasks?.followed ?? []) tell(task);
     return new Promise((resolve) => {
       const done = () => {
         release();
         remove();
+        tasks?.stop();
         resolve({ _meta: { [MetaKey.subscriptionId]: id } });
       };
       const remove = sessions.listeners.add({
@@ -73,6 +93,23 @@ export function listenHandler(
       scope.signal.addEventListener('abort', done, { once: true });
     });
   };
+}
+
+/** Tasks a listen stream asks to follow: only with the tasks extension declared (`-32021` otherwise). */
+function requestedTasks(scope: RequestScope, requested: unknown): string[] | undefined {
+  if (requested === undefined) return undefined;
+  if (!declaresTasksExtension(scope.session.clientCapabilities))
+    throw new McpError(
+      ErrorCode.MissingRequiredClientCapability,
+      `Missing required client capability: task notifications need the ${TASKS_EXTENSION} extension`,
+      { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
+    );
+  if (!Array.isArray(requested) || requested.length > MAX_TASKS || requested.some((t) => typeof t !== 'string'))
+    throw new InvalidParamsError(`Invalid params: taskIds must be at most ${MAX_TASKS} task id strings`, {
+      field: 'notifications.taskIds',
+      reason: 'type',
+    });
+  return [...new Set(requested as string[])];
 }
 
 /** The requested URIs that name a resource (or match a template) the caller may read; others are left out. */

@@ -92,7 +92,7 @@ function runsAsTask(scope: RequestScope, tool: ToolEntry): boolean {
       ErrorCode.MethodNotFound,
       era.tasksUtility
         ? `Method not found: tool ${tool.name} runs only as a task (call it with the task parameter)`
-        : `Method not found: tool ${tool.name} runs only as a task (protocol 2025-11-25 or the 2026-07-28 tasks extension)`,
+        : `Method not found: tool ${tool.name} runs only as a task (2025-11-25, or the 2026-07-28 tasks extension)`,
     );
   return asked;
 }

@@ -1,0 +1,132 @@
+import { resolveMcpOptions } from '../mcp-options.resolver';
+import { McpSession } from '../sessions/mcp-session';
+import { InMemoryTaskStore } from '../stores/in-memory-task.store';
+import { InMemoryMessageBus } from '../stores/in-memory-message.bus';
+import { InvocationScope } from '../pipeline/invocation-scope';
+import { ToolEntry } from '../registry/registry-entries';
+import { CallLimiter } from '../limits/call-limiter';
+import { McpTasks } from './mcp-tasks.service';
+import { McpTaskEvents } from './task-events';
+import { McpTaskFollowers } from './task-followers';
+import { McpTaskObserver } from './task-observer';
+import { McpTaskQueue } from './task.queue';
+
+const options = resolveMcpOptions({ name: 'svc', version: '1.0.0', tasks: { maxOpenPerSubject: 2, maxOpen: 3 } });
+const tool = { name: 'job', task: { support: 'optional', asksFirst: false, idempotent: true } } as unknown as ToolEntry;
+
+function setup(queue: Partial<McpTaskQueue> = {}) {
+  const store = new InMemoryTaskStore();
+  const events = new McpTaskEvents(new InMemoryMessageBus());
+  const queued: string[] = [];
+  const tasks = new McpTasks(
+    options,
+    store,
+    {
+      durable: false,
+      enqueue: async (id) => void queued.push(id),
+      work: () => undefined,
+      close: async () => undefined,
+      ...queue,
+    },
+    events,
+    new McpTaskFollowers(store, events),
+    { taskCreated: () => undefined } as unknown as McpTaskObserver,
+  );
+  return { store, tasks, queued };
+}
+
+function scopeOf(subject: string): InvocationScope {
+  const session = McpSession.forRequest('http', '2026-07-28', undefined, {}, undefined, undefined);
+  const passThrough = { run: (_s: unknown, _t: unknown, _r: unknown, work: () => unknown) => work() };
+  return {
+    requestId: 'r',
+    principal: { subject, scopes: new Set(), claims: { sub: subject } },
+    abort: () => undefined,
+    request: { jsonrpc: '2.0', id: 1, method: 'tools/call' },
+    session,
+    sink: { send: () => true },
+    signal: new AbortController().signal,
+    options,
+    limiter: passThrough as unknown as CallLimiter,
+    states: undefined as never,
+  };
+}
+
+describe('the request side of tasks', () => {
+  it('writes the task before queueing it, bound to its caller, with the settings it will run by', async () => {
+    const { tasks, store, queued } = setup();
+    const task = await tasks.create(scopeOf('alice'), tool, { a: 1 }, undefined);
+    expect(queued).toEqual([task.id]);
+    expect(await store.get(task.id)).toMatchObject({
+      owner: 'alice',
+      tool: 'job',
+      arguments: { a: 1 },
+      status: 'working',
+      ttlMs: options.tasks.ttlMs,
+      caller: { protocolVersion: '2026-07-28', principal: { subject: 'alice' } },
+    });
+  });
+
+  it('answers an unknown id and another caller’s task alike', async () => {
+    const { tasks } = setup();
+    const task = await tasks.create(scopeOf('alice'), tool, {}, undefined);
+    expect(await tasks.find(scopeOf('alice'), task.id)).toMatchObject({ id: task.id });
+    const errors = await Promise.all(
+      [tasks.find(scopeOf('bob'), task.id), tasks.find(scopeOf('alice'), 'nope')].map((p) => p.catch((e) => e)),
+    );
+    for (const e of errors)
+      expect(e).toMatchObject({ code: -32602, message: 'Failed to retrieve task: Task not found' });
+    await expect(tasks.find(scopeOf('alice'), 42)).rejects.toMatchObject({ code: -32602 });
+  });
+
+  it('refuses past the caps with -32003 naming the cap (per caller, then the deployment)', async () => {
+    const { tasks } = setup();
+    await tasks.create(scopeOf('alice'), tool, {}, undefined);
+    await tasks.create(scopeOf('alice'), tool, {}, undefined);
+    await expect(tasks.create(scopeOf('alice'), tool, {}, undefined)).rejects.toMatchObject({
+      code: -32003,
+      data: { reason: 'too_many_tasks', max: 2 },
+    });
+    await tasks.create(scopeOf('bob'), tool, {}, undefined);
+    await expect(tasks.create(scopeOf('carol'), tool, {}, undefined)).rejects.toMatchObject({
+      code: -32003,
+      data: { reason: 'task_queue_full', max: 3 },
+    });
+  });
+
+  it('fails the task and answers -32006 when the queue does not take it', async () => {
+    const { tasks, store } = setup({ enqueue: () => Promise.reject(new Error('down')) });
+    await expect(tasks.create(scopeOf('alice'), tool, {}, undefined)).rejects.toMatchObject({ code: -32006 });
+    const [left] = (await store.list('alice', undefined, 10)).tasks;
+    expect(left).toMatchObject({ status: 'failed' });
+  });
+
+  it('takes answers only for the questions open now, and goes back to working once none is left', async () => {
+    const { tasks, store } = setup();
+    const task = await tasks.create(scopeOf('alice'), tool, {}, undefined);
+    await store.update(task.id, () => ({
+      status: 'input_required',
+      inputRequests: {
+        a: { method: 'elicitation/create', params: {} },
+        b: { method: 'elicitation/create', params: {} },
+      },
+      asked: ['a', 'b'],
+    }));
+    const partial = await tasks.answer(scopeOf('alice'), task.id, { a: { action: 'accept' }, z: { action: 'accept' } });
+    expect(partial).toMatchObject({ status: 'input_required', answers: { a: { action: 'accept' } } });
+    expect(Object.keys(partial.inputRequests)).toEqual(['b']);
+    expect(partial.answers).not.toHaveProperty('z');
+    expect(await tasks.answer(scopeOf('alice'), task.id, { b: { action: 'decline' } })).toMatchObject({
+      status: 'working',
+      inputRequests: {},
+    });
+  });
+
+  it('fails a task still open well past its deadline, so none stays working for ever', async () => {
+    const { tasks, store } = setup();
+    const task = await tasks.create(scopeOf('alice'), tool, {}, undefined);
+    const held = (store as unknown as { records: Map<string, { deadline: number }> }).records.get(task.id)!;
+    held.deadline = Date.now() - 3 * options.tasks.lockMs - 10_000;
+    expect(await tasks.find(scopeOf('alice'), task.id)).toMatchObject({ status: 'failed', error: { code: -32004 } });
+  });
+});

@@ -1,0 +1,76 @@
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { McpSession } from '../sessions/mcp-session';
+import { MCP_TASK_STORE, McpTaskRecord, McpTaskStore, TERMINAL_TASK_STATUSES } from '../stores/task.store';
+import { McpTaskEvents } from './task-events';
+import { legacyTask } from './task-wire';
+
+/** What a follower is told about: the status and the questions open (not every status message). */
+const shapeOf = (task: McpTaskRecord) => `${task.status} ${Object.keys(task.inputRequests).join(',')}`;
+
+/**
+ * Status notifications of tasks, in both eras. A 2026-07-28 `subscriptions/listen` stream follows the tasks it named
+ * (`notifications/tasks`, the task as `tasks/get` shows it), whichever replica changes them. A 2025-11-25 session
+ * hears of its tasks on its standalone stream (`notifications/tasks/status`) when this replica holds it, as the one
+ * that created the task usually does: optional in the utility, whose clients poll `tasks/get` anyway.
+ * @internal
+ */
+@Injectable()
+export class McpTaskFollowers implements OnModuleInit {
+  private readonly sessions = new Map<string, { session: McpSession; status: string }>();
+
+  constructor(
+    @Inject(MCP_TASK_STORE) private readonly store: McpTaskStore,
+    private readonly events: McpTaskEvents,
+  ) {}
+
+  onModuleInit(): void {
+    this.events.onAnyChange((id) => {
+      const watched = this.sessions.get(id);
+      if (watched) void this.notifySession(id, watched);
+    });
+  }
+
+  /**
+   * Calls `send` with each of `tasks` whenever its status (or what it waits on) changes, until it is final. Returns
+   * them and the function that stops following.
+   */
+  follow(tasks: McpTaskRecord[], send: (task: McpTaskRecord) => void): { followed: McpTaskRecord[]; stop: () => void } {
+    const stops = tasks.map((task) => {
+      let last = shapeOf(task);
+      let reading = false;
+      const stop = this.events.watch(task.id, () => {
+        if (reading) return;
+        reading = true;
+        void this.store
+          .get(task.id)
+          .then((now) => {
+            if (!now || shapeOf(now) === last) return;
+            last = shapeOf(now);
+            send(now);
+            if (TERMINAL_TASK_STATUSES.has(now.status)) stop();
+          })
+          .catch(() => undefined) // the store is down: the next change tries again
+          .finally(() => (reading = false));
+      });
+      return stop;
+    });
+    return { followed: tasks, stop: () => stops.forEach((s) => s()) };
+  }
+
+  /** Tells `session` (2025-11-25) of the status changes of `task` from now on. */
+  tellSession(task: McpTaskRecord, session: McpSession): void {
+    this.sessions.set(task.id, { session, status: task.status });
+  }
+
+  private async notifySession(id: string, watched: { session: McpSession; status: string }): Promise<void> {
+    const task = await this.store.get(id).catch(() => undefined);
+    if (!task || TERMINAL_TASK_STATUSES.has(task.status)) this.sessions.delete(id);
+    if (!task || task.status === watched.status) return;
+    watched.status = task.status;
+    watched.session.standalone?.send({
+      jsonrpc: '2.0',
+      method: 'notifications/tasks/status',
+      params: legacyTask(task),
+    });
+  }
+}
