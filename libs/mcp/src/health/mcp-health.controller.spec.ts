@@ -17,6 +17,10 @@ import { InMemorySessionStore } from '../stores/in-memory-session.store';
 import { MCP_EVENT_STORE } from '../stores/event.store';
 import { InMemoryEventStore } from '../stores/in-memory-event.store';
 import { MCP_LIMIT_STORE } from '../stores/limit.store';
+import { MCP_TASK_STORE } from '../stores/task.store';
+import { InMemoryTaskStore } from '../stores/in-memory-task.store';
+import { MCP_TASK_QUEUE } from '../tasks/task.queue';
+import { InProcessTaskQueue } from '../tasks/in-process-task.queue';
 import { InMemoryLimitStore } from '../stores/in-memory-limit.store';
 import { HEALTH_CONTROLLERS, HEALTH_PROVIDERS } from './health.providers';
 import { McpReadinessCheck } from './mcp-readiness-check.decorator';
@@ -95,6 +99,8 @@ async function boot(
       { provide: MCP_SESSION_STORE, useValue: store ?? new InMemorySessionStore() },
       { provide: MCP_EVENT_STORE, useValue: new InMemoryEventStore() },
       { provide: MCP_LIMIT_STORE, useValue: new InMemoryLimitStore() },
+      { provide: MCP_TASK_STORE, useValue: new InMemoryTaskStore() },
+      { provide: MCP_TASK_QUEUE, useValue: new InProcessTaskQueue() },
       { provide: APP_GUARD, useClass: McpScopesGuard },
       McpRegistry,
       McpSessionManager,

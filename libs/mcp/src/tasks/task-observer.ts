@@ -112,11 +112,16 @@ export class McpTaskObserver {
     const creator = task.caller.traceparent
       ? trace.getSpanContext(propagation.extract(ROOT_CONTEXT, { traceparent: task.caller.traceparent }))
       : undefined;
-    return this.tracer.startSpan(`tasks/run ${tool.name}`, {
-      kind: SpanKind.CONSUMER,
-      links: creator ? [{ context: creator }] : [],
-      attributes: { 'mcp.task.id': task.id, 'gen_ai.tool.name': tool.name, 'mcp.task.attempt': task.attempts },
-    });
+    return this.tracer.startSpan(
+      `tasks/run ${tool.name}`,
+      {
+        kind: SpanKind.CONSUMER,
+        links: creator ? [{ context: creator }] : [],
+        attributes: { 'mcp.task.id': task.id, 'gen_ai.tool.name': tool.name, 'mcp.task.attempt': task.attempts },
+      },
+      // A trace of its own (the request that created the task is long answered), linked to it.
+      ROOT_CONTEXT,
+    );
   }
 
   private writeAudit(task: McpTaskRecord, tool: ToolEntry, outcome: string, durationMs: number): void {

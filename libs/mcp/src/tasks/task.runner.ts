@@ -91,10 +91,18 @@ export class McpTaskRunner implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /** Runs task `id` once; resolves when its outcome is recorded (or there was nothing to run). */
-  async run(id: string, attempt = 1): Promise<void> {
+  run(id: string, attempt = 1): Promise<void> {
     // The queue handed back a task this replica still runs (its lock lapsed during a Redis outage): one run is enough.
+    // Registered before the first await, so two hand-overs at once still make one run.
     const current = this.running.get(id);
     if (current) return current.done;
+    const run: Run = { controller: new AbortController(), done: Promise.resolve(), handedOn: false };
+    run.done = this.runOnce(id, attempt, run).finally(() => this.running.delete(id));
+    this.running.set(id, run);
+    return run.done;
+  }
+
+  private async runOnce(id: string, attempt: number, run: Run): Promise<void> {
     const tool = (name: string) => this.registry.tools.get(name);
     // Through store outages: a task taken from the queue is started once Redis answers again.
     const started = await this.retrying(id, () => this.store.update(id, (task) => this.start(task, tool(task.tool))));
@@ -106,8 +114,7 @@ export class McpTaskRunner implements OnApplicationBootstrap, OnModuleDestroy {
     await this.events.changed(id);
     if (attempt > 1 || started.attempts > 1)
       this.logger.warn(`task ${id} (${entry.name}): its run was cut short; running it again (idempotent tool)`);
-    const controller = new AbortController();
-    const run: Run = { controller, done: Promise.resolve(), handedOn: false };
+    const { controller } = run;
     // A cancellation is heard through change notices, and read again every few seconds (a notice may be lost, or
     // come before the watch began).
     const check = () => void this.stopIfCancelled(id, controller);
@@ -117,21 +124,16 @@ export class McpTaskRunner implements OnApplicationBootstrap, OnModuleDestroy {
     check();
     const observed = this.observer.runStarted(started, entry);
     let outcome = 'failed';
-    run.done = context
-      .with(observed.ctx, () => this.execute(started, entry, controller))
-      .then((patch) => (run.handedOn ? undefined : this.retrying(id, () => this.store.update(id, () => patch))))
-      .then((after) => {
-        outcome = run.handedOn ? 'handed_on' : (after?.status ?? 'failed');
-        return this.events.changed(id);
-      })
-      .finally(() => {
-        observed.end(outcome);
-        stopWatching();
-        clearInterval(recheck);
-        this.running.delete(id);
-      });
-    this.running.set(id, run);
-    await run.done;
+    try {
+      const patch = await context.with(observed.ctx, () => this.execute(started, entry, controller));
+      const after = run.handedOn ? undefined : await this.retrying(id, () => this.store.update(id, () => patch));
+      outcome = run.handedOn ? 'handed_on' : (after?.status ?? 'failed');
+      await this.events.changed(id);
+    } finally {
+      observed.end(outcome);
+      stopWatching();
+      clearInterval(recheck);
+    }
   }
 
   /**

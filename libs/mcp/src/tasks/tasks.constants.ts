@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { McpError } from '../errors/mcp.error';
+import { ErrorCode } from '../wire/json-rpc';
 
 /** The 2026-07-28 tasks extension's identifier, declared in capabilities (`extensions`) by client and server. */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
@@ -19,3 +21,11 @@ export function declaresTasksExtension(capabilities: Readonly<Record<string, unk
   const declared = (extensions as Record<string, unknown>)[TASKS_EXTENSION];
   return typeof declared === 'object' && declared !== null;
 }
+
+/** `-32021` naming the tasks extension, for `what` needs it (a required task tool, `tasks/*`, task notifications). */
+export const tasksExtensionRequired = (what: string): McpError =>
+  new McpError(
+    ErrorCode.MissingRequiredClientCapability,
+    `Missing required client capability: ${what} needs the ${TASKS_EXTENSION} extension`,
+    { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
+  );

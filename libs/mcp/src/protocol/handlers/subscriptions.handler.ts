@@ -1,6 +1,5 @@
-import { InvalidParamsError, McpError } from '../../errors/mcp.error';
-import { ErrorCode } from '../../wire/json-rpc';
-import { TASKS_EXTENSION, declaresTasksExtension } from '../../tasks/tasks.constants';
+import { InvalidParamsError } from '../../errors/mcp.error';
+import { declaresTasksExtension, tasksExtensionRequired } from '../../tasks/tasks.constants';
 import { modernTask } from '../../tasks/task-wire';
 import { McpTaskRecord } from '../../stores/task.store';
 import { StreamLimiter } from '../../limits/stream-limiter';
@@ -98,12 +97,7 @@ export function listenHandler(
 /** Tasks a listen stream asks to follow: only with the tasks extension declared (`-32021` otherwise). */
 function requestedTasks(scope: RequestScope, requested: unknown): string[] | undefined {
   if (requested === undefined) return undefined;
-  if (!declaresTasksExtension(scope.session.clientCapabilities))
-    throw new McpError(
-      ErrorCode.MissingRequiredClientCapability,
-      `Missing required client capability: task notifications need the ${TASKS_EXTENSION} extension`,
-      { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
-    );
+  if (!declaresTasksExtension(scope.session.clientCapabilities)) throw tasksExtensionRequired('task notifications');
   if (!Array.isArray(requested) || requested.length > MAX_TASKS || requested.some((t) => typeof t !== 'string'))
     throw new InvalidParamsError(`Invalid params: taskIds must be at most ${MAX_TASKS} task id strings`, {
       field: 'notifications.taskIds',

@@ -1,7 +1,7 @@
 import { McpError, InvalidParamsError } from '../../errors/mcp.error';
 import { ErrorCode } from '../../wire/json-rpc';
 import { TERMINAL_TASK_STATUSES } from '../../stores/task.store';
-import { TASKS_EXTENSION, declaresTasksExtension } from '../../tasks/tasks.constants';
+import { declaresTasksExtension, tasksExtensionRequired } from '../../tasks/tasks.constants';
 import { legacyTask, modernTask } from '../../tasks/task-wire';
 import { MethodResult, RequestScope } from './handler-context';
 
@@ -37,12 +37,7 @@ export async function cancelTask(scope: RequestScope): Promise<MethodResult> {
 }
 
 function requireExtension(scope: RequestScope): void {
-  if (!declaresTasksExtension(scope.session.clientCapabilities))
-    throw new McpError(
-      ErrorCode.MissingRequiredClientCapability,
-      `Missing required client capability: ${scope.request.method} needs the ${TASKS_EXTENSION} extension`,
-      { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
-    );
+  if (!declaresTasksExtension(scope.session.clientCapabilities)) throw tasksExtensionRequired(scope.request.method);
 }
 
 /**

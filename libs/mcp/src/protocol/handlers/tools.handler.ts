@@ -6,7 +6,7 @@ import { prepareToolArguments } from '../../pipeline/tool-arguments';
 import { toolCallResult, toolErrorResult } from '../../pipeline/tool-result.normalizer';
 import { ToolEntry } from '../../registry/registry-entries';
 import { ErrorCode } from '../../wire/json-rpc';
-import { TASKS_EXTENSION, declaresTasksExtension } from '../../tasks/tasks.constants';
+import { declaresTasksExtension, tasksExtensionRequired } from '../../tasks/tasks.constants';
 import { legacyTask, modernTask } from '../../tasks/task-wire';
 import { MethodResult, RequestScope } from './handler-context';
 import { INVALID_ARGUMENTS } from '../../observability/call-outcome';
@@ -71,12 +71,7 @@ function runsAsTask(scope: RequestScope, tool: ToolEntry): boolean {
   const { era, clientCapabilities } = scope.session;
   if (era.modern) {
     if (declaresTasksExtension(clientCapabilities)) return support !== undefined;
-    if (support === 'required')
-      throw new McpError(
-        ErrorCode.MissingRequiredClientCapability,
-        `Missing required client capability: tool ${tool.name} runs only as a task (the ${TASKS_EXTENSION} extension)`,
-        { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
-      );
+    if (support === 'required') throw tasksExtensionRequired(`tool ${tool.name} (it runs only as a task)`);
     return false;
   }
   const asked = era.tasksUtility && scope.params.task !== undefined;

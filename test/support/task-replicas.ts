@@ -1,0 +1,149 @@
+import { once } from 'node:events';
+import { DESK_MAIN, RunningServer, startHttpServer } from './server-process';
+import { TestIssuer } from './test-issuer';
+import { MODERN_META, messagesOf, modernPost } from './modern-post';
+import { listen } from './listen-stream';
+import { suiteRedis, stopReplicas } from './replicas';
+import { sleep } from './wait';
+
+export const EXTENSION = 'io.modelcontextprotocol/tasks';
+/** A 2026-07-28 request that declares the tasks extension and elicitation. */
+export const WITH_TASKS = {
+  ...MODERN_META,
+  'io.modelcontextprotocol/clientCapabilities': { elicitation: {}, extensions: { [EXTENSION]: {} } },
+};
+export const FINAL = ['completed', 'failed', 'cancelled'];
+/** An id of the right shape that was never issued. */
+export const NEVER_ISSUED = 'AAAAAAAAAAAAAAAAAAAAAA';
+
+/** One 2026-07-28 request's HTTP status and JSON-RPC answer. */
+export interface Answer {
+  status: number;
+  result?: any;
+  error?: any;
+}
+
+/**
+ * What the multi-replica task suites share, registered on the calling describe (its beforeAll/afterAll): a Redis
+ * prefix of their own, an issuer with the tokens of `alice` (the owner) and `mallory` (a stranger), desk replicas
+ * with the task tools and a lock short enough for a killed worker's task to be handed on in seconds, and the
+ * 2026-07-28 task requests. Every process, proxy and stream started through it ends in afterAll.
+ */
+export function taskReplicaSuite() {
+  const { prefix, redis, cleanup } = suiteRedis();
+  let issuer: TestIssuer;
+  const tokens = { alice: '', mallory: '' };
+  const servers: RunningServer[] = [];
+  const closers: (() => Promise<void>)[] = [];
+
+  beforeAll(async () => {
+    issuer = await TestIssuer.start();
+    tokens.alice = await issuer.mint({ sub: 'alice' });
+    tokens.mallory = await issuer.mint({ sub: 'mallory' });
+  });
+  afterAll(async () => {
+    for (const close of closers.reverse()) await close().catch(() => undefined);
+    await stopReplicas(servers);
+    await issuer?.close();
+    await cleanup();
+  });
+
+  /** The replicas' environment of `group` (its own key prefix under the suite's). */
+  const envFor = (group: string, extra: Record<string, string> = {}) => ({
+    ...issuer.env(),
+    MCP_STORE: 'redis',
+    MCP_REDIS_PREFIX: `${prefix}${group}:`,
+    DESK_TASK_TOOLS: 'on',
+    MCP_TASK_LOCK_MS: '1500',
+    MCP_TASK_POLL_INTERVAL_MS: '200',
+    ...extra,
+  });
+  const start = async (group: string, extra: Record<string, string> = {}): Promise<RunningServer> => {
+    const server = await startHttpServer(DESK_MAIN, envFor(group, extra));
+    servers.push(server);
+    return server;
+  };
+
+  async function rpc(
+    url: string,
+    method: string,
+    params: Record<string, unknown>,
+    token = tokens.alice,
+  ): Promise<Answer> {
+    const res = await modernPost(url, method, params, { token, meta: WITH_TASKS });
+    const [message] = await messagesOf(res);
+    return { status: res.status, ...message };
+  }
+  const getTask = (url: string, taskId: string, token = tokens.alice) => rpc(url, 'tasks/get', { taskId }, token);
+
+  /** Creates a task and returns its id (fails with the answer when the call was not answered with a task). */
+  async function createTask(url: string, name: string, args: Record<string, unknown>): Promise<string> {
+    const created = await rpc(url, 'tools/call', { name, arguments: args });
+    if (created.result?.resultType !== 'task' || typeof created.result.taskId !== 'string')
+      throw new Error(`${name} was not answered with a task: ${JSON.stringify(created)}`);
+    return created.result.taskId as string;
+  }
+
+  /** Probes every `everyMs` until `ok` holds; fails naming `what` and the last value seen. */
+  async function until<T>(
+    what: string,
+    timeoutMs: number,
+    probe: () => Promise<T>,
+    ok: (value: T) => boolean,
+    everyMs = 100,
+  ): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const value = await probe();
+      if (ok(value)) return value;
+      if (Date.now() > deadline)
+        throw new Error(`${what}: not within ${timeoutMs} ms; last seen ${JSON.stringify(value)}`);
+      await sleep(everyMs);
+    }
+  }
+
+  /** Polls `tasks/get` until the task is final; `urls` take turns. */
+  const settle = (urls: string[], taskId: string, timeoutMs: number) => {
+    let n = 0;
+    return until(
+      `task ${taskId} to finish`,
+      timeoutMs,
+      () => getTask(urls[n++ % urls.length], taskId),
+      (a) => FINAL.includes(a.result?.status),
+      150,
+    ).then((a) => a.result);
+  };
+
+  /** SIGKILL, resolved once the process is gone. */
+  async function kill(server: RunningServer): Promise<void> {
+    if (server.process.exitCode !== null || server.process.signalCode !== null) return;
+    const exited = once(server.process, 'exit');
+    server.process.kill('SIGKILL');
+    await exited;
+  }
+
+  /** A listen stream declaring the tasks extension, following `taskIds`; ended in afterAll at the latest. */
+  async function listenTasks(url: string, token: string, taskIds: string[], id: string) {
+    const stream = await listen(url, token, { taskIds }, id, WITH_TASKS);
+    if (stream.body) throw new Error(`listen was refused (${stream.status}): ${JSON.stringify(stream.body)}`);
+    closers.push(stream.close);
+    return stream;
+  }
+
+  return {
+    prefix,
+    redis,
+    envFor,
+    tokens,
+    servers,
+    closers,
+    start,
+    rpc,
+    getTask,
+    createTask,
+    until,
+    settle,
+    kill,
+    listenTasks,
+  };
+}
