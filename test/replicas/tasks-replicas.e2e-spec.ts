@@ -29,6 +29,10 @@ describe('tasks across replicas on Redis', () => {
     listenTasks,
   } = suite;
 
+  /**
+   * Three workers behind a round-robin proxy without affinity: consecutive requests land on consecutive replicas,
+   * and any of the three may run a task.
+   */
   describe('three workers behind a round-robin proxy', () => {
     let replicas: RunningServer[];
     let proxy: RoundRobinProxy;

@@ -6,12 +6,14 @@ import { listen } from './listen-stream';
 import { suiteRedis, stopReplicas } from './replicas';
 import { sleep } from './wait';
 
+/** The tasks extension's id, as declared in a request's client capabilities. */
 export const EXTENSION = 'io.modelcontextprotocol/tasks';
 /** A 2026-07-28 request that declares the tasks extension and elicitation. */
 export const WITH_TASKS = {
   ...MODERN_META,
   'io.modelcontextprotocol/clientCapabilities': { elicitation: {}, extensions: { [EXTENSION]: {} } },
 };
+/** The statuses a task never leaves. */
 export const FINAL = ['completed', 'failed', 'cancelled'];
 /** An id of the right shape that was never issued. */
 export const NEVER_ISSUED = 'AAAAAAAAAAAAAAAAAAAAAA';
@@ -58,12 +60,14 @@ export function taskReplicaSuite() {
     MCP_TASK_POLL_INTERVAL_MS: '200',
     ...extra,
   });
+  /** Starts one desk replica of `group` (ended in afterAll). */
   const start = async (group: string, extra: Record<string, string> = {}): Promise<RunningServer> => {
     const server = await startHttpServer(DESK_MAIN, envFor(group, extra));
     servers.push(server);
     return server;
   };
 
+  /** One 2026-07-28 request declaring the tasks extension, as alice unless `token` says otherwise. */
   async function rpc(
     url: string,
     method: string,
@@ -74,11 +78,15 @@ export function taskReplicaSuite() {
     const [message] = await messagesOf(res);
     return { status: res.status, ...message };
   }
+  /** `tools/call` of `name` as alice. */
+  const call = (url: string, name: string, args: Record<string, unknown>) =>
+    rpc(url, 'tools/call', { name, arguments: args });
+  /** `tasks/get` of `taskId`, as alice unless `token` says otherwise. */
   const getTask = (url: string, taskId: string, token = tokens.alice) => rpc(url, 'tasks/get', { taskId }, token);
 
   /** Creates a task and returns its id (fails with the answer when the call was not answered with a task). */
   async function createTask(url: string, name: string, args: Record<string, unknown>): Promise<string> {
-    const created = await rpc(url, 'tools/call', { name, arguments: args });
+    const created = await call(url, name, args);
     if (created.result?.resultType !== 'task' || typeof created.result.taskId !== 'string')
       throw new Error(`${name} was not answered with a task: ${JSON.stringify(created)}`);
     return created.result.taskId as string;
@@ -139,6 +147,7 @@ export function taskReplicaSuite() {
     closers,
     start,
     rpc,
+    call,
     getTask,
     createTask,
     until,

@@ -17,6 +17,26 @@ describe('RedisLimitStore (real Redis)', () => {
     redis.disconnect();
   });
 
+  it("takes a caller's first call while other commands wait in an auto-pipeline (no crash, ioredis#1931)", async () => {
+    const pipelined = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { enableAutoPipelining: true });
+    const crashes: Error[] = [];
+    const onCrash = (e: Error) => crashes.push(e);
+    process.on('uncaughtException', onCrash);
+    try {
+      await pipelined.ping();
+      const store = new RedisLimitStore(pipelined, prefix);
+      // A command queued on this turn's auto-pipeline, then the first call of a new budget on the same turn.
+      const pending = pipelined.get(`${prefix}unrelated`);
+      const verdict = store.consume('first-caller', 10, 60);
+      expect(await Promise.all([pending, verdict])).toEqual([null, { ok: true }]);
+      await new Promise((r) => setTimeout(r, 50));
+      expect(crashes).toEqual([]);
+    } finally {
+      process.off('uncaughtException', onCrash);
+      pipelined.disconnect();
+    }
+  });
+
   it('shares one rate budget between two stores (two replicas)', async () => {
     const a = new RedisLimitStore(redis, prefix);
     const b = new RedisLimitStore(redis, prefix);

@@ -25,6 +25,11 @@ export class RedisLimitStore implements McpLimitStore {
     private readonly prefix = 'mcp:',
   ) {
     this.slots = new RedisConcurrencySlots(redis, prefix);
+    // rate-limiter-flexible defines its Lua command (`rlflxIncr`) on the client when a limiter is constructed. Done
+    // lazily, on a caller's first call, the definition could come while an auto-pipeline built before it is pending:
+    // ioredis then queues the command on a pipeline without it, and a TypeError in its callbacks kills the process
+    // (ioredis#1931). Defined here, at boot, before any command is sent.
+    new RateLimiterRedis({ storeClient: redis, keyPrefix: `${prefix}rate:boot`, points: 1, duration: 1 });
   }
 
   async consume(key: string, points: number, durationSec: number, cost = 1): Promise<LimitVerdict> {
