@@ -16,7 +16,7 @@ const shapeOf = (task: McpTaskRecord) => `${task.status} ${Object.keys(task.inpu
  */
 @Injectable()
 export class McpTaskFollowers implements OnModuleInit {
-  private readonly sessions = new Map<string, { session: McpSession; status: string }>();
+  private readonly sessions = new Map<string, { session: McpSession; status: string; until: number }>();
 
   constructor(
     @Inject(MCP_TASK_STORE) private readonly store: McpTaskStore,
@@ -59,7 +59,11 @@ export class McpTaskFollowers implements OnModuleInit {
 
   /** Tells `session` (2025-11-25) of the status changes of `task` from now on. */
   tellSession(task: McpTaskRecord, session: McpSession): void {
-    this.sessions.set(task.id, { session, status: task.status });
+    // A task that expires unchanged (its workers gone, nobody polling) sends no notice that would remove it: entries
+    // are dropped once their task could no longer exist, so no ended session is held for long.
+    const now = Date.now();
+    for (const [id, watched] of this.sessions) if (watched.until <= now) this.sessions.delete(id);
+    this.sessions.set(task.id, { session, status: task.status, until: task.createdAt + task.ttlMs });
   }
 
   private async notifySession(id: string, watched: { session: McpSession; status: string }): Promise<void> {

@@ -1,0 +1,66 @@
+import { InMemoryTaskStore } from '../stores/in-memory-task.store';
+import { InMemoryMessageBus } from '../stores/in-memory-message.bus';
+import { McpTaskRecord } from '../stores/task.store';
+import { McpSession } from '../sessions/mcp-session';
+import { McpTaskEvents } from './task-events';
+import { McpTaskFollowers } from './task-followers';
+
+const record = (id: string, over: Partial<McpTaskRecord> = {}): McpTaskRecord => ({
+  id,
+  owner: 'alice',
+  tool: 'job',
+  arguments: {},
+  caller: { protocolVersion: '2025-11-25', transport: 'http', clientCapabilities: {} },
+  status: 'working',
+  createdAt: Date.now(),
+  lastUpdatedAt: Date.now(),
+  ttlMs: 60_000,
+  pollIntervalMs: 1_000,
+  deadline: Date.now() + 30_000,
+  answers: {},
+  inputRequests: {},
+  asked: [],
+  attempts: 0,
+  ...over,
+});
+
+describe('task status notifications to 2025 sessions', () => {
+  function setup() {
+    const store = new InMemoryTaskStore();
+    const events = new McpTaskEvents(new InMemoryMessageBus());
+    events.onModuleInit();
+    const followers = new McpTaskFollowers(store, events);
+    followers.onModuleInit();
+    const sent: Record<string, unknown>[] = [];
+    const session = new McpSession('s1', 'http');
+    session.standalone = { send: (m) => (sent.push(m as unknown as Record<string, unknown>), true) };
+    return { store, events, followers, session, sent };
+  }
+
+  it('tells the session of each status change once, and stops at the final one', async () => {
+    const { store, events, followers, session, sent } = setup();
+    await store.create(record('t1'), { perOwner: 5, total: 5 });
+    followers.tellSession((await store.get('t1'))!, session);
+    await store.update('t1', () => ({ statusMessage: 'half way' })); // not a status change
+    await events.changed('t1');
+    await store.update('t1', () => ({ status: 'completed', result: { content: [] } }));
+    await events.changed('t1');
+    await events.changed('t1');
+    await new Promise((r) => setTimeout(r, 20));
+    expect(sent).toEqual([
+      expect.objectContaining({
+        method: 'notifications/tasks/status',
+        params: expect.objectContaining({ status: 'completed' }),
+      }),
+    ]);
+  });
+
+  it('lets go of sessions whose tasks expired without a change (no ended session held)', () => {
+    const { followers, session } = setup();
+    followers.tellSession(record('old', { createdAt: Date.now() - 120_000 }), session);
+    followers.tellSession(record('new'), session);
+    const held = (followers as unknown as { sessions: Map<string, unknown> }).sessions;
+    followers.tellSession(record('newer'), session);
+    expect([...held.keys()]).toEqual(['new', 'newer']);
+  });
+});
