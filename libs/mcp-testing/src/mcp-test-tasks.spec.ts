@@ -39,7 +39,30 @@ class KitTaskTools {
   }
 }
 
-@Module({ imports: [McpModule.forRoot({ name: 'kit-tasks', servicePage: false })], providers: [KitTaskTools] })
+/** Questions with and without keys of their own before the task: each answer must reach its own question. */
+@Injectable()
+class KitKeyedTools {
+  @McpTool({
+    name: 'three_questions',
+    description: 'Asks three questions (the first with a key of its own) before the task, then echoes the answers.',
+    annotations: { readOnlyHint: true },
+    task: { support: 'required', asksFirst: true },
+  })
+  async three(@McpCtx() ctx: McpCallContext) {
+    const ask = (message: string, key?: string) =>
+      ctx.elicit({ mode: 'form', message, requestedSchema: { type: 'object', properties: {} } }, key ? { key } : {});
+    const a = await ask('A?', 'confirm');
+    const b = await ask('B?');
+    const c = await ask('C?');
+    await ctx.startTask();
+    return [a, b, c].map((x) => String((x.content as { said?: string }).said)).join(' ');
+  }
+}
+
+@Module({
+  imports: [McpModule.forRoot({ name: 'kit-tasks', servicePage: false })],
+  providers: [KitTaskTools, KitKeyedTools],
+})
 class KitTasksModule {}
 
 describe('the testing kit drives task tools to their end, in both eras', () => {
@@ -66,6 +89,21 @@ describe('the testing kit drives task tools to their end, in both eras', () => {
       if (protocol === '2026-07-28') expect(outcome.statusMessages).toEqual(expect.arrayContaining(['step 1']));
     },
     20_000,
+  );
+
+  it.each(['2025-11-25', '2026-07-28'] as const)(
+    '%s: each answer reaches its own question in the run',
+    async (protocol) => {
+      const client = await server.connect({
+        protocol,
+        elicitation: async (params: { message?: string }) => ({
+          action: 'accept' as const,
+          content: { said: `to-${params.message}` } as Record<string, string>,
+        }),
+      });
+      const outcome = await client.runTask('three_questions');
+      expect(outcome.result?.content).toEqual([{ type: 'text', text: 'to-A? to-B? to-C?' }]);
+    },
   );
 
   it.each(['2025-11-25', '2026-07-28'] as const)('%s: questions before the task, then the task', async (protocol) => {

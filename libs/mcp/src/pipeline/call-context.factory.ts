@@ -92,9 +92,14 @@ export function createCallContext(
     const answer = session.request(sink, method, params, o?.timeoutMs ?? options.clientRequestTimeoutMs, signal);
     if (!answerLog) return answer;
     // Keyed as a task's questions are (`elicitation_1`, …), so its run finds each answer under the same key.
-    const n = (logged.get(capability) ?? 0) + 1;
-    logged.set(capability, n);
-    const key = o?.key ?? `${capability}_${n}`;
+    // Only questions without a key of their own take a number, as the task's run numbers them (nextKey): otherwise an
+    // answer would be replayed for another question.
+    let key = o?.key;
+    if (key === undefined) {
+      const n = (logged.get(capability) ?? 0) + 1;
+      logged.set(capability, n);
+      key = `${capability}_${n}`;
+    }
     return answer.then((value) => ((answerLog[key] = value), value));
   };
 

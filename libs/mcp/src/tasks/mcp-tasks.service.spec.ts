@@ -112,10 +112,15 @@ describe('the request side of tasks', () => {
       },
       asked: ['a', 'b'],
     }));
-    const partial = await tasks.answer(scopeOf('alice'), task.id, { a: { action: 'accept' }, z: { action: 'accept' } });
+    const partial = await tasks.answer(scopeOf('alice'), task.id, {
+      a: { action: 'accept' },
+      z: { action: 'accept' },
+      constructor: { action: 'accept' },
+      toString: { action: 'accept' },
+    });
     expect(partial).toMatchObject({ status: 'input_required', answers: { a: { action: 'accept' } } });
     expect(Object.keys(partial.inputRequests)).toEqual(['b']);
-    expect(partial.answers).not.toHaveProperty('z');
+    expect(Object.keys(partial.answers)).toEqual(['a']); // never asked: ignored, inherited names included
     expect(await tasks.answer(scopeOf('alice'), task.id, { b: { action: 'decline' } })).toMatchObject({
       status: 'working',
       inputRequests: {},

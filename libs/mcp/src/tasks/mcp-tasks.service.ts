@@ -160,7 +160,7 @@ export class McpTasks {
     const updated = await this.reach(() =>
       this.store.update(record.id, (task) => {
         const taken = Object.entries(responses).filter(
-          ([key, value]) => key in task.inputRequests && typeof value === 'object' && value !== null,
+          ([key, value]) => Object.hasOwn(task.inputRequests, key) && typeof value === 'object' && value !== null,
         );
         if (!taken.length) return undefined;
         const inputRequests = { ...task.inputRequests };

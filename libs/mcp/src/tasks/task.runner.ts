@@ -130,6 +130,8 @@ export class McpTaskRunner implements OnApplicationBootstrap, OnModuleDestroy {
       outcome = run.handedOn ? 'handed_on' : (after?.status ?? 'failed');
       await this.events.changed(id);
     } finally {
+      // The run is over: whatever it left waiting (a question it raced against something else) stops now.
+      if (!controller.signal.aborted) controller.abort(new Error('the run ended'));
       observed.end(outcome);
       stopWatching();
       clearInterval(recheck);
