@@ -67,6 +67,13 @@ describe('the request side of tasks', () => {
     });
   });
 
+  it('lets a 2025 client shorten its task’s life, never lengthen it past the tool’s', async () => {
+    const { tasks } = setup();
+    const short = await tasks.create(scopeOf('alice'), tool, {}, undefined, 5_000);
+    const long = await tasks.create(scopeOf('alice'), tool, {}, undefined, options.tasks.maxTtlMs);
+    expect([short.ttlMs, long.ttlMs]).toEqual([5_000, options.tasks.ttlMs]);
+  });
+
   it('answers an unknown id and another caller’s task alike', async () => {
     const { tasks } = setup();
     const task = await tasks.create(scopeOf('alice'), tool, {}, undefined);

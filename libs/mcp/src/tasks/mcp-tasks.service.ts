@@ -53,7 +53,9 @@ export class McpTasks {
       );
     const t = this.options.tasks;
     const now = Date.now();
-    const ttlMs = Math.min(t.maxTtlMs, Math.max(1_000, requestedTtlMs ?? tool.task?.ttlMs ?? t.ttlMs));
+    // A 2025 client may shorten its task's life, never lengthen it past the tool's: kept records are what it costs.
+    const lifetime = Math.min(t.maxTtlMs, tool.task?.ttlMs ?? t.ttlMs);
+    const ttlMs = Math.max(1_000, Math.min(requestedTtlMs ?? lifetime, lifetime));
     const timeoutMs = tool.task?.timeoutMs ?? t.timeoutMs;
     const { session, principal } = scope;
     const carrier: Record<string, string> = {};

@@ -2,7 +2,7 @@
 export interface McpTasksOptions {
   /** How long a task and its result are kept after creation (`MCP_TASK_TTL_MS`, 1 hour). */
   ttlMs?: number;
-  /** The longest a tool or a 2025 client's `task.ttl` may ask for (`MCP_TASK_MAX_TTL_MS`, 24 hours). */
+  /** The longest a tool's `task.ttlMs` may be (`MCP_TASK_MAX_TTL_MS`, 24 hours); a 2025 `task.ttl` only shortens. */
   maxTtlMs?: number;
   /** The polling interval suggested to clients (`MCP_TASK_POLL_INTERVAL_MS`, 1 second). */
   pollIntervalMs?: number;
