@@ -4,7 +4,10 @@
 //   create    tools/call of echo_task with the extension: each answer a task handle (stored, queued, then run)
 //   get       tasks/get of one finished task
 // then, one call at a time (TASK_SAMPLES calls each), the end-to-end time of a plain call against a task created,
-// run and polled until completed (the queue's overhead per call), and Redis's memory per finished task kept.
+// run and polled until completed (the queue's overhead per call), and Redis's memory per finished task kept. Then
+// what one caller can cost: a flood of task creations against a server on the default caps (kept records stop at the
+// per-caller cap, so Redis stops growing), and the store reads a task's changes cost with 1 and with 100 listen
+// streams following it on one replica (one shared watch per task: the same reads either way).
 import Redis from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -22,6 +25,8 @@ const meta = (caps) =>
   `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"bench","version":"1"},"io.modelcontextprotocol/clientCapabilities":${JSON.stringify(caps)}}`;
 const CALL = (id, caps) =>
   `{"jsonrpc":"2.0","id":"${id}","method":"tools/call","params":{"name":"echo_task","arguments":{"text":"hello"},${meta(caps)}}}`;
+const CALL_PROGRESS = (id) =>
+  `{"jsonrpc":"2.0","id":"${id}","method":"tools/call","params":{"name":"progress_task","arguments":{"steps":40,"stepMs":100},${meta(WITH)}}}`;
 const GET = (id, taskId) =>
   `{"jsonrpc":"2.0","id":"${id}","method":"tasks/get","params":{"taskId":"${taskId}",${meta({ extensions: { [EXTENSION]: {} } })}}}`;
 const headers = (method, name) => ({
@@ -29,7 +34,7 @@ const headers = (method, name) => ({
   accept: 'application/json, text/event-stream',
   'mcp-protocol-version': '2026-07-28',
   'mcp-method': method,
-  'mcp-name': name,
+  ...(name ? { 'mcp-name': name } : {}),
 });
 const WITH = { extensions: { [EXTENSION]: {} } };
 const median = (v) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
@@ -53,6 +58,96 @@ async function taskEndToEnd(url, n) {
   }
 }
 
+/** Listen streams following one task in the followers measure. */
+const FOLLOWERS = 100;
+/** Task creations of the flood (one caller, default caps). */
+const FLOOD = 1_000;
+const LISTEN = (id, taskId) =>
+  `{"jsonrpc":"2.0","id":"${id}","method":"subscriptions/listen","params":{"notifications":{"taskIds":["${taskId}"]},${meta(WITH)}}}`;
+
+async function commandCalls(redis, command) {
+  const line = new RegExp(`^cmdstat_${command}:calls=(\\d+)`, 'm').exec(await redis.info('commandstats'));
+  return line ? Number(line[1]) : 0;
+}
+
+/**
+ * One task of 40 progress steps (about 4 s, a status write a second) followed by `streams` listen streams on the
+ * same server: the HMGETs Redis served from its creation until every stream heard it completed.
+ */
+async function readsPerFollowedTask(url, redis, streams) {
+  const before = await commandCalls(redis, 'hmget');
+  const task = await rpc(url, 'tools/call', 'progress_task', CALL_PROGRESS(`f${streams}`));
+  const aborts = [];
+  const heard = [];
+  for (let i = 0; i < streams; i++) {
+    const abort = new AbortController();
+    aborts.push(abort);
+    const res = await fetch(`${url}/mcp`, {
+      method: 'POST',
+      headers: headers('subscriptions/listen', ''),
+      body: LISTEN(`l${i}`, task.taskId),
+      signal: abort.signal,
+    });
+    heard.push(
+      (async () => {
+        let text = '';
+        for await (const chunk of res.body) {
+          text += Buffer.from(chunk).toString();
+          if (text.includes('"status":"completed"')) return;
+        }
+      })().catch(() => undefined),
+    );
+  }
+  await Promise.all(heard);
+  aborts.forEach((a) => a.abort());
+  return { streams, hmgetPerTask: (await commandCalls(redis, 'hmget')) - before };
+}
+
+/** The bench server with the task tools, every store in Redis under `prefix`, no authentication. */
+const serverEnv = (prefix) => ({
+  NODE_ENV: 'development',
+  BENCH_AUTH: 'off',
+  BENCH_LOGS: 'off',
+  BENCH_TASK_TOOLS: 'on',
+  MCP_STORE: 'redis',
+  MCP_REDIS_PREFIX: prefix,
+});
+
+/** One caller creating FLOOD tasks on a server with the default caps: how many were kept, and Redis's growth. */
+async function keptFlood(redis) {
+  const prefix = `bench:${randomUUID().slice(0, 8)}:`;
+  const server = await startServer('mcp-tasks-flood', 'mcp', {
+    ...serverEnv(prefix),
+    MCP_REQUESTS_PER_MINUTE: '10000000',
+    MCP_RATE_LIMIT_PER_MINUTE: '10000000',
+  });
+  try {
+    await new Promise((r) => setTimeout(r, 500));
+    const before = await usedMemory(redis);
+    let kept = 0;
+    let refused = 0;
+    let reason;
+    for (let n = 0; n < FLOOD; n++) {
+      const res = await fetch(`${server.url}/mcp`, {
+        method: 'POST',
+        headers: headers('tools/call', 'echo_task'),
+        body: CALL(`k${n}`, WITH),
+      });
+      const answer = await res.json();
+      if (answer.result?.taskId) kept++;
+      else {
+        refused++;
+        reason = answer.error?.data?.reason;
+      }
+    }
+    await new Promise((r) => setTimeout(r, 1_000));
+    return { created: FLOOD, kept, refused, reason, redisGrowthBytes: (await usedMemory(redis)) - before };
+  } finally {
+    await server.stop();
+    await dropRedisPrefix(prefix);
+  }
+}
+
 async function usedMemory(redis) {
   return Number(/^used_memory:(\d+)/m.exec(await redis.info('memory'))[1]);
 }
@@ -61,15 +156,14 @@ async function usedMemory(redis) {
 export async function runTasks() {
   const prefix = `bench:${randomUUID().slice(0, 8)}:`;
   const server = await startServer('mcp-tasks', 'mcp', {
-    NODE_ENV: 'development',
-    BENCH_AUTH: 'off',
-    BENCH_LOGS: 'off',
-    BENCH_TASK_TOOLS: 'on',
-    MCP_STORE: 'redis',
-    MCP_REDIS_PREFIX: prefix,
+    ...serverEnv(prefix),
     // The load creates tens of thousands of tasks: the caps are not what is measured here.
     MCP_MAX_TASKS: '10000000',
     MCP_MAX_TASKS_PER_SUBJECT: '10000000',
+    MCP_MAX_KEPT_TASKS: '10000000',
+    MCP_MAX_KEPT_TASKS_PER_SUBJECT: '10000000',
+    MCP_MAX_RUNNING_TASKS_PER_SUBJECT: '10000000',
+    MCP_MAX_STREAMS_PER_SUBJECT: '10000',
     MCP_TASK_CONCURRENCY: '32',
   });
   const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
@@ -128,6 +222,9 @@ export async function runTasks() {
     await new Promise((r) => setTimeout(r, 500));
     const after = await usedMemory(redis);
     const oneKey = await redis.memory('USAGE', `${prefix}{tasks}:task:${ids[0]}`);
+    const followers = [];
+    for (const streams of [1, FOLLOWERS]) followers.push(await readsPerFollowedTask(server.url, redis, streams));
+    const flood = await keptFlood(redis);
     return {
       connections: CONNECTIONS,
       plainCall: { reqPerSec: Math.round(plain.reqPerSec), p99Ms: plain.latencyMs.p99 },
@@ -147,6 +244,8 @@ export async function runTasks() {
       },
       redisBytesPerFinishedTask: Math.round((after - before) / MEMORY_TASKS),
       redisBytesOfOneTaskKey: oneKey,
+      followers,
+      flood,
     };
   } finally {
     redis.disconnect();
@@ -172,6 +271,13 @@ export function printTasks(t) {
   );
   console.log(
     `  Redis memory per finished task kept: ${t.redisBytesPerFinishedTask} bytes (one task key: ${t.redisBytesOfOneTaskKey} bytes)`,
+  );
+  console.log(
+    `  store reads of one task's life (40 progress steps), followed by listen streams: ${t.followers.map((f) => `${f.streams} stream(s) ${f.hmgetPerTask} HMGET`).join(', ')}`,
+  );
+  const f = t.flood;
+  console.log(
+    `  one caller creating ${f.created} tasks on the default caps: ${f.kept} kept, ${f.refused} refused (${f.reason}); Redis grew ${Math.round(f.redisGrowthBytes / 1024)} KiB`,
   );
 }
 

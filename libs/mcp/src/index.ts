@@ -54,8 +54,16 @@ export { McpMessageBus, MCP_MESSAGE_BUS } from './stores/message.bus';
 export { McpEventStore, MCP_EVENT_STORE } from './stores/event.store';
 export { McpLimitStore, MCP_LIMIT_STORE } from './stores/limit.store';
 export { McpKeyStore, MCP_KEY_STORE } from './stores/key.store';
-export { McpTaskStore, McpTaskRecord, McpTaskStatus, MCP_TASK_STORE } from './stores/task.store';
-export { McpTaskQueue, McpTaskQueueEvents, MCP_TASK_QUEUE } from './tasks/task.queue';
+export {
+  McpTaskStore,
+  McpTaskRecord,
+  McpTaskStatus,
+  McpTaskHead,
+  McpTaskCaps,
+  McpTaskCreateRefusal,
+  MCP_TASK_STORE,
+} from './stores/task.store';
+export { McpTaskQueue, McpTaskQueueEvents, McpTaskRun, MCP_TASK_QUEUE } from './tasks/task.queue';
 export { McpTasksOptions } from './tasks/tasks-options.interface';
 
 // Health, logs, audit, metrics

@@ -1,6 +1,7 @@
 import {
   McpTaskCaps,
   McpTaskCreateRefusal,
+  McpTaskHead,
   McpTaskPatch,
   McpTaskRecord,
   McpTaskStore,
@@ -10,11 +11,12 @@ import { SlicedSweep } from './sliced-sweep';
 import { applyTaskPatch, decodeTaskCursor, encodeTaskCursor } from './task-record.util';
 
 /**
- * The default task store: records in a Map until `createdAt + ttlMs`, open tasks counted per owner. One process only
- * (the embedded default); expired records are invisible at once and swept a slice at a time.
+ * The default task store: records in a Map until `createdAt + ttlMs`, open and kept tasks counted per owner. One
+ * process only (the embedded default); expired records are invisible at once and swept a slice at a time.
  */
 export class InMemoryTaskStore implements McpTaskStore {
   private readonly records = new Map<string, McpTaskRecord>();
+  private readonly revisions = new Map<string, number>();
   private readonly byOwner = new Map<string, Set<string>>();
   private readonly open = new Map<string, number>();
   private openTotal = 0;
@@ -25,11 +27,19 @@ export class InMemoryTaskStore implements McpTaskStore {
   async create(record: McpTaskRecord, caps: McpTaskCaps): Promise<McpTaskCreateRefusal | undefined> {
     this.expiry.run();
     // Expired tasks free their places before a refusal: a cap counts only tasks a client can still reach.
-    if (this.openTotal >= caps.total) this.purge(this.records.keys());
-    if (this.openTotal >= caps.total) return 'full';
+    if (this.openTotal >= caps.total || this.records.size >= caps.keptTotal) this.purge(this.records.keys());
+    if (this.openTotal >= caps.total) return { reason: 'full' };
+    if (this.records.size >= caps.keptTotal) return { reason: 'kept_full' };
     this.purge(this.byOwner.get(record.owner) ?? []);
-    if ((this.open.get(record.owner) ?? 0) >= caps.perOwner) return 'owner_full';
+    if ((this.open.get(record.owner) ?? 0) >= caps.perOwner) return { reason: 'owner_full' };
+    const mine = this.byOwner.get(record.owner);
+    if (mine && mine.size >= caps.keptPerOwner) {
+      let retryAt = Infinity;
+      for (const id of mine) retryAt = Math.min(retryAt, expiresAt(this.records.get(id)!));
+      return { reason: 'owner_kept_full', retryAt };
+    }
     this.records.set(record.id, structuredClone(record));
+    this.revisions.set(record.id, 1);
     let ids = this.byOwner.get(record.owner);
     if (!ids) this.byOwner.set(record.owner, (ids = new Set()));
     ids.add(record.id);
@@ -37,9 +47,14 @@ export class InMemoryTaskStore implements McpTaskStore {
     return undefined;
   }
 
-  async get(id: string): Promise<McpTaskRecord | undefined> {
+  async get(id: string, owner?: string): Promise<McpTaskRecord | undefined> {
     const record = this.live(id);
-    return record && structuredClone(record);
+    return record && (owner === undefined || record.owner === owner) ? structuredClone(record) : undefined;
+  }
+
+  async head(id: string): Promise<McpTaskHead | undefined> {
+    const record = this.live(id);
+    return record && { owner: record.owner, status: record.status, revision: this.revisions.get(id) ?? 1 };
   }
 
   async update(
@@ -53,6 +68,7 @@ export class InMemoryTaskStore implements McpTaskStore {
     if (!patch) return structuredClone(record);
     const next = applyTaskPatch(record, patch, Date.now());
     this.records.set(id, next);
+    this.revisions.set(id, (this.revisions.get(id) ?? 1) + 1);
     if (TERMINAL_TASK_STATUSES.has(next.status)) this.count(record.owner, -1);
     return structuredClone(next);
   }
@@ -100,6 +116,7 @@ export class InMemoryTaskStore implements McpTaskStore {
 
   private remove(record: McpTaskRecord): void {
     this.records.delete(record.id);
+    this.revisions.delete(record.id);
     const ids = this.byOwner.get(record.owner);
     ids?.delete(record.id);
     if (ids?.size === 0) this.byOwner.delete(record.owner);
@@ -114,4 +131,5 @@ export class InMemoryTaskStore implements McpTaskStore {
   }
 }
 
-const expired = (record: McpTaskRecord, now: number) => record.createdAt + record.ttlMs <= now;
+const expiresAt = (record: McpTaskRecord) => record.createdAt + record.ttlMs;
+const expired = (record: McpTaskRecord, now: number) => expiresAt(record) <= now;

@@ -2,12 +2,20 @@ import type { RedisClient } from './redis-client.factory';
 import {
   McpTaskCaps,
   McpTaskCreateRefusal,
+  McpTaskHead,
   McpTaskPatch,
   McpTaskRecord,
+  McpTaskStatus,
   McpTaskStore,
   TERMINAL_TASK_STATUSES,
 } from './task.store';
 import { applyTaskPatch, decodeTaskCursor, encodeTaskCursor } from './task-record.util';
+
+/**
+ * Rounds of record reads one `list` page may take: entries of expired tasks are skipped, so a page may need more than
+ * one, but never an unbounded number (a page then ends short, with a cursor).
+ */
+const MAX_LIST_ROUNDS = 8;
 
 /** Compare-and-set rounds an update tries before giving up (each lost round means another change went in). */
 const MAX_TRIES = 20;
@@ -19,41 +27,45 @@ const KEEP = `local function keep(key, at, now)
 end`;
 
 /**
- * KEYS: record, owner index, owner's open set, deployment's open set. ARGV: id, JSON, createdAt, expiresAt, now,
- * perOwner, total, open (1/0), record key prefix. Checks both caps after dropping expired open entries, then writes.
- * Two of the owner's oldest index entries are dropped when their record is gone, so an owner that never lists does
- * not grow its index forever (the record key is built here: it shares the `{tasks}` slot, so a Cluster allows it).
+ * KEYS: record, owner index, owner's open set, deployment's open set, owner's kept set, deployment's kept set. ARGV:
+ * id, JSON, createdAt, expiresAt, now, perOwner, total, open (1/0), owner, status, keptPerOwner, keptTotal. Drops the
+ * expired entries of every set (the owner's expired ids leave its index too, so an index holds only what may still
+ * live), checks the four caps, then writes. A refusal is `{reason, earliest expiry}` (the latter for the owner's kept
+ * cap: when a place frees up).
  */
 const CREATE = `${KEEP}
 local now = tonumber(ARGV[5])
-redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', now)
-if redis.call('ZCARD', KEYS[4]) >= tonumber(ARGV[7]) then return 'full' end
-redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now)
-if redis.call('ZCARD', KEYS[3]) >= tonumber(ARGV[6]) then return 'owner_full' end
-for _, old in ipairs(redis.call('ZRANGE', KEYS[2], 0, 1)) do
-  if redis.call('EXISTS', ARGV[9] .. old) == 0 then redis.call('ZREM', KEYS[2], old) end
+for _, k in ipairs({KEYS[3], KEYS[4], KEYS[6]}) do redis.call('ZREMRANGEBYSCORE', k, '-inf', now) end
+local gone = redis.call('ZRANGEBYSCORE', KEYS[5], '-inf', now)
+for i = 1, #gone, 500 do redis.call('ZREM', KEYS[2], unpack(gone, i, math.min(i + 499, #gone))) end
+redis.call('ZREMRANGEBYSCORE', KEYS[5], '-inf', now)
+if redis.call('ZCARD', KEYS[4]) >= tonumber(ARGV[7]) then return {'full'} end
+if redis.call('ZCARD', KEYS[6]) >= tonumber(ARGV[12]) then return {'kept_full'} end
+if redis.call('ZCARD', KEYS[3]) >= tonumber(ARGV[6]) then return {'owner_full'} end
+if redis.call('ZCARD', KEYS[5]) >= tonumber(ARGV[11]) then
+  return {'owner_kept_full', redis.call('ZRANGE', KEYS[5], 0, 0, 'WITHSCORES')[2]}
 end
 -- HINCRBY rather than setting v to 1: a writer still holding an older version of this key must lose its CAS.
-redis.call('HSET', KEYS[1], 'j', ARGV[2])
+redis.call('HSET', KEYS[1], 'j', ARGV[2], 'o', ARGV[9], 's', ARGV[10])
 redis.call('HINCRBY', KEYS[1], 'v', 1)
 redis.call('PEXPIREAT', KEYS[1], ARGV[4])
 redis.call('ZADD', KEYS[2], ARGV[3], ARGV[1])
 keep(KEYS[2], tonumber(ARGV[4]), now)
-if ARGV[8] == '1' then
-  for i = 3, 4 do
-    redis.call('ZADD', KEYS[i], ARGV[4], ARGV[1])
-    keep(KEYS[i], tonumber(ARGV[4]), now)
-  end
+local sets = {KEYS[5], KEYS[6]}
+if ARGV[8] == '1' then sets = {KEYS[3], KEYS[4], KEYS[5], KEYS[6]} end
+for _, k in ipairs(sets) do
+  redis.call('ZADD', k, ARGV[4], ARGV[1])
+  keep(k, tonumber(ARGV[4]), now)
 end
 return false`;
 
 /**
- * KEYS: record, owner's open set, deployment's open set. ARGV: version read, new JSON, id, final (1/0). Writes only
- * when the version is still the one read (an expired record has none: the caller reads again and finds nothing).
- * HSET keeps the key's expiry.
+ * KEYS: record, owner's open set, deployment's open set. ARGV: version read, new JSON, id, final (1/0), status.
+ * Writes only when the version is still the one read (an expired record has none: the caller reads again and finds
+ * nothing). HSET keeps the key's expiry.
  */
 const SWAP = `if redis.call('HGET', KEYS[1], 'v') ~= ARGV[1] then return 0 end
-redis.call('HSET', KEYS[1], 'j', ARGV[2])
+redis.call('HSET', KEYS[1], 'j', ARGV[2], 's', ARGV[5])
 redis.call('HINCRBY', KEYS[1], 'v', 1)
 if ARGV[4] == '1' then
   redis.call('ZREM', KEYS[2], ARGV[3])
@@ -67,7 +79,7 @@ return redis.call('ZCARD', KEYS[1])`;
 
 /** The scripts as ioredis exposes them once defined (sent as EVALSHA; the text only on NOSCRIPT). */
 interface TaskCommands {
-  mcpTaskCreate(...keysThenArgs: (string | number)[]): Promise<string | null>;
+  mcpTaskCreate(...keysThenArgs: (string | number)[]): Promise<[McpTaskCreateRefusal['reason'], string?] | null>;
   mcpTaskSwap(...keysThenArgs: string[]): Promise<number>;
   mcpTaskCount(key: string, now: number): Promise<number>;
 }
@@ -75,10 +87,11 @@ interface TaskCommands {
 const expiresAt = (record: McpTaskRecord) => record.createdAt + record.ttlMs;
 
 /**
- * Tasks in Redis, shared by every replica. A task is a hash `<prefix>{tasks}:task:<id>` holding the JSON record (`j`)
- * and a version (`v`), expiring at `createdAt + ttlMs`. `<prefix>{tasks}:owner:<owner>` (scored by creation) lists
- * an owner's tasks; `<prefix>{tasks}:open:<owner>` and `<prefix>{tasks}:open` hold the open ones, scored by expiry
- * so expired entries are dropped by score before counting.
+ * Tasks in Redis, shared by every replica. A task is a hash `<prefix>{tasks}:task:<id>` holding the JSON record (`j`),
+ * a version (`v`), and its owner (`o`) and status (`s`) apart, so an owner check or a waiter's periodic look reads a
+ * few bytes, never the arguments or the result; it expires at `createdAt + ttlMs`. `<prefix>{tasks}:owner:<owner>`
+ * (scored by creation) lists an owner's tasks; `…:open:<owner>` and `…:open` hold the open ones, `…:kept:<owner>` and
+ * `…:kept` every live one, all scored by expiry so expired entries are dropped by score before counting.
  *
  * Every key carries the hash tag `{tasks}`, so all task keys share one Cluster slot: the caps are checked and the
  * record written by one script touching the owner's and the deployment's sets together. (The prefix itself must
@@ -95,7 +108,7 @@ export class RedisTaskStore implements McpTaskStore {
     private readonly redis: RedisClient,
     private readonly prefix = 'mcp:',
   ) {
-    redis.defineCommand('mcpTaskCreate', { numberOfKeys: 4, lua: CREATE });
+    redis.defineCommand('mcpTaskCreate', { numberOfKeys: 6, lua: CREATE });
     redis.defineCommand('mcpTaskSwap', { numberOfKeys: 3, lua: SWAP });
     redis.defineCommand('mcpTaskCount', { numberOfKeys: 1, lua: COUNT });
     this.scripts = redis as unknown as TaskCommands;
@@ -107,6 +120,8 @@ export class RedisTaskStore implements McpTaskStore {
       this.ownerKey(record.owner),
       this.openKey(record.owner),
       this.openKey(),
+      this.keptKey(record.owner),
+      this.keptKey(),
       record.id,
       JSON.stringify(record),
       record.createdAt,
@@ -115,13 +130,23 @@ export class RedisTaskStore implements McpTaskStore {
       caps.perOwner,
       caps.total,
       TERMINAL_TASK_STATUSES.has(record.status) ? '0' : '1',
-      this.key(''),
+      record.owner,
+      record.status,
+      caps.keptPerOwner,
+      caps.keptTotal,
     );
-    return refused === 'full' || refused === 'owner_full' ? refused : undefined;
+    if (!refused) return undefined;
+    return { reason: refused[0], ...(refused[1] ? { retryAt: Number(refused[1]) } : {}) };
   }
 
-  async get(id: string): Promise<McpTaskRecord | undefined> {
-    return (await this.read(id))?.record;
+  async get(id: string, owner?: string): Promise<McpTaskRecord | undefined> {
+    return (await this.read(id, owner))?.record;
+  }
+
+  async head(id: string): Promise<McpTaskHead | undefined> {
+    const [owner, status, version] = await this.redis.hmget(this.key(id), 'o', 's', 'v');
+    if (owner === null || status === null || version === null) return undefined;
+    return { owner, status: status as McpTaskStatus, revision: Number(version) };
   }
 
   async update(
@@ -146,6 +171,7 @@ export class RedisTaskStore implements McpTaskStore {
         json,
         id,
         final,
+        next.status,
       );
       if (swapped === 1) return next;
       // Lost to another writer: back off a random moment so a crowd of writers does not collide again in lockstep.
@@ -170,7 +196,13 @@ export class RedisTaskStore implements McpTaskStore {
     const stale: string[] = [];
     // Entries sharing the position's score but not after it come back each time; `skip` makes room past them.
     let skip = 0;
-    while (found.length <= limit) {
+    let ended = false;
+    for (let rounds = 0; found.length <= limit && !ended;) {
+      // Bounded work per page: after MAX_LIST_ROUNDS reads the page ends short, with a cursor past what was read.
+      if (rounds === MAX_LIST_ROUNDS && position) {
+        if (stale.length) await this.redis.zrem(index, ...stale);
+        return { tasks: found, next: encodeTaskCursor(position) };
+      }
       const want = limit + 1 - found.length + skip;
       const max = position ? position.createdAt : '+inf';
       const raw = await this.redis.zrevrangebyscore(index, max, '-inf', 'WITHSCORES', 'LIMIT', 0, want);
@@ -180,17 +212,16 @@ export class RedisTaskStore implements McpTaskStore {
         const after = !position || entry.createdAt < position.createdAt || entry.id < position.id;
         if (after) entries.push(entry);
       }
-      const ended = raw.length / 2 < want;
+      ended = raw.length / 2 < want;
       if (entries.length === 0) {
-        if (ended) break;
         skip += want;
         continue;
       }
+      rounds++;
       const reads = await Promise.all(entries.map((entry) => this.read(entry.id)));
       reads.forEach((read, i) => (read ? found.push(read.record) : stale.push(entries[i].id)));
       position = entries[entries.length - 1];
       skip = 0;
-      if (ended) break;
     }
     if (stale.length) await this.redis.zrem(index, ...stale);
     const tasks = found.slice(0, limit);
@@ -210,9 +241,9 @@ export class RedisTaskStore implements McpTaskStore {
    * The record and its version, or undefined when it is gone or past its expiry by this replica's clock (the same
    * test as in memory, whatever Redis's clock says).
    */
-  private async read(id: string): Promise<{ record: McpTaskRecord; version: string } | undefined> {
-    const [json, version] = await this.redis.hmget(this.key(id), 'j', 'v');
-    if (json === null || version === null) return undefined;
+  private async read(id: string, owner?: string): Promise<{ record: McpTaskRecord; version: string } | undefined> {
+    const [json, version, holder] = await this.redis.hmget(this.key(id), 'j', 'v', 'o');
+    if (json === null || version === null || (owner !== undefined && holder !== owner)) return undefined;
     let record: McpTaskRecord;
     try {
       record = JSON.parse(json) as McpTaskRecord;
@@ -228,6 +259,10 @@ export class RedisTaskStore implements McpTaskStore {
 
   private ownerKey(owner: string): string {
     return `${this.prefix}{tasks}:owner:${owner}`;
+  }
+
+  private keptKey(owner?: string): string {
+    return owner === undefined ? `${this.prefix}{tasks}:kept` : `${this.prefix}{tasks}:kept:${owner}`;
   }
 
   private openKey(owner?: string): string {

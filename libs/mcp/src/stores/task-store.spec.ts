@@ -39,7 +39,7 @@ function task(over: Partial<McpTaskRecord> = {}): McpTaskRecord {
   };
 }
 
-const roomy = { perOwner: 100, total: 1_000 };
+const roomy = { perOwner: 100, total: 1_000, keptPerOwner: 1_000, keptTotal: 10_000 };
 
 let redis: Redis;
 let redis2: Redis;
@@ -104,32 +104,85 @@ describe.each(implementations)('%s (task store contract)', (name, make) => {
   });
 
   it("refuses an owner at perOwner open tasks; a task that became final frees the owner's place", async () => {
-    const caps = { perOwner: 2, total: 10 };
+    const caps = { perOwner: 2, total: 10, keptPerOwner: 1_000, keptTotal: 10_000 };
     const first = task();
     expect(await store.create(first, caps)).toBeUndefined();
     expect(await other.create(task(), caps)).toBeUndefined();
-    expect(await store.create(task(), caps)).toBe('owner_full');
+    expect(await store.create(task(), caps)).toEqual({ reason: 'owner_full' });
     expect(await store.create(task({ owner: 'bob' }), caps)).toBeUndefined();
     expect(await store.countOpen('alice')).toBe(2);
     expect(await store.countOpen()).toBe(3);
     await other.update(first.id, () => ({ status: 'cancelled' }));
     expect(await store.countOpen('alice')).toBe(1);
     expect(await store.create(task(), caps)).toBeUndefined();
-    expect(await store.create(task(), caps)).toBe('owner_full');
+    expect(await store.create(task(), caps)).toEqual({ reason: 'owner_full' });
   });
 
   it('refuses anyone when the deployment has total open tasks; a final task frees its place', async () => {
-    const caps = { perOwner: 10, total: 2 };
+    const caps = { perOwner: 10, total: 2, keptPerOwner: 1_000, keptTotal: 10_000 };
     const first = task();
     expect(await store.create(first, caps)).toBeUndefined();
     expect(await store.create(task({ owner: 'bob' }), caps)).toBeUndefined();
-    expect(await other.create(task({ owner: 'carol' }), caps)).toBe('full');
+    expect(await other.create(task({ owner: 'carol' }), caps)).toEqual({ reason: 'full' });
     // Both caps reached: the deployment's answer.
-    expect(await store.create(task(), { perOwner: 1, total: 2 })).toBe('full');
+    expect(await store.create(task(), { perOwner: 1, total: 2, keptPerOwner: 1_000, keptTotal: 10_000 })).toEqual({
+      reason: 'full',
+    });
     await store.update(first.id, () => ({ status: 'completed', result: { content: [] } }));
     expect(await store.countOpen()).toBe(1);
     expect(await other.create(task({ owner: 'carol' }), caps)).toBeUndefined();
     expect(await store.countOpen('carol')).toBe(1);
+  });
+
+  it('refuses an owner at keptPerOwner live tasks in any state, saying when its oldest expires', async () => {
+    const caps = { perOwner: 10, total: 100, keptPerOwner: 2, keptTotal: 100 };
+    const now = Date.now();
+    const first = task({ createdAt: now, ttlMs: 400 });
+    expect(await store.create(first, caps)).toBeUndefined();
+    expect(await other.create(task({ createdAt: now, ttlMs: 60_000 }), caps)).toBeUndefined();
+    // Cancelled and completed tasks still hold their records until they expire: they count.
+    await store.update(first.id, () => ({ status: 'cancelled' }));
+    expect(await store.create(task(), caps)).toEqual({ reason: 'owner_kept_full', retryAt: now + 400 });
+    expect(await store.create(task({ owner: 'bob' }), caps)).toBeUndefined();
+    await sleep(500);
+    // The expired one frees its place, and leaves the owner's list.
+    const next = task();
+    expect(await other.create(next, caps)).toBeUndefined();
+    expect((await store.list('alice', undefined, 10)).tasks.map((t) => t.id)).not.toContain(first.id);
+    expect(await store.create(task(), caps)).toMatchObject({ reason: 'owner_kept_full' });
+  });
+
+  it('refuses anyone when the deployment keeps keptTotal tasks, final ones included', async () => {
+    const caps = { perOwner: 10, total: 100, keptPerOwner: 10, keptTotal: 2 };
+    const first = task({ ttlMs: 400 });
+    expect(await store.create(first, caps)).toBeUndefined();
+    await store.update(first.id, () => ({ status: 'completed', result: { content: [] } }));
+    expect(await store.create(task({ owner: 'bob' }), caps)).toBeUndefined();
+    expect(await other.create(task({ owner: 'carol' }), caps)).toEqual({ reason: 'kept_full' });
+    await sleep(500);
+    expect(await other.create(task({ owner: 'carol' }), caps)).toBeUndefined();
+  });
+
+  it("reads another owner's task as unknown when get names the owner", async () => {
+    const record = task();
+    await store.create(record, roomy);
+    expect(await other.get(record.id, 'alice')).toEqual(record);
+    expect(await other.get(record.id, 'mallory')).toBeUndefined();
+  });
+
+  it('gives owner, status and a revision that grows with every change from head', async () => {
+    const record = task();
+    expect(await store.head(record.id)).toBeUndefined();
+    await store.create(record, roomy);
+    const before = await other.head(record.id);
+    expect(before).toEqual({ owner: 'alice', status: 'working', revision: expect.any(Number) });
+    await store.update(record.id, () => ({ statusMessage: 'half way' }));
+    const middle = (await other.head(record.id))!;
+    expect(middle.revision).toBeGreaterThan(before!.revision);
+    await other.update(record.id, () => ({ status: 'cancelled' }));
+    const after = (await store.head(record.id))!;
+    expect(after).toMatchObject({ status: 'cancelled' });
+    expect(after.revision).toBeGreaterThan(middle.revision);
   });
 
   it('applies a patch through applyTaskPatch and stamps lastUpdatedAt', async () => {
@@ -207,11 +260,13 @@ describe.each(implementations)('%s (task store contract)', (name, make) => {
 
   // The contract says an expired task does not exist, so it is not open either.
   it('does not count an expired task as open, in countOpen or against the caps', async () => {
-    await store.create(task({ ttlMs: 300 }), { perOwner: 1, total: 1 });
+    await store.create(task({ ttlMs: 300 }), { perOwner: 1, total: 1, keptPerOwner: 1_000, keptTotal: 10_000 });
     await sleep(400);
     expect(await store.countOpen('alice')).toBe(0);
     expect(await store.countOpen()).toBe(0);
-    expect(await other.create(task(), { perOwner: 1, total: 1 })).toBeUndefined();
+    expect(
+      await other.create(task(), { perOwner: 1, total: 1, keptPerOwner: 1_000, keptTotal: 10_000 }),
+    ).toBeUndefined();
   });
 
   it('pages an owner newest first (createdAt, then id) with cursors across three pages', async () => {
@@ -246,6 +301,25 @@ describe.each(implementations)('%s (task store contract)', (name, make) => {
     expect(await store.list('alice', page.next, 2)).toEqual({ tasks: [expect.objectContaining({ id: 't0' })] });
   });
 
+  it('ends a page short, with a cursor, rather than read without bound past expired tasks', async () => {
+    const base = Date.now();
+    await store.create(task({ id: 'live-a', createdAt: base - 1_000 }), roomy);
+    await store.create(task({ id: 'live-b', createdAt: base - 999 }), roomy);
+    for (let i = 0; i < 40; i++)
+      await store.create(task({ id: `gone-${i}`, createdAt: base - 500 + i, ttlMs: 800 }), roomy);
+    await sleep(500);
+    const pages: string[][] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await other.list('alice', cursor, 2);
+      pages.push(page.tasks.map((t) => t.id));
+      cursor = page.next;
+    } while (cursor && pages.length < 50);
+    expect(pages.flat()).toEqual(['live-b', 'live-a']);
+    // Redis reads at most 8 rounds of 3 records a page: the first page ends short of the live tasks.
+    if (name === 'RedisTaskStore') expect(pages[0]).toEqual([]);
+  });
+
   it('rejects a malformed cursor with -32602', async () => {
     await store.create(task(), roomy);
     for (const cursor of ['not a cursor!', Buffer.from('{"a":1}').toString('base64url'), '']) {
@@ -273,7 +347,13 @@ describe('RedisTaskStore (Redis keys)', () => {
     await store.create(record, roomy);
     await store.update(record.id, () => ({ status: 'completed', result: { content: [], structuredContent: {} } }));
     const keys = await redis.keys(`${p}*`);
-    expect(keys.sort()).toEqual([`${p}{tasks}:owner:alice`, `${p}{tasks}:task:${record.id}`]);
+    expect(keys.sort()).toEqual([
+      `${p}{tasks}:kept`,
+      `${p}{tasks}:kept:alice`,
+      `${p}{tasks}:owner:alice`,
+      `${p}{tasks}:task:${record.id}`,
+    ]);
+    for (const key of keys) expect(await redis.pttl(key)).toBeLessThanOrEqual(60_000);
     const ttl = await redis.pttl(`${p}{tasks}:task:${record.id}`);
     expect(ttl).toBeGreaterThan(55_000);
     expect(ttl).toBeLessThanOrEqual(60_000);

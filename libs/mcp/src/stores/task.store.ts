@@ -86,10 +86,29 @@ export interface McpTaskCaps {
   perOwner: number;
   /** Open tasks in the deployment (the queue depth). */
   total: number;
+  /** Tasks one owner may have kept, in any state, until they expire: what an owner can make the store hold. */
+  keptPerOwner: number;
+  /** Tasks kept in the deployment, in any state. */
+  keptTotal: number;
 }
 
-/** Why {@link McpTaskStore.create} refused: the owner's cap or the deployment's. */
-export type McpTaskCreateRefusal = 'owner_full' | 'full';
+/**
+ * Why {@link McpTaskStore.create} refused: which cap (`owner_full`/`full` for open tasks, `owner_kept_full`/`kept_full`
+ * for kept ones), and for the owner's kept cap when its oldest task expires (epoch ms), so the caller can be told when
+ * to retry.
+ */
+export interface McpTaskCreateRefusal {
+  reason: 'owner_full' | 'full' | 'owner_kept_full' | 'kept_full';
+  retryAt?: number;
+}
+
+/** What a waiter needs to know whether to read a task again: a cheap read, without the record's arguments or result. */
+export interface McpTaskHead {
+  owner: string;
+  status: McpTaskStatus;
+  /** Grows with every change of the task (progress messages included). */
+  revision: number;
+}
 
 /**
  * Where tasks live between the request that creates them, the run that does the work (any replica) and the requests
@@ -99,8 +118,13 @@ export type McpTaskCreateRefusal = 'owner_full' | 'full';
 export interface McpTaskStore {
   /** Stores a new task unless a cap is reached; resolves once a `get` anywhere would find it. */
   create(record: McpTaskRecord, caps: McpTaskCaps): Promise<McpTaskCreateRefusal | undefined>;
-  /** The task, or undefined when it never existed or has expired. */
-  get(id: string): Promise<McpTaskRecord | undefined>;
+  /**
+   * The task, or undefined when it never existed or has expired. With `owner`, another owner's task is undefined too,
+   * and is not decoded (a stranger's guesses cost no more than an unknown id).
+   */
+  get(id: string, owner?: string): Promise<McpTaskRecord | undefined>;
+  /** Owner, status and revision of the task, without reading the rest (waiters' periodic checks). */
+  head(id: string): Promise<McpTaskHead | undefined>;
   /**
    * Applies `change` to the current record (read, changed and written atomically) unless the task is final; the
    * function returns the patch, or undefined to change nothing. It may be called more than once (each time with the

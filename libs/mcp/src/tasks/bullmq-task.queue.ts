@@ -1,9 +1,9 @@
 import { Logger } from '@nestjs/common';
-import { Job, Queue, Worker } from 'bullmq';
+import { DelayedError, Job, Queue, Worker } from 'bullmq';
 import { Cluster } from 'ioredis';
 import type { RedisClient } from '../stores/redis-client.factory';
 import { closeRedisClient } from '../stores/redis-close';
-import { McpTaskQueue, McpTaskQueueEvents } from './task.queue';
+import { McpTaskQueue, McpTaskQueueEvents, McpTaskRun } from './task.queue';
 
 const QUEUE = 'tasks';
 const ENQUEUE_TIMEOUT_MS = 2_000;
@@ -69,12 +69,15 @@ export class BullmqTaskQueue implements McpTaskQueue {
     }
   }
 
-  work(
-    run: (taskId: string, attempt: number) => Promise<void>,
-    concurrency: number,
-    on: McpTaskQueueEvents = {},
-  ): void {
-    const worker = new Worker(QUEUE, (job: Job<{ taskId: string }>) => run(job.data.taskId, job.attemptsStarted), {
+  work(run: McpTaskRun, concurrency: number, on: McpTaskQueueEvents = {}): void {
+    const processor = async (job: Job<{ taskId: string }>, token?: string) => {
+      const outcome = await run(job.data.taskId, job.attemptsStarted);
+      if (!outcome) return;
+      // Back to the queue for a moment, the BullMQ way: delayed, then the processor says so.
+      await job.moveToDelayed(Date.now() + outcome.laterMs, token);
+      throw new DelayedError();
+    };
+    const worker = new Worker(QUEUE, processor, {
       connection: this.patient(),
       prefix: this.prefix,
       concurrency,

@@ -1,4 +1,4 @@
-import { McpTaskQueue } from './task.queue';
+import { McpTaskQueue, McpTaskRun } from './task.queue';
 
 /**
  * The embedded queue: tasks run in this process, in arrival order, `concurrency` at a time. Nothing survives a
@@ -9,7 +9,8 @@ export class InProcessTaskQueue implements McpTaskQueue {
   private readonly waiting: string[] = [];
   private running = 0;
   private readonly runs = new Set<Promise<void>>();
-  private runner: ((taskId: string, attempt: number) => Promise<void>) | undefined;
+  private runner: McpTaskRun | undefined;
+  private readonly later = new Set<NodeJS.Timeout>();
   private concurrency = 1;
   private closed = false;
 
@@ -19,7 +20,7 @@ export class InProcessTaskQueue implements McpTaskQueue {
     setImmediate(() => this.drain());
   }
 
-  work(run: (taskId: string, attempt: number) => Promise<void>, concurrency: number): void {
+  work(run: McpTaskRun, concurrency: number): void {
     this.runner = run;
     this.concurrency = concurrency;
     setImmediate(() => this.drain());
@@ -27,6 +28,7 @@ export class InProcessTaskQueue implements McpTaskQueue {
 
   async close(graceMs: number): Promise<void> {
     this.closed = true;
+    for (const timer of this.later) clearTimeout(timer);
     await Promise.race([Promise.allSettled([...this.runs]), new Promise((r) => setTimeout(r, graceMs).unref())]);
   }
 
@@ -35,6 +37,7 @@ export class InProcessTaskQueue implements McpTaskQueue {
       const id = this.waiting.shift()!;
       this.running++;
       const run = this.runner(id, 1)
+        .then((outcome) => outcome && this.requeue(id, outcome.laterMs))
         .catch(() => undefined) // the runner records its own failures on the task
         .finally(() => {
           this.running--;
@@ -43,5 +46,15 @@ export class InProcessTaskQueue implements McpTaskQueue {
         });
       this.runs.add(run);
     }
+  }
+
+  /** Back in line after `ms` (its caller had no run place free). */
+  private requeue(id: string, ms: number): void {
+    const timer = setTimeout(() => {
+      this.later.delete(timer);
+      this.waiting.push(id);
+      this.drain();
+    }, ms);
+    this.later.add(timer);
   }
 }

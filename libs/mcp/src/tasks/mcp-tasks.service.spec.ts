@@ -10,13 +10,25 @@ import { McpTaskEvents } from './task-events';
 import { McpTaskFollowers } from './task-followers';
 import { McpTaskObserver } from './task-observer';
 import { McpTaskQueue } from './task.queue';
+import { McpTaskWatch } from './task-watch';
+import { StreamLimiter } from '../limits/stream-limiter';
+import { InMemoryLimitStore } from '../stores/in-memory-limit.store';
+import { McpMetrics } from '../observability/mcp-metrics.service';
 
-const options = resolveMcpOptions({ name: 'svc', version: '1.0.0', tasks: { maxOpenPerSubject: 2, maxOpen: 3 } });
+const options = resolveMcpOptions({
+  name: 'svc',
+  version: '1.0.0',
+  tasks: { maxOpenPerSubject: 2, maxOpen: 3, maxKeptPerSubject: 3, maxBytes: 4_096 },
+  limits: { maxStreamsPerSubject: 1 },
+});
 const tool = { name: 'job', task: { support: 'optional', asksFirst: false, idempotent: true } } as unknown as ToolEntry;
 
 function setup(queue: Partial<McpTaskQueue> = {}) {
   const store = new InMemoryTaskStore();
   const events = new McpTaskEvents(new InMemoryMessageBus());
+  events.onModuleInit();
+  const watch = new McpTaskWatch(store, events);
+  const metrics = { rateLimited: { inc: () => undefined } } as unknown as McpMetrics;
   const queued: string[] = [];
   const tasks = new McpTasks(
     options,
@@ -29,10 +41,12 @@ function setup(queue: Partial<McpTaskQueue> = {}) {
       ...queue,
     },
     events,
-    new McpTaskFollowers(store, events),
+    new McpTaskFollowers(store, events, watch),
     { taskCreated: () => undefined } as unknown as McpTaskObserver,
+    watch,
+    new StreamLimiter(options, new InMemoryLimitStore(), metrics),
   );
-  return { store, tasks, queued };
+  return { store, tasks, queued, events, watch };
 }
 
 function scopeOf(subject: string): InvocationScope {
@@ -140,5 +154,59 @@ describe('the request side of tasks', () => {
     const held = (store as unknown as { records: Map<string, { deadline: number }> }).records.get(task.id)!;
     held.deadline = Date.now() - 3 * options.tasks.lockMs - 10_000;
     expect(await tasks.find(scopeOf('alice'), task.id)).toMatchObject({ status: 'failed', error: { code: -32004 } });
+  });
+
+  it('refuses a caller at maxKeptPerSubject kept tasks, finished ones included, saying when to retry', async () => {
+    const { tasks } = setup();
+    for (let i = 0; i < 3; i++) {
+      const task = await tasks.create(scopeOf('alice'), tool, {}, undefined);
+      await tasks.cancel(scopeOf('alice'), task.id);
+    }
+    const refused = await tasks.create(scopeOf('alice'), tool, {}, undefined).catch((e) => e);
+    expect(refused).toMatchObject({ code: -32003, data: { reason: 'too_many_kept_tasks', max: 3 } });
+    expect(refused.data.retryAfter).toBeGreaterThan(3_500); // the oldest expires in about an hour
+    expect(refused.message).toMatch(/at most 3 tasks per caller are kept/);
+  });
+
+  it('refuses arguments or answers that would make the task keep more than maxBytes', async () => {
+    const { tasks, store } = setup();
+    await expect(tasks.create(scopeOf('alice'), tool, { blob: 'x'.repeat(5_000) }, undefined)).rejects.toMatchObject({
+      code: -32602,
+      data: { reason: 'task_too_large', max: 4_096 },
+    });
+    expect(await store.countOpen('alice')).toBe(0);
+    const task = await tasks.create(scopeOf('alice'), tool, {}, undefined);
+    await store.update(task.id, () => ({
+      status: 'input_required',
+      inputRequests: { a: { method: 'elicitation/create', params: {} } },
+      asked: ['a'],
+    }));
+    const big = { action: 'accept', content: { text: 'x'.repeat(5_000) } };
+    await expect(tasks.answer(scopeOf('alice'), task.id, { a: big })).rejects.toMatchObject({
+      code: -32602,
+      data: { reason: 'task_too_large' },
+    });
+    expect(await store.get(task.id)).toMatchObject({ status: 'input_required', answers: {} });
+  });
+
+  it('holds a stream place while a tasks/result waits, refusing a second wait of the caller past its cap', async () => {
+    const { tasks, store, events, watch } = setup();
+    const task = await tasks.create(scopeOf('alice'), tool, {}, undefined);
+    const final = (t: { status: string }) => t.status === 'completed';
+    const waiting = tasks.settle(scopeOf('alice'), task.id, final);
+    await new Promise((r) => setImmediate(r));
+    await expect(tasks.settle(scopeOf('alice'), task.id, final)).rejects.toMatchObject({
+      code: -32003,
+      data: { reason: 'stream_limit' },
+    });
+    // Another caller has places of its own (and gets only "not found" for alice's task).
+    await expect(tasks.settle(scopeOf('bob'), task.id, final)).rejects.toMatchObject({ code: -32602 });
+    expect(watch.size).toBe(1);
+    await store.update(task.id, () => ({ status: 'completed', result: { content: [] } }));
+    await events.changed(task.id);
+    expect(await waiting).toMatchObject({ status: 'completed' });
+    expect(watch.size).toBe(0);
+    // The place came back: alice may wait again (a final task answers at once).
+    expect(await tasks.settle(scopeOf('alice'), task.id, final)).toMatchObject({ status: 'completed' });
   });
 });

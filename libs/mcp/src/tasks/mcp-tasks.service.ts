@@ -10,12 +10,12 @@ import { callerSubject } from '../auth/mcp-principal';
 import { InvocationScope } from '../pipeline/invocation-scope';
 import { ToolEntry } from '../registry/registry-entries';
 import { MCP_TASK_STORE, McpTaskRecord, McpTaskStore, TERMINAL_TASK_STATUSES } from '../stores/task.store';
+import { capReached, notFound, taskIdOf, tooLarge, unavailable } from './task-errors';
 import { MCP_TASK_QUEUE, McpTaskQueue } from './task.queue';
 import { McpTaskEvents } from './task-events';
-import { MAX_TASK_ID_CHARS, newTaskId } from './tasks.constants';
-
-/** How often a blocked 2025 `tasks/result` reads the task again, in case a change notice was lost. */
-const RESULT_RECHECK_MS = 2_000;
+import { McpTaskWatch } from './task-watch';
+import { StreamLimiter } from '../limits/stream-limiter';
+import { newTaskId } from './tasks.constants';
 
 /**
  * The request side of tasks, for both protocol eras: creating a task for a call (written to the store before the
@@ -32,6 +32,8 @@ export class McpTasks {
     private readonly events: McpTaskEvents,
     private readonly followers: McpTaskFollowers,
     private readonly observer: McpTaskObserver,
+    private readonly watch: McpTaskWatch,
+    private readonly streams: StreamLimiter,
   ) {}
 
   /**
@@ -95,21 +97,17 @@ export class McpTasks {
       asked: [],
       attempts: 0,
     };
+    const bytes = Buffer.byteLength(JSON.stringify(record));
+    if (bytes > t.maxBytes) throw tooLarge(`its arguments and caller take ${bytes} bytes`, t.maxBytes);
     const refused = await this.reach(() =>
-      this.store.create(record, { perOwner: t.maxOpenPerSubject, total: t.maxOpen }),
+      this.store.create(record, {
+        perOwner: t.maxOpenPerSubject,
+        total: t.maxOpen,
+        keptPerOwner: t.maxKeptPerSubject,
+        keptTotal: t.maxKept,
+      }),
     );
-    if (refused === 'owner_full')
-      throw new McpError(
-        ErrorCode.RateLimited,
-        `Rate limited: at most ${t.maxOpenPerSubject} open tasks per caller; wait for one to finish or cancel one`,
-        { reason: 'too_many_tasks', max: t.maxOpenPerSubject, retryAfter: 5 },
-      );
-    if (refused === 'full')
-      throw new McpError(
-        ErrorCode.RateLimited,
-        `Rate limited: the task queue is full (${t.maxOpen} open tasks); retry later`,
-        { reason: 'task_queue_full', max: t.maxOpen, retryAfter: 5 },
-      );
+    if (refused) throw capReached(refused, t);
     try {
       await this.queue.enqueue(record.id);
     } catch {
@@ -133,8 +131,9 @@ export class McpTasks {
    */
   async find(scope: InvocationScope, id: unknown): Promise<McpTaskRecord> {
     const taskId = taskIdOf(id);
-    const record = await this.reach(() => this.store.get(taskId));
-    if (!record || record.owner !== this.ownerOf(scope)) throw notFound();
+    const owner = this.ownerOf(scope);
+    const record = await this.reach(() => this.store.get(taskId, owner));
+    if (!record || record.owner !== owner) throw notFound();
     if (TERMINAL_TASK_STATUSES.has(record.status) || Date.now() < record.deadline + this.graceMs()) return record;
     const failed = await this.reach(() =>
       this.store.update(record.id, () => ({
@@ -165,11 +164,15 @@ export class McpTasks {
           ([key, value]) => Object.hasOwn(task.inputRequests, key) && typeof value === 'object' && value !== null,
         );
         if (!taken.length) return undefined;
+        const answers = { ...task.answers, ...Object.fromEntries(taken) };
+        const bytes = Buffer.byteLength(JSON.stringify({ ...task, answers, result: undefined }));
+        if (bytes > this.options.tasks.maxBytes)
+          throw tooLarge(`with these answers it would take ${bytes} bytes`, this.options.tasks.maxBytes);
         const inputRequests = { ...task.inputRequests };
         for (const [key] of taken) delete inputRequests[key];
         const open = Object.keys(inputRequests).length > 0;
         return {
-          answers: { ...task.answers, ...Object.fromEntries(taken) },
+          answers,
           inputRequests,
           status: open ? 'input_required' : 'working',
         };
@@ -211,20 +214,43 @@ export class McpTasks {
 
   /**
    * Waits until the caller's task is final or `until` says stop (a 2025 `tasks/result`, and its questions meanwhile),
-   * reading it on every change notice and every few seconds. Ends early, with undefined, when `signal` aborts.
+   * called with the task after each change. The wait holds one of the caller's stream places (`limits.
+   * maxStreamsPerSubject`, deployment-wide with a shared store): a caller cannot pile up blocked requests. Ends early,
+   * with undefined, when `signal` aborts.
    */
   async settle(
     scope: InvocationScope,
     id: unknown,
     until: (task: McpTaskRecord) => boolean,
   ): Promise<McpTaskRecord | undefined> {
-    let record = await this.find(scope, id);
-    while (!until(record)) {
-      if (scope.signal.aborted) return undefined;
-      await this.changeOf(record.id, scope.signal);
-      record = await this.find(scope, record.id);
+    const first = await this.find(scope, id);
+    if (until(first)) return first;
+    const release = await this.streams.take(scope.session.transport, scope.principal);
+    try {
+      return await new Promise<McpTaskRecord | undefined>((resolve, reject) => {
+        const finish = (error: unknown, task?: McpTaskRecord) => {
+          stop();
+          clearTimeout(overdue);
+          scope.signal.removeEventListener('abort', aborted);
+          if (error) reject(error);
+          else resolve(task);
+        };
+        const aborted = () => finish(undefined);
+        const stop = this.watch.watch(first.id, (task) => {
+          if (!task) finish(notFound());
+          else if (until(task)) finish(undefined, task);
+        });
+        // A task nobody finishes changes no more: past its deadline, find() fails it, and the watch hears of it.
+        const overdue = setTimeout(
+          () => void this.find(scope, first.id).catch(finish),
+          Math.min(2 ** 31 - 1, Math.max(0, first.deadline + this.graceMs() - Date.now() + 100)),
+        );
+        overdue.unref();
+        scope.signal.addEventListener('abort', aborted, { once: true });
+      });
+    } finally {
+      release();
     }
-    return record;
   }
 
   /**
@@ -243,21 +269,6 @@ export class McpTasks {
     );
   }
 
-  /** Resolves on the next change notice of task `id`, after a few seconds, or when `signal` aborts. */
-  private changeOf(id: string, signal: AbortSignal): Promise<void> {
-    return new Promise((resolve) => {
-      const done = () => {
-        unwatch();
-        clearTimeout(timer);
-        signal.removeEventListener('abort', done);
-        resolve();
-      };
-      const unwatch = this.events.watch(id, done);
-      const timer = setTimeout(done, RESULT_RECHECK_MS);
-      signal.addEventListener('abort', done, { once: true });
-    });
-  }
-
   /** Who a task belongs to: the caller's subject as its budgets count it (per address for anonymous callers). */
   private ownerOf(scope: InvocationScope): string {
     return callerSubject(scope.principal, scope.session.transport);
@@ -273,21 +284,3 @@ export class McpTasks {
     }
   }
 }
-
-const taskIdOf = (id: unknown): string => {
-  if (typeof id !== 'string' || id.length === 0 || id.length > MAX_TASK_ID_CHARS)
-    throw new InvalidParamsError('Invalid params: taskId must be a task id string', {
-      field: 'taskId',
-      reason: 'type',
-    });
-  return id;
-};
-
-const notFound = () =>
-  new InvalidParamsError('Failed to retrieve task: Task not found', { field: 'taskId', reason: 'task_not_found' });
-
-const unavailable = (what: string) =>
-  new McpError(ErrorCode.UpstreamUnavailable, `Unavailable: ${what}; retry shortly`, {
-    reason: 'task_store_unavailable',
-    retryAfter: 1,
-  });

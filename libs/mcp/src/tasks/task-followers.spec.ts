@@ -4,32 +4,22 @@ import { McpTaskRecord } from '../stores/task.store';
 import { McpSession } from '../sessions/mcp-session';
 import { McpTaskEvents } from './task-events';
 import { McpTaskFollowers } from './task-followers';
+import { McpTaskWatch } from './task-watch';
+import { roomyTaskCaps, taskRecordFixture } from './task-record.fixture';
 
-const record = (id: string, over: Partial<McpTaskRecord> = {}): McpTaskRecord => ({
-  id,
-  owner: 'alice',
-  tool: 'job',
-  arguments: {},
-  caller: { protocolVersion: '2025-11-25', transport: 'http', clientCapabilities: {} },
-  status: 'working',
-  createdAt: Date.now(),
-  lastUpdatedAt: Date.now(),
-  ttlMs: 60_000,
-  pollIntervalMs: 1_000,
-  deadline: Date.now() + 30_000,
-  answers: {},
-  inputRequests: {},
-  asked: [],
-  attempts: 0,
-  ...over,
-});
+const record = (id: string, over: Partial<McpTaskRecord> = {}) =>
+  taskRecordFixture({
+    id,
+    caller: { protocolVersion: '2025-11-25', transport: 'http', clientCapabilities: {} },
+    ...over,
+  });
 
 describe('task status notifications to 2025 sessions', () => {
   function setup() {
     const store = new InMemoryTaskStore();
     const events = new McpTaskEvents(new InMemoryMessageBus());
     events.onModuleInit();
-    const followers = new McpTaskFollowers(store, events);
+    const followers = new McpTaskFollowers(store, events, new McpTaskWatch(store, events));
     followers.onModuleInit();
     const sent: Record<string, unknown>[] = [];
     const session = new McpSession('s1', 'http');
@@ -39,7 +29,7 @@ describe('task status notifications to 2025 sessions', () => {
 
   it('tells the session of each status change once, and stops at the final one', async () => {
     const { store, events, followers, session, sent } = setup();
-    await store.create(record('t1'), { perOwner: 5, total: 5 });
+    await store.create(record('t1'), roomyTaskCaps);
     followers.tellSession((await store.get('t1'))!, session);
     await store.update('t1', () => ({ statusMessage: 'half way' })); // not a status change
     await events.changed('t1');

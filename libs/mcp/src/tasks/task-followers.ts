@@ -2,6 +2,7 @@ import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { McpSession } from '../sessions/mcp-session';
 import { MCP_TASK_STORE, McpTaskRecord, McpTaskStore, TERMINAL_TASK_STATUSES } from '../stores/task.store';
 import { McpTaskEvents } from './task-events';
+import { McpTaskWatch } from './task-watch';
 import { legacyTask } from './task-wire';
 
 /** What a follower is told about: the status and the questions open (not every status message). */
@@ -21,6 +22,7 @@ export class McpTaskFollowers implements OnModuleInit {
   constructor(
     @Inject(MCP_TASK_STORE) private readonly store: McpTaskStore,
     private readonly events: McpTaskEvents,
+    private readonly watch: McpTaskWatch,
   ) {}
 
   onModuleInit(): void {
@@ -37,20 +39,11 @@ export class McpTaskFollowers implements OnModuleInit {
   follow(tasks: McpTaskRecord[], send: (task: McpTaskRecord) => void): { followed: McpTaskRecord[]; stop: () => void } {
     const stops = tasks.map((task) => {
       let last = shapeOf(task);
-      let reading = false;
-      const stop = this.events.watch(task.id, () => {
-        if (reading) return;
-        reading = true;
-        void this.store
-          .get(task.id)
-          .then((now) => {
-            if (!now || shapeOf(now) === last) return;
-            last = shapeOf(now);
-            send(now);
-            if (TERMINAL_TASK_STATUSES.has(now.status)) stop();
-          })
-          .catch(() => undefined) // the store is down: the next change tries again
-          .finally(() => (reading = false));
+      const stop = this.watch.watch(task.id, (now) => {
+        if (!now || shapeOf(now) === last) return;
+        last = shapeOf(now);
+        send(now);
+        if (TERMINAL_TASK_STATUSES.has(now.status)) stop();
       });
       return stop;
     });

@@ -1,9 +1,8 @@
 import { CallQuestions, InputRequest } from '../pipeline/input-rounds';
 import { McpTaskStore } from '../stores/task.store';
+import { TimeoutError } from '../errors/mcp.error';
 import { McpTaskEvents } from './task-events';
-
-/** How often a waiting question reads the task again, in case a change notice was lost. */
-const RECHECK_MS = 2_000;
+import { McpTaskWatch } from './task-watch';
 
 const isAnswer = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -22,7 +21,9 @@ export class TaskInputs implements CallQuestions {
     private readonly answers: Readonly<Record<string, unknown>>,
     private readonly store: McpTaskStore,
     private readonly events: McpTaskEvents,
+    private readonly watch: McpTaskWatch,
     private readonly signal: AbortSignal,
+    private readonly timeoutMs: number,
   ) {}
 
   nextKey(kind: string): string {
@@ -49,35 +50,45 @@ export class TaskInputs implements CallQuestions {
     return this.answerOf(key);
   }
 
-  /** Waits for the answer to `key`: on each change notice, and every few seconds, the task is read again. */
+  /**
+   * Waits for the answer to `key`, reading the task after each of its changes (one watch shared on this replica), for
+   * at most `timeoutMs`: then the question is withdrawn from the task and fails in the tool with `-32004`.
+   */
   private answerOf(key: string): Promise<Record<string, unknown>> {
-    return new Promise((resolve) => {
-      let reading = false;
-      const check = () => {
-        if (reading || this.signal.aborted) return;
-        reading = true;
-        this.store
-          .get(this.taskId)
-          .then((task) => {
-            const answer = task?.answers[key];
-            if (isAnswer(answer)) {
-              stop();
-              resolve(answer);
-            }
-          })
-          .catch(() => undefined) // the store is down: read again on the next notice or tick
-          .finally(() => (reading = false));
-      };
-      const unwatch = this.events.watch(this.taskId, check);
-      const timer = setInterval(check, RECHECK_MS);
+    return new Promise((resolve, reject) => {
+      const unwatch = this.watch.watch(this.taskId, (task) => {
+        const answer = task?.answers[key];
+        if (!isAnswer(answer)) return;
+        stop();
+        resolve(answer);
+      });
+      const timer = setTimeout(() => {
+        stop();
+        void this.withdraw(key).finally(() =>
+          reject(new TimeoutError(`Timeout: no answer to the task's question within ${this.timeoutMs / 1000} s`)),
+        );
+      }, this.timeoutMs);
       timer.unref();
       // The run ends (cancelled, timed out): stop waiting; the promise is dropped with the run.
       const stop = () => {
         unwatch();
-        clearInterval(timer);
+        clearTimeout(timer);
         this.signal.removeEventListener('abort', stop);
       };
       this.signal.addEventListener('abort', stop, { once: true });
     });
+  }
+
+  /** Takes an unanswered question back: the task no longer shows it, and is `working` again when none is left. */
+  private async withdraw(key: string): Promise<void> {
+    await this.store
+      .update(this.taskId, (task) => {
+        if (!Object.hasOwn(task.inputRequests, key)) return undefined;
+        const inputRequests = { ...task.inputRequests };
+        delete inputRequests[key];
+        return { inputRequests, status: Object.keys(inputRequests).length ? 'input_required' : 'working' };
+      })
+      .catch(() => undefined); // the store is down: the run's outcome, written with retries, replaces it anyway
+    await this.events.changed(this.taskId);
   }
 }

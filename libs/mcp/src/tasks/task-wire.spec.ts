@@ -1,24 +1,16 @@
 import { McpTaskRecord } from '../stores/task.store';
 import { legacyTask, legacyTaskResult, modernTask } from './task-wire';
+import { taskRecordFixture } from './task-record.fixture';
 
-const record = (over: Partial<McpTaskRecord> = {}): McpTaskRecord => ({
-  id: 't1',
-  owner: 'alice',
-  tool: 'job',
-  arguments: {},
-  caller: { protocolVersion: '2026-07-28', transport: 'http', clientCapabilities: {} },
-  status: 'working',
-  createdAt: Date.UTC(2026, 0, 1),
-  lastUpdatedAt: Date.UTC(2026, 0, 1, 0, 0, 5),
-  ttlMs: 60_000,
-  pollIntervalMs: 1_000,
-  deadline: 0,
-  answers: { secret: { action: 'accept' } },
-  inputRequests: {},
-  asked: [],
-  attempts: 1,
-  ...over,
-});
+const record = (over: Partial<McpTaskRecord> = {}) =>
+  taskRecordFixture({
+    createdAt: Date.UTC(2026, 0, 1),
+    lastUpdatedAt: Date.UTC(2026, 0, 1, 0, 0, 5),
+    deadline: 0,
+    answers: { secret: { action: 'accept' } },
+    attempts: 1,
+    ...over,
+  });
 
 describe('tasks on the wire', () => {
   it('2026-07-28: Task fields only on the handle; what the status carries on tasks/get; never answers or owner', () => {

@@ -14,15 +14,18 @@ export interface McpTaskQueue {
   enqueue(taskId: string): Promise<void>;
   /**
    * Makes this replica a worker: `run` is called for each task taken, at most `concurrency` at once, and its promise
-   * settles when the run is over. `attempt` counts from 1; above 1 the queue is handing on a task whose run was cut
-   * short.
+   * settles when the run is over, or with `{ laterMs }` when the task must wait (its caller runs as many tasks as it
+   * may): the queue takes it again after that long. `attempt` counts from 1 and grows each time the task is taken.
    */
-  work(run: (taskId: string, attempt: number) => Promise<void>, concurrency: number, on?: McpTaskQueueEvents): void;
+  work(run: McpTaskRun, concurrency: number, on?: McpTaskQueueEvents): void;
   /** Stops taking tasks and waits up to `graceMs` for the runs under way; a durable queue then lets go of the rest. */
   close(graceMs: number): Promise<void>;
   /** Readiness probe; optional. */
   ping?(): Promise<void>;
 }
+
+/** A run of task `taskId`: done, or `{ laterMs }` to be taken again after that long (see McpTaskQueue.work). */
+export type McpTaskRun = (taskId: string, attempt: number) => Promise<void | { laterMs: number }>;
 
 /** What a durable queue tells the worker besides the tasks to run. */
 export interface McpTaskQueueEvents {

@@ -11,11 +11,15 @@ import { McpTaskEvents } from './task-events';
 import { McpTaskObserver } from './task-observer';
 import { McpTaskQueue } from './task.queue';
 import { McpTaskRunner } from './task.runner';
+import { McpTaskWatch } from './task-watch';
+import { McpTaskRunGate } from './task-run-gate';
+import { InMemoryLimitStore } from '../stores/in-memory-limit.store';
+import { roomyTaskCaps, taskRecordFixture } from './task-record.fixture';
 
 const options = resolveMcpOptions({ name: 'svc', version: '1.0.0' });
 const accept = () => true;
 
-function setup(handler: (ctx: McpCallContext) => Promise<unknown>, idempotent: boolean) {
+function setup(handler: (ctx: McpCallContext) => Promise<unknown>, idempotent: boolean, opts = options) {
   const store = new InMemoryTaskStore();
   const events = new McpTaskEvents(new InMemoryMessageBus());
   events.onModuleInit();
@@ -35,36 +39,21 @@ function setup(handler: (ctx: McpCallContext) => Promise<unknown>, idempotent: b
   const observer = { runStarted: () => ({ ctx: undefined, end: () => undefined }) } as unknown as McpTaskObserver;
   const queue = { durable: true } as McpTaskQueue;
   const runner = new McpTaskRunner(
-    options,
+    opts,
     store,
     queue,
     events,
     registry,
     new RequestStateCodec(new InMemoryKeyStore()),
     observer,
+    new McpTaskWatch(store, events),
+    new McpTaskRunGate(opts, store, new InMemoryLimitStore()),
   );
   return { store, events, runner, runs };
 }
 
-const record = (over: Partial<McpTaskRecord> = {}): McpTaskRecord => ({
-  id: 't1',
-  owner: 'alice',
-  tool: 'job',
-  arguments: {},
-  caller: { protocolVersion: '2026-07-28', transport: 'http', clientCapabilities: {} },
-  status: 'working',
-  createdAt: Date.now(),
-  lastUpdatedAt: Date.now(),
-  ttlMs: 60_000,
-  pollIntervalMs: 1_000,
-  deadline: Date.now() + 30_000,
-  answers: {},
-  inputRequests: {},
-  asked: [],
-  attempts: 0,
-  ...over,
-});
-const caps = { perOwner: 10, total: 10 };
+const record = (over: Partial<McpTaskRecord> = {}) => taskRecordFixture(over);
+const caps = roomyTaskCaps;
 
 describe('the task runner', () => {
   it('runs the tool as the task and records its result', async () => {
@@ -79,22 +68,82 @@ describe('the task runner', () => {
     });
   });
 
+  it('cuts a result to tasks.maxBytes, with the visible marker, since it is kept for the task’s ttl', async () => {
+    const small = resolveMcpOptions({ name: 'svc', version: '1.0.0', tasks: { maxBytes: 2_048 } });
+    const { store, runner } = setup(async () => 'x'.repeat(50_000), false, small);
+    await store.create(record(), caps);
+    await runner.run('t1');
+    const done = (await store.get('t1'))!;
+    expect(done.status).toBe('completed');
+    expect(JSON.stringify(done.result).length).toBeLessThan(2_600);
+    expect(JSON.stringify(done.result)).toContain('[truncated');
+  });
+
+  it('runs at most maxRunningPerSubject tasks of one caller at once: the next one is put back for later', async () => {
+    const one = resolveMcpOptions({ name: 'svc', version: '1.0.0', tasks: { maxRunningPerSubject: 1 } });
+    const waiting: (() => void)[] = [];
+    const finish = () => waiting.splice(0).forEach((go) => go());
+    const { store, runner, runs } = setup(() => new Promise<string>((r) => waiting.push(() => r('ok'))), true, one);
+    await store.create(record({ id: 'a1' }), caps);
+    await store.create(record({ id: 'a2' }), caps);
+    await store.create(record({ id: 'b1', owner: 'bob' }), caps);
+    const first = runner.run('a1');
+    await new Promise((r) => setTimeout(r, 20));
+    const later = await runner.run('a2');
+    expect(later).toEqual({ laterMs: expect.any(Number) });
+    expect((later as { laterMs: number }).laterMs).toBeGreaterThanOrEqual(1_000);
+    expect(await store.get('a2')).toMatchObject({ status: 'working', attempts: 0 }); // untouched: not started
+    const bob = runner.run('b1'); // another caller has places of its own
+    await new Promise((r) => setTimeout(r, 20));
+    expect(runs).toEqual(['a1', 'b1']);
+    finish();
+    await Promise.all([first, bob]);
+    const again = runner.run('a2');
+    await new Promise((r) => setTimeout(r, 20));
+    finish();
+    expect(await again).toBeUndefined(); // a place is free again
+    expect(await store.get('a2')).toMatchObject({ status: 'completed', attempts: 1 });
+  });
+
+  it('withdraws a question nobody answers within inputTimeoutMs and fails it in the tool with -32004', async () => {
+    const quick = resolveMcpOptions({ name: 'svc', version: '1.0.0', tasks: { inputTimeoutMs: 100 } });
+    const { store, runner } = setup(
+      async (ctx) => {
+        const error = await ctx
+          .elicit({ mode: 'form', message: 'sure?', requestedSchema: { type: 'object', properties: {} } })
+          .catch((e) => e);
+        const task = await store.get('t1');
+        return `${(error as { code: number }).code} ${task!.status} ${Object.keys(task!.inputRequests).length}`;
+      },
+      false,
+      quick,
+    );
+    const caller = {
+      protocolVersion: '2026-07-28',
+      transport: 'http' as const,
+      clientCapabilities: { elicitation: {} },
+    };
+    await store.create(record({ caller }), caps);
+    await runner.run('t1');
+    expect((await store.get('t1'))!.result).toMatchObject({ content: [{ text: '-32004 working 0' }] });
+  });
+
   it('runs a task handed on twice at once only once', async () => {
     const { store, runner, runs } = setup(() => new Promise((r) => setTimeout(() => r('once'), 50)), true);
     await store.create(record(), caps);
-    await Promise.all([runner.run('t1', 1), runner.run('t1', 2)]);
+    await Promise.all([runner.run('t1'), runner.run('t1')]);
     expect(runs).toEqual(['t1']);
   });
 
   it('runs a cut-short idempotent task again, and fails a non-idempotent one with a clear message', async () => {
     const idempotent = setup(async () => 'again', true);
     await idempotent.store.create(record({ attempts: 1 }), caps);
-    await idempotent.runner.run('t1', 2);
+    await idempotent.runner.run('t1');
     expect(await idempotent.store.get('t1')).toMatchObject({ status: 'completed', attempts: 2 });
 
     const once = setup(async () => 'twice?', false);
     await once.store.create(record({ attempts: 1 }), caps);
-    await once.runner.run('t1', 2);
+    await once.runner.run('t1');
     expect(once.runs).toEqual([]);
     const failed = await once.store.get('t1');
     expect(failed).toMatchObject({ status: 'failed', error: { code: -32603 } });

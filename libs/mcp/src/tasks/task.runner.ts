@@ -4,7 +4,6 @@ import { ResolvedMcpOptions } from '../interfaces/mcp-module-options.interface';
 import { McpCancelledError, McpError } from '../errors/mcp.error';
 import { toJsonRpcError } from '../errors/error-mapper';
 import { ErrorCode } from '../wire/json-rpc';
-import { McpPrincipal } from '../auth/mcp-principal';
 import { McpRegistry } from '../registry/mcp.registry';
 import { ToolEntry } from '../registry/registry-entries';
 import { McpSession } from '../sessions/mcp-session';
@@ -23,6 +22,9 @@ import {
 } from '../stores/task.store';
 import { MCP_TASK_QUEUE, McpTaskQueue } from './task.queue';
 import { McpTaskEvents } from './task-events';
+import { McpTaskWatch } from './task-watch';
+import { McpTaskRunGate } from './task-run-gate';
+import { failed, principalOf } from './task-run.util';
 import { TaskInputs } from './task-inputs';
 import { taskStatusSink } from './task-status.sink';
 import { McpTaskObserver } from './task-observer';
@@ -30,15 +32,17 @@ import { context } from '@opentelemetry/api';
 
 /** How often a store call is tried again while the store is unreachable. */
 const PERSIST_RETRY_MS = 1_000;
+/** How soon a task whose caller has no run place free is taken again (plus as much again, at random). */
+const LATER_MS = 1_000;
 /** How often a run reads its task again for a cancellation whose notice was lost. */
 const CANCEL_RECHECK_MS = 2_000;
 
 /** A run on this replica. */
 interface Run {
   controller: AbortController;
-  done: Promise<void>;
   /** Its lock was lost: another worker decides the outcome, this run records nothing. */
   handedOn: boolean;
+  done: Promise<void | { laterMs: number }>;
 }
 
 /** A run's calls are bounded by the task caps, not the caller's call limits (a task may run for an hour). */
@@ -64,13 +68,15 @@ export class McpTaskRunner implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly registry: McpRegistry,
     private readonly states: RequestStateCodec,
     private readonly observer: McpTaskObserver,
+    private readonly watch: McpTaskWatch,
+    private readonly gate: McpTaskRunGate,
   ) {}
 
   /** After discovery: a replica becomes a worker only in an app that has task tools (no queue connection otherwise). */
   onApplicationBootstrap(): void {
     const hasTasks = [...this.registry.tools.values()].some((t) => t.task);
     if (this.options.tasks.worker && hasTasks)
-      this.queue.work((id, attempt) => this.run(id, attempt), this.options.tasks.concurrency, {
+      this.queue.work((id) => this.run(id), this.options.tasks.concurrency, {
         abandoned: (id, reason) => this.abandon(id, reason),
         lost: (ids) => this.handOn(ids),
       });
@@ -90,19 +96,33 @@ export class McpTaskRunner implements OnApplicationBootstrap, OnModuleDestroy {
     await Promise.race([Promise.allSettled(runs.map((r) => r.done)), new Promise((r) => setTimeout(r, 2_000))]);
   }
 
-  /** Runs task `id` once; resolves when its outcome is recorded (or there was nothing to run). */
-  run(id: string, attempt = 1): Promise<void> {
+  /**
+   * Runs task `id` once; resolves when its outcome is recorded (or there was nothing to run), or with `{ laterMs }`
+   * when its caller already runs as many tasks as it may (the queue takes it again after that long).
+   */
+  run(id: string): Promise<void | { laterMs: number }> {
     // The queue handed back a task this replica still runs (its lock lapsed during a Redis outage): one run is enough.
     // Registered before the first await, so two hand-overs at once still make one run.
     const current = this.running.get(id);
     if (current) return current.done;
     const run: Run = { controller: new AbortController(), done: Promise.resolve(), handedOn: false };
-    run.done = this.runOnce(id, attempt, run).finally(() => this.running.delete(id));
+    run.done = this.gated(id, run).finally(() => this.running.delete(id));
     this.running.set(id, run);
     return run.done;
   }
 
-  private async runOnce(id: string, attempt: number, run: Run): Promise<void> {
+  private async gated(id: string, run: Run): Promise<void | { laterMs: number }> {
+    const release = await this.gate.enter(id);
+    // Jittered, so a caller's waiting tasks do not all come back at the same instant.
+    if (!release) return { laterMs: LATER_MS + Math.floor(Math.random() * LATER_MS) };
+    try {
+      await this.runOnce(id, run);
+    } finally {
+      release();
+    }
+  }
+
+  private async runOnce(id: string, run: Run): Promise<void> {
     const tool = (name: string) => this.registry.tools.get(name);
     // Through store outages: a task taken from the queue is started once Redis answers again.
     const started = await this.retrying(id, () => this.store.update(id, (task) => this.start(task, tool(task.tool))));
@@ -112,7 +132,7 @@ export class McpTaskRunner implements OnApplicationBootstrap, OnModuleDestroy {
     }
     const entry = tool(started.tool)!;
     await this.events.changed(id);
-    if (attempt > 1 || started.attempts > 1)
+    if (started.attempts > 1)
       this.logger.warn(`task ${id} (${entry.name}): its run was cut short; running it again (idempotent tool)`);
     const { controller } = run;
     // A cancellation is heard through change notices, and read again every few seconds (a notice may be lost, or
@@ -214,7 +234,15 @@ export class McpTaskRunner implements OnApplicationBootstrap, OnModuleDestroy {
           states: this.states,
           task: {
             id: task.id,
-            questions: new TaskInputs(task.id, task.answers, this.store, this.events, controller.signal),
+            questions: new TaskInputs(
+              task.id,
+              task.answers,
+              this.store,
+              this.events,
+              this.watch,
+              controller.signal,
+              this.options.tasks.inputTimeoutMs,
+            ),
           },
         },
         {
@@ -226,7 +254,9 @@ export class McpTaskRunner implements OnApplicationBootstrap, OnModuleDestroy {
       );
       // A task's questions wait in the task: a run never ends with open multi round-trip questions.
       if ('inputRequired' in outcome) throw new McpError(ErrorCode.InternalError, 'Internal error');
-      return this.finished(toolCallResult(outcome, tool, this.options.limits.maxResultBytes, version), version);
+      // A task's result is kept for its ttl: cut to `tasks.maxBytes` when that is the tighter bound.
+      const maxBytes = Math.min(this.options.limits.maxResultBytes, this.options.tasks.maxBytes);
+      return this.finished(toolCallResult(outcome, tool, maxBytes, version), version);
     } catch (error) {
       // A protocol error (a cancellation, the timeout, an internal fault): `failed` with the JSON-RPC error.
       const e = toJsonRpcError(error, `tool ${tool.name}`);
@@ -261,25 +291,8 @@ export class McpTaskRunner implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   private async stopIfCancelled(id: string, controller: AbortController): Promise<void> {
-    const task = await this.store.get(id).catch(() => undefined);
+    // The head only: a running task's record (arguments, answers) is never read just to look for a cancellation.
+    const task = await this.store.head(id).catch(() => undefined);
     if (task?.status === 'cancelled') controller.abort(new McpCancelledError());
   }
-}
-
-const failed = (code: number, message: string): McpTaskPatch => ({
-  status: 'failed',
-  error: { code, message },
-  statusMessage: message,
-});
-
-/** The caller as the run's guards and handler see it, rebuilt from what the task kept. */
-function principalOf(task: McpTaskRecord): McpPrincipal | undefined {
-  const p = task.caller.principal;
-  if (!p) return undefined;
-  return {
-    subject: p.subject,
-    scopes: new Set(p.scopes),
-    claims: p.claims,
-    ...(p.allScopes ? { allScopes: true } : {}),
-  };
 }

@@ -12,6 +12,31 @@ export interface McpTasksOptions {
   maxOpenPerSubject?: number;
   /** Open tasks in the deployment, queued or running: the queue's depth (`MCP_MAX_TASKS`, 1,000). */
   maxOpen?: number;
+  /**
+   * Tasks one subject may have kept, in any state, until they expire (`MCP_MAX_KEPT_TASKS_PER_SUBJECT`, 100): a
+   * finished or cancelled task keeps its record (arguments, result) for its `ttlMs`, so this bounds what one caller can
+   * make the store hold. At least `maxOpenPerSubject`.
+   */
+  maxKeptPerSubject?: number;
+  /** Tasks kept in the deployment, in any state (`MCP_MAX_KEPT_TASKS`, 10,000); at least `maxOpen`. */
+  maxKept?: number;
+  /**
+   * Bytes one task may keep (`MCP_MAX_TASK_BYTES`, 1 MiB), counted twice: its arguments, caller and answers together
+   * (more is refused with `-32602`, `task_too_large`), and its result (cut to fit, with the same visible marker as
+   * `limits.maxResultBytes`). A kept task takes at most about twice this.
+   */
+  maxBytes?: number;
+  /**
+   * Tasks of one subject running at once in the deployment (`MCP_MAX_RUNNING_TASKS_PER_SUBJECT`, 4); its other open
+   * tasks wait in the queue, so one caller cannot take every worker's places.
+   */
+  maxRunningPerSubject?: number;
+  /**
+   * How long a run waits for the answer to a question it asked (`MCP_TASK_INPUT_TIMEOUT_MS`, 10 minutes; at most the
+   * task's time limit): past it the question fails with `-32004` in the tool, which may catch it, and the run's
+   * worker place is not held longer.
+   */
+  inputTimeoutMs?: number;
   /** Tasks one replica runs at once (`MCP_TASK_CONCURRENCY`, 8). */
   concurrency?: number;
   /**

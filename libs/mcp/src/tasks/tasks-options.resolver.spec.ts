@@ -9,6 +9,11 @@ describe('task options', () => {
       timeoutMs: 1_800_000,
       maxOpenPerSubject: 20,
       maxOpen: 1_000,
+      maxKeptPerSubject: 100,
+      maxKept: 10_000,
+      maxBytes: 1_048_576,
+      maxRunningPerSubject: 4,
+      inputTimeoutMs: 600_000,
       concurrency: 8,
       lockMs: 30_000,
       worker: true,
@@ -21,12 +26,16 @@ describe('task options', () => {
       MCP_MAX_TASKS: '5',
       MCP_TASK_WORKER: 'false',
       MCP_TASK_TIMEOUT_MS: '60000',
+      MCP_MAX_KEPT_TASKS_PER_SUBJECT: '50',
+      MCP_MAX_TASK_BYTES: '65536',
     };
     expect(resolveTasksOptions({ maxOpen: 7 }, env, 'redis')).toMatchObject({
       ttlMs: 120_000,
       maxOpen: 7,
       worker: false,
       timeoutMs: 60_000,
+      maxKeptPerSubject: 50,
+      maxBytes: 65_536,
     });
   });
 
@@ -39,5 +48,8 @@ describe('task options', () => {
     );
     expect(() => resolveTasksOptions({ ttlMs: 100_000_000 }, {}, 'memory')).toThrow('must not exceed tasks.maxTtlMs');
     expect(() => resolveTasksOptions({ worker: false }, {}, 'memory')).toThrow('needs the Redis store');
+    expect(() => resolveTasksOptions({ maxKeptPerSubject: 5 }, {}, 'memory')).toThrow(
+      'must be at least tasks.maxOpenPerSubject and tasks.maxOpen',
+    );
   });
 });

@@ -16,6 +16,11 @@ export function resolveTasksOptions(
     timeoutMs: o?.timeoutMs ?? num(env.MCP_TASK_TIMEOUT_MS) ?? 30 * 60_000,
     maxOpenPerSubject: o?.maxOpenPerSubject ?? num(env.MCP_MAX_TASKS_PER_SUBJECT) ?? 20,
     maxOpen: o?.maxOpen ?? num(env.MCP_MAX_TASKS) ?? 1_000,
+    maxKeptPerSubject: o?.maxKeptPerSubject ?? num(env.MCP_MAX_KEPT_TASKS_PER_SUBJECT) ?? 100,
+    maxKept: o?.maxKept ?? num(env.MCP_MAX_KEPT_TASKS) ?? 10_000,
+    maxBytes: o?.maxBytes ?? num(env.MCP_MAX_TASK_BYTES) ?? 1024 * 1024,
+    maxRunningPerSubject: o?.maxRunningPerSubject ?? num(env.MCP_MAX_RUNNING_TASKS_PER_SUBJECT) ?? 4,
+    inputTimeoutMs: o?.inputTimeoutMs ?? num(env.MCP_TASK_INPUT_TIMEOUT_MS) ?? 10 * 60_000,
     concurrency: o?.concurrency ?? num(env.MCP_TASK_CONCURRENCY) ?? 8,
     lockMs: o?.lockMs ?? num(env.MCP_TASK_LOCK_MS) ?? 30_000,
     worker,
@@ -25,6 +30,11 @@ export function resolveTasksOptions(
       throw new Error(`McpModule: tasks.${key} must be a positive integer (got ${JSON.stringify(value)})`);
   }
   if (resolved.ttlMs > resolved.maxTtlMs) throw new Error('McpModule: tasks.ttlMs must not exceed tasks.maxTtlMs');
+  if (resolved.maxKeptPerSubject < resolved.maxOpenPerSubject || resolved.maxKept < resolved.maxOpen)
+    throw new Error(
+      'McpModule: tasks.maxKeptPerSubject and tasks.maxKept count open tasks too: they must be at least ' +
+        'tasks.maxOpenPerSubject and tasks.maxOpen',
+    );
   if (resolved.timeoutMs >= resolved.ttlMs)
     throw new Error(
       'McpModule: tasks.timeoutMs must be shorter than tasks.ttlMs (a task is removed ttlMs after it was created)',

@@ -1,0 +1,48 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { MCP_MODULE_OPTIONS } from '../mcp.constants';
+import { ResolvedMcpOptions } from '../interfaces/mcp-module-options.interface';
+import { MCP_LIMIT_STORE, McpLimitStore } from '../stores/limit.store';
+import { MCP_TASK_STORE, McpTaskStore } from '../stores/task.store';
+
+/** Gives a run's place back; calling it again does nothing. */
+export type McpTaskRunRelease = () => void;
+
+/**
+ * Runs of one caller at once, for the whole deployment (`tasks.maxRunningPerSubject`): without it one caller's open
+ * tasks (up to `maxOpenPerSubject`, each possibly waiting half an hour for an answer) could take every worker's every
+ * place, and everyone else's tasks would wait. A place is a concurrency slot in the limit store (in Redis with the
+ * shared store, renewed by the replica running the task, so a dead worker's places lapse); a task whose caller has
+ * none free goes back to the queue for a moment.
+ * @internal
+ */
+@Injectable()
+export class McpTaskRunGate {
+  constructor(
+    @Inject(MCP_MODULE_OPTIONS) private readonly options: ResolvedMcpOptions,
+    @Inject(MCP_TASK_STORE) private readonly tasks: McpTaskStore,
+    @Inject(MCP_LIMIT_STORE) private readonly limits: McpLimitStore,
+  ) {}
+
+  /**
+   * A place for task `id`'s run, or undefined when its caller has every place taken (run it later). A task that is
+   * gone, or a store that cannot be asked, gets a place that costs nothing: the run itself finds out and says so.
+   */
+  async enter(id: string): Promise<McpTaskRunRelease | undefined> {
+    const head = await this.tasks.head(id).catch(() => undefined);
+    if (!head) return () => undefined;
+    const key = `task-runs:${head.owner}`;
+    let taken: boolean;
+    try {
+      taken = await this.limits.acquire(key, this.options.tasks.maxRunningPerSubject);
+    } catch {
+      return () => undefined;
+    }
+    if (!taken) return undefined;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      void this.limits.release(key).catch(() => undefined);
+    };
+  }
+}

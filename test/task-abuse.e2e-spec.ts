@@ -1,0 +1,118 @@
+import { RunningServer, startDeskHttp } from './support/server-process';
+import { mcpPost, openMcpSession } from './support/mcp-post';
+import { MODERN_META, messagesOf, modernPost } from './support/modern-post';
+import { sleep } from './support/wait';
+
+const WITH_TASKS = {
+  ...MODERN_META,
+  'io.modelcontextprotocol/clientCapabilities': {
+    elicitation: {},
+    extensions: { 'io.modelcontextprotocol/tasks': {} },
+  },
+};
+
+type Rpc = { status: number; result?: any; error?: { code: number; message: string; data?: any } };
+
+/**
+ * Abuse review of tasks: what one caller can make the deployment hold. Finished and cancelled tasks keep their
+ * records until they expire, so they count against a cap of kept tasks per caller; a task's arguments and answers
+ * are bounded in bytes; a blocked 2025 `tasks/result` holds one of the caller's stream places, so blocked requests
+ * cannot pile up. In the default configuration (memory stores), with tight caps.
+ */
+describe('task abuse: kept records, sizes and blocked waits are bounded per caller', () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startDeskHttp({
+      DESK_TASK_TOOLS: 'on',
+      MCP_MAX_TASKS_PER_SUBJECT: '2',
+      MCP_MAX_KEPT_TASKS_PER_SUBJECT: '3',
+      MCP_MAX_TASK_BYTES: '8192',
+      MCP_MAX_STREAMS_PER_SUBJECT: '2',
+      MCP_TASK_POLL_INTERVAL_MS: '200',
+    });
+  });
+  afterAll(() => server?.stop());
+
+  async function rpc(token: string, method: string, params: Record<string, unknown>): Promise<Rpc> {
+    const res = await modernPost(server.url, method, params, { token, meta: WITH_TASKS });
+    const [message] = await messagesOf(res);
+    return { status: res.status, ...message } as Rpc;
+  }
+  const call = (token: string, name: string, args: Record<string, unknown>) =>
+    rpc(token, 'tools/call', { name, arguments: args });
+
+  it('counts cancelled and finished tasks until they expire: create-and-cancel at call rate stops at the cap', async () => {
+    const token = await server.issuer!.mint({ sub: 'churner' });
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const { taskId } = (await call(token, 'bulk_export', { steps: 100, stepMs: 100 })).result;
+      expect((await rpc(token, 'tasks/cancel', { taskId })).result).toBeDefined();
+      ids.push(taskId);
+    }
+    const refused = await call(token, 'bulk_export', { steps: 1, stepMs: 0 });
+    expect(refused.status).toBe(429);
+    expect(refused.error).toMatchObject({ code: -32003, data: { reason: 'too_many_kept_tasks', max: 3 } });
+    // The oldest expires after the default ttl (an hour): that is when to retry.
+    expect(refused.error!.data.retryAfter).toBeGreaterThan(3_500);
+    expect(refused.error!.data.retryAfter).toBeLessThanOrEqual(3_600);
+    // Nothing the caller made was dropped to make room, and another caller is not affected.
+    for (const taskId of ids) expect((await rpc(token, 'tasks/get', { taskId })).result.status).toBe('cancelled');
+    const other = await server.issuer!.mint({ sub: 'bystander' });
+    expect((await call(other, 'bulk_export', { steps: 1, stepMs: 0 })).result.resultType).toBe('task');
+  });
+
+  it('refuses arguments and answers past MCP_MAX_TASK_BYTES with -32602 task_too_large, keeping nothing', async () => {
+    const token = await server.issuer!.mint({ sub: 'hoarder' });
+    const big = await call(token, 'archive_tickets', { before: 'x'.repeat(10_000) });
+    expect(big.error).toMatchObject({ code: -32602, data: { reason: 'task_too_large', max: 8192 } });
+    expect(big.error!.message).toMatch(
+      /^Invalid params: the task is too large: its arguments and caller take \d+ bytes/,
+    );
+    const { taskId } = (await call(token, 'archive_tickets', { before: '2026-01-01' })).result;
+    let waiting: any;
+    for (let i = 0; i < 50 && waiting?.status !== 'input_required'; i++) {
+      await sleep(50);
+      waiting = (await rpc(token, 'tasks/get', { taskId })).result;
+    }
+    const [key] = Object.keys(waiting.inputRequests);
+    const answer = { action: 'accept', content: { confirm: true, note: 'y'.repeat(10_000) } };
+    const refused = await rpc(token, 'tasks/update', { taskId, inputResponses: { [key]: answer } });
+    expect(refused.error).toMatchObject({ code: -32602, data: { reason: 'task_too_large' } });
+    // The task still waits for a (smaller) answer.
+    expect((await rpc(token, 'tasks/get', { taskId })).result.status).toBe('input_required');
+    await rpc(token, 'tasks/cancel', { taskId });
+  });
+
+  it('holds a stream place per blocked 2025 tasks/result: past the caller’s cap the next wait is refused (429)', async () => {
+    const token = await server.issuer!.mint({ sub: 'blocker' });
+    const headers = { 'mcp-session-id': await openMcpSession(server.url, token) };
+    const created = await mcpPost(
+      server.url,
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'bulk_export', arguments: { steps: 300 }, task: {} },
+      },
+      token,
+      headers,
+    );
+    const [{ result }] = await messagesOf(created);
+    const taskId = result.task.taskId as string;
+    const wait = (id: number) =>
+      mcpPost(server.url, { jsonrpc: '2.0', id, method: 'tasks/result', params: { taskId } }, token, headers);
+    const blocked = [wait(2), wait(3)];
+    await sleep(500);
+    const third = await wait(4);
+    expect(third.status).toBe(429);
+    expect((await messagesOf(third))[0].error).toMatchObject({ code: -32003, data: { reason: 'stream_limit' } });
+    // Cancelled: both waits answer, and their places come back.
+    await mcpPost(server.url, { jsonrpc: '2.0', id: 5, method: 'tasks/cancel', params: { taskId } }, token, headers);
+    for (const res of await Promise.all(blocked)) {
+      const [message] = await messagesOf(res);
+      expect(message.error).toMatchObject({ message: 'The task was cancelled before it finished' });
+    }
+    const again = await messagesOf(await wait(6));
+    expect(again[0].error).toMatchObject({ message: 'The task was cancelled before it finished' });
+  });
+});
