@@ -10,77 +10,46 @@ import { sleep } from '../support/wait';
  */
 describe('tasks when a worker dies or Redis is cut', () => {
   const suite = taskReplicaSuite();
-  const { prefix, redis, closers, start, getTask, createTask, until, settle, kill } = suite;
+  const { closers, start, getTask, createTask, until, settle } = suite;
 
-  /**
-   * A front replica that never runs tasks (`MCP_TASK_WORKER=false`) and exactly one worker at a time, so the runner
-   * of every task is known: requests sent to the front provably reach a replica other than the runner, and the
-   * worker killed mid-run is provably the one running the task.
-   */
+  /** A front replica and one worker: see frontAndWorker. */
   describe('a front replica and one worker', () => {
-    const group = 'solo';
-    let front: RunningServer;
-    let worker: RunningServer;
-    const recordOf = async (taskId: string) => {
-      const json = await redis.hget(`${prefix}${group}:{tasks}:task:${taskId}`, 'j');
-      return json ? (JSON.parse(json) as { attempts: number; status: string }) : undefined;
-    };
-    const activeJobs = () => redis.lrange(`${prefix}${group}:{tasks}:tasks:active`, 0, -1);
-    /** Resolves once the worker has started the task's run (the run counted in the record, its job active). */
-    const runStarted = async (taskId: string) => {
-      await until(
-        `task ${taskId} to be taken by the worker`,
-        15_000,
-        async () => ({ record: await recordOf(taskId), active: await activeJobs() }),
-        (s) => (s.record?.attempts ?? 0) >= 1 && s.active.includes(taskId),
-      );
-    };
-    /** Kills the worker and starts a fresh one: the new worker takes the killed one's task once its lock lapses. */
-    const replaceWorker = async () => {
-      const killed = worker;
-      await kill(killed);
-      worker = await start(group);
-      return { killedPid: killed.process.pid, newPid: worker.process.pid };
-    };
-
-    beforeAll(async () => {
-      [front, worker] = await Promise.all([start(group, { MCP_TASK_WORKER: 'false' }), start(group)]);
-    }, 60_000);
+    const { pair, recordOf, runStarted, replaceWorker } = suite.frontAndWorker('solo');
 
     it('hands an idempotent task of a SIGKILLed worker to another worker, which runs it again to completion', async () => {
-      const taskId = await createTask(front.url, 'bulk_export', { steps: 30, stepMs: 150 });
+      const taskId = await createTask(pair.front.url, 'bulk_export', { steps: 30, stepMs: 150 });
       const progress = await until(
         `task ${taskId} to report progress`,
         15_000,
-        () => getTask(front.url, taskId),
+        () => getTask(pair.front.url, taskId),
         (a) => /^batch \d+ of 30 exported$/.test(a.result?.statusMessage ?? ''),
       );
       expect(progress.result.status).toBe('working');
       const { killedPid, newPid } = await replaceWorker();
-      const done = await settle([front.url], taskId, 30_000);
+      const done = await settle([pair.front.url], taskId, 30_000);
       expect(done).toMatchObject({
         status: 'completed',
         result: { structuredContent: { exported: 30, by: newPid, task: taskId } },
       });
       expect(done.result.structuredContent.by).not.toBe(killedPid);
       expect((await recordOf(taskId))?.attempts).toBe(2);
-      expect(`${worker.stdout?.() ?? ''}${worker.stderr()}`).toContain(
+      expect(`${pair.worker.stdout?.() ?? ''}${pair.worker.stderr()}`).toContain(
         `task ${taskId} (bulk_export): its run was cut short; running it again`,
       );
     }, 60_000);
 
     it('fails a non-idempotent task of a SIGKILLed worker with a clear message instead of running it again', async () => {
-      const taskId = await createTask(front.url, 'provision_desk', { steps: 100, stepMs: 100 });
+      const taskId = await createTask(pair.front.url, 'provision_desk', { steps: 100, stepMs: 100 });
       await runStarted(taskId);
       await replaceWorker();
-      const done = await settle([front.url], taskId, 30_000);
+      const done = await settle([pair.front.url], taskId, 30_000);
       expect(done.status).toBe('failed');
       expect(done.error.message).toMatch(/stopped before it finished/);
       expect(done.error.message).toMatch(/not idempotent/);
       expect(done.result).toBeUndefined();
       // Final: it never turns into a result afterwards, on either replica.
       for (const deadline = Date.now() + 1_000; Date.now() < deadline; await sleep(200))
-        for (const replica of [front, worker]) {
+        for (const replica of [pair.front, pair.worker]) {
           const task = (await getTask(replica.url, taskId)).result;
           expect(task.status).toBe('failed');
           expect(JSON.stringify(task)).not.toContain('provisioned');

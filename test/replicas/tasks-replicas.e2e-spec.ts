@@ -13,21 +13,7 @@ import { sleep, waitFor } from '../support/wait';
  */
 describe('tasks across replicas on Redis', () => {
   const suite = taskReplicaSuite();
-  const {
-    prefix,
-    redis,
-    tokens,
-    servers,
-    closers,
-    envFor,
-    start,
-    rpc,
-    getTask,
-    createTask,
-    until,
-    settle,
-    listenTasks,
-  } = suite;
+  const { tokens, servers, closers, envFor, rpc, getTask, createTask, until, settle, listenTasks } = suite;
 
   /**
    * Three workers behind a round-robin proxy without affinity: consecutive requests land on consecutive replicas,
@@ -133,41 +119,18 @@ describe('tasks across replicas on Redis', () => {
     }, 45_000);
   });
 
-  /**
-   * A front replica that never runs tasks (`MCP_TASK_WORKER=false`) and exactly one worker at a time, so the runner
-   * of every task is known: requests sent to the front provably reach a replica other than the runner, and the
-   * worker killed mid-run is provably the one running the task.
-   */
+  /** A front replica and one worker: see frontAndWorker. */
   describe('a front replica and one worker', () => {
-    const group = 'solo';
-    let front: RunningServer;
-    let worker: RunningServer;
-    const recordOf = async (taskId: string) => {
-      const json = await redis.hget(`${prefix}${group}:{tasks}:task:${taskId}`, 'j');
-      return json ? (JSON.parse(json) as { attempts: number; status: string }) : undefined;
-    };
-    const activeJobs = () => redis.lrange(`${prefix}${group}:{tasks}:tasks:active`, 0, -1);
-    /** Resolves once the worker has started the task's run (the run counted in the record, its job active). */
-    const runStarted = async (taskId: string) => {
-      await until(
-        `task ${taskId} to be taken by the worker`,
-        15_000,
-        async () => ({ record: await recordOf(taskId), active: await activeJobs() }),
-        (s) => (s.record?.attempts ?? 0) >= 1 && s.active.includes(taskId),
-      );
-    };
-    beforeAll(async () => {
-      [front, worker] = await Promise.all([start(group, { MCP_TASK_WORKER: 'false' }), start(group)]);
-    }, 60_000);
+    const { pair, recordOf, runStarted, activeJobs } = suite.frontAndWorker('solo');
 
     it('cancels through a replica that is not running the task: cancelled at once, stays so, and the run stops', async () => {
-      const taskId = await createTask(front.url, 'provision_desk', { steps: 300, stepMs: 100 });
+      const taskId = await createTask(pair.front.url, 'provision_desk', { steps: 300, stepMs: 100 });
       await runStarted(taskId);
       // Let the run register for change notices (it does so right after announcing its start).
       await sleep(300);
       const cancelledAt = Date.now();
-      expect((await rpc(front.url, 'tasks/cancel', { taskId })).result).toMatchObject({ resultType: 'complete' });
-      for (const replica of [front, worker]) {
+      expect((await rpc(pair.front.url, 'tasks/cancel', { taskId })).result).toMatchObject({ resultType: 'complete' });
+      for (const replica of [pair.front, pair.worker]) {
         const task = (await getTask(replica.url, taskId)).result;
         expect(task).toMatchObject({ status: 'cancelled' });
       }
@@ -176,7 +139,7 @@ describe('tasks across replicas on Redis', () => {
       await until(`the worker to stop the run of ${taskId}`, 5_000, activeJobs, (ids) => !ids.includes(taskId));
       // And it stays cancelled wherever it is read; nothing ever reports it provisioned.
       for (const deadline = Date.now() + 1_000; Date.now() < deadline; await sleep(200))
-        for (const replica of [front, worker]) {
+        for (const replica of [pair.front, pair.worker]) {
           const task = (await getTask(replica.url, taskId)).result;
           expect(task.status).toBe('cancelled');
           expect(task.result).toBeUndefined();
@@ -185,15 +148,15 @@ describe('tasks across replicas on Redis', () => {
     }, 45_000);
 
     it('sends notifications/tasks on a listen stream held by one replica for changes made by another', async () => {
-      const taskId = await createTask(front.url, 'archive_tickets', { before: '2026-04-01' });
+      const taskId = await createTask(pair.front.url, 'archive_tickets', { before: '2026-04-01' });
       await until(
         `task ${taskId} to ask its question`,
         15_000,
-        () => getTask(front.url, taskId),
+        () => getTask(pair.front.url, taskId),
         (a) => a.result?.status === 'input_required',
       );
-      const follower = await listenTasks(front.url, tokens.alice, [taskId], 'follow-1');
-      const stranger = await listenTasks(front.url, tokens.mallory, [taskId], 'follow-2');
+      const follower = await listenTasks(pair.front.url, tokens.alice, [taskId], 'follow-1');
+      const stranger = await listenTasks(pair.front.url, tokens.mallory, [taskId], 'follow-2');
       try {
         expect(follower.frames[0]).toMatchObject({
           method: 'notifications/subscriptions/acknowledged',
@@ -206,7 +169,7 @@ describe('tasks across replicas on Redis', () => {
         expect(stranger.frames[0]).toMatchObject({ method: 'notifications/subscriptions/acknowledged' });
         expect(stranger.frames[0].params.notifications.taskIds ?? []).toEqual([]);
         // Answered on the worker, which then finishes the run: every change is made there, none on the front.
-        const ack = await rpc(worker.url, 'tasks/update', {
+        const ack = await rpc(pair.worker.url, 'tasks/update', {
           taskId,
           inputResponses: { confirm: { action: 'accept', content: { confirm: true } } },
         });

@@ -138,7 +138,42 @@ export function taskReplicaSuite() {
     return stream;
   }
 
+  /**
+   * A front replica that never runs tasks (`MCP_TASK_WORKER=false`) and exactly one worker at a time, of `group`,
+   * started in the calling describe's beforeAll: the runner of every task is known, so requests sent to the front
+   * provably reach a replica other than the runner, and a worker killed mid-run is provably the one running the task.
+   */
+  function frontAndWorker(group: string) {
+    const pair = { front: undefined as unknown as RunningServer, worker: undefined as unknown as RunningServer };
+    beforeAll(async () => {
+      [pair.front, pair.worker] = await Promise.all([start(group, { MCP_TASK_WORKER: 'false' }), start(group)]);
+    }, 60_000);
+    const recordOf = async (taskId: string) => {
+      const json = await redis.hget(`${prefix}${group}:{tasks}:task:${taskId}`, 'j');
+      return json ? (JSON.parse(json) as { attempts: number; status: string }) : undefined;
+    };
+    /** BullMQ's running jobs (their ids are the task ids). */
+    const activeJobs = () => redis.lrange(`${prefix}${group}:{tasks}:tasks:active`, 0, -1);
+    /** Resolves once the worker has started the task's run (the run counted in the record, its job active). */
+    const runStarted = (taskId: string) =>
+      until(
+        `task ${taskId} to be taken by the worker`,
+        15_000,
+        async () => ({ record: await recordOf(taskId), active: await activeJobs() }),
+        (s) => (s.record?.attempts ?? 0) >= 1 && s.active.includes(taskId),
+      );
+    /** Kills the worker and starts a fresh one: the new worker takes the killed one's task once its lock lapses. */
+    const replaceWorker = async () => {
+      const killed = pair.worker;
+      await kill(killed);
+      pair.worker = await start(group);
+      return { killedPid: killed.process.pid, newPid: pair.worker.process.pid };
+    };
+    return { pair, recordOf, activeJobs, runStarted, replaceWorker };
+  }
+
   return {
+    frontAndWorker,
     prefix,
     redis,
     envFor,
