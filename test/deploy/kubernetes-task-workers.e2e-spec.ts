@@ -1,70 +1,20 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
 import { SHUTDOWN_MARGIN_MS } from '@app/mcp/bootstrap/shutdown-deadline';
-import { generatedEnv } from '../support/deploy-secrets';
-import { K8sResource, ROOT, checkKustomization, find } from '../support/kubernetes';
-import { Container, containerEnv } from '../support/kubernetes-pods';
-import { MODERN_META, messagesOf, modernPost } from '../support/modern-post';
-import { suiteRedis } from '../support/replicas';
-import { DESK_MAIN, RunningServer, startHttpServer } from '../support/server-process';
-import { TestIssuer } from '../support/test-issuer';
-import { sleep } from '../support/wait';
+import { K8sResource, find } from '../support/kubernetes';
+import {
+  IMAGE,
+  NetworkPolicy,
+  PodMonitor,
+  Selecting,
+  renderTaskWorkers,
+  runsTasks,
+} from '../support/task-workers-overlay';
 
 /**
  * Tasks on a Deployment of their own: the component deploy/kubernetes/components/task-workers over the base (and
  * the monitoring folder, as an overlay that alerts takes them), rendered as an overlay would take it. The worker is
  * the base's server pod under another component label, which no Service selects; the base's replicas answer
- * requests only. Then for real: a desk replica with the rendered mcp-server's task settings and one with the
- * worker's, on the machine's Redis, where a task created through the first is run by the second.
+ * requests only. A real run of the rendered settings is in kubernetes-task-workers-run.e2e-spec.ts.
  */
-interface Probe {
-  httpGet: { path: string; port: string | number };
-}
-interface ServerContainer extends Container {
-  startupProbe: Probe;
-  livenessProbe: Probe;
-  readinessProbe: Container['readinessProbe'] & Probe;
-  lifecycle?: { preStop?: unknown };
-  securityContext: Record<string, unknown>;
-}
-interface Deployment extends K8sResource {
-  spec: {
-    replicas: number;
-    selector: { matchLabels: Record<string, string> };
-    template: {
-      metadata: { labels: Record<string, string> };
-      spec: {
-        serviceAccountName: string;
-        automountServiceAccountToken: boolean;
-        terminationGracePeriodSeconds: number;
-        securityContext: Record<string, unknown>;
-        containers: ServerContainer[];
-        volumes: unknown[];
-      };
-    };
-  };
-}
-interface NetworkPolicy extends K8sResource {
-  spec: {
-    podSelector: { matchLabels: Record<string, string> };
-    policyTypes: string[];
-    ingress: {
-      from: { podSelector?: { matchLabels: Record<string, string> }; namespaceSelector?: unknown }[];
-      ports: { port: string | number }[];
-    }[];
-  };
-}
-interface Selecting extends K8sResource {
-  spec: { selector: Record<string, string> | { matchLabels: Record<string, string> } };
-}
-interface PodMonitor extends K8sResource {
-  spec: {
-    selector: { matchExpressions: { key: string; operator: string; values?: string[] }[] };
-    podMetricsEndpoints: { port: string; path: string }[];
-  };
-}
-
 /** Whether a label selector (matchLabels, or a Service's plain map) selects a pod with `labels`. */
 const selects = (selector: Record<string, string>, labels: Record<string, string>): boolean =>
   Object.entries(selector).every(([k, v]) => labels[k] === v);
@@ -84,43 +34,23 @@ function matchesExpressions(
   });
 }
 /** `MCP_TASK_WORKER` as the library reads it (tasks-options.resolver.ts): anything but false/0/off is on. */
-const runsTasks = (env: Record<string, string>): boolean => !/^(false|0|off)$/i.test(env.MCP_TASK_WORKER?.trim() ?? '');
 
 describe('Kubernetes: the task-workers component', () => {
-  const IMAGE = 'registry.example.com/desk:1.2.3';
-  const overlay = mkdtempSync(join(tmpdir(), 'k8s-task-workers-'));
-  const path = (p: string) => relative(overlay, join(ROOT, p));
-  writeFileSync(
-    join(overlay, 'kustomization.yaml'),
-    [
-      'resources:',
-      `  - ${path('deploy/kubernetes/base')}`,
-      `  - ${path('deploy/kubernetes/monitoring')}`,
-      'components:',
-      `  - ${path('deploy/kubernetes/components/task-workers')}`,
-      // An app overlay's image, which must reach both Deployments.
-      'images:',
-      '  - name: mcp-server',
-      `    newName: ${IMAGE.split(':')[0]}`,
-      `    newTag: '${IMAGE.split(':')[1]}'`,
-      '',
-    ].join('\n'),
-  );
-  const { resources, errors } = checkKustomization(overlay);
-  afterAll(() => rmSync(overlay, { recursive: true, force: true }));
-  const serverDeployment = find<Deployment>(resources, 'Deployment', 'mcp-server');
-  const workerDeployment = find<Deployment>(resources, 'Deployment', 'mcp-worker');
-  const serverPod = serverDeployment.spec.template;
-  const workerPod = workerDeployment.spec.template;
-  const [server] = serverPod.spec.containers;
-  const [worker] = workerPod.spec.containers;
-  const config = find<K8sResource & { data: Record<string, string> }>(resources, 'ConfigMap', 'mcp-server').data;
-  const secret = generatedEnv('--kubernetes').values;
-  /** A container's environment as the kubelet makes it: the ConfigMap, the Secret, then its own env. */
-  const podEnv = (c: Container): Record<string, string> => ({
-    ...config,
-    ...containerEnv(c, { 'mcp-server': secret }),
-  });
+  const rendered = renderTaskWorkers();
+  const {
+    resources,
+    errors,
+    serverDeployment,
+    workerDeployment,
+    serverPod,
+    workerPod,
+    server,
+    worker,
+    config,
+    secret,
+    podEnv,
+  } = rendered;
+  afterAll(() => rendered.cleanup());
 
   it('renders over the base; only the Prometheus Operator kinds lack a built-in schema', () => {
     expect(errors).toEqual([
@@ -252,68 +182,5 @@ describe('Kubernetes: the task-workers component', () => {
       'mcp-server',
     );
     expect(hpa.spec.scaleTargetRef.name).toBe('mcp-server');
-  });
-
-  /**
-   * The rendered task settings of each Deployment (the store, the worker switch, the drain) on the desk fixture,
-   * with the machine's Redis under this suite's key prefix standing in for the Secret's REDIS_URL.
-   */
-  describe('run: a replica with the rendered mcp-server settings and one with the mcp-worker settings', () => {
-    const { prefix, cleanup } = suiteRedis();
-    const taskSettings = (c: Container): Record<string, string> =>
-      Object.fromEntries(Object.entries(podEnv(c)).filter(([k]) => /^MCP_(STORE|TASK_\w+|SHUTDOWN_GRACE_MS)$/.test(k)));
-    const local = { MCP_REDIS_PREFIX: prefix, DESK_TASK_TOOLS: 'on' };
-    let issuer: TestIssuer;
-    let front: RunningServer | undefined;
-    let runner: RunningServer | undefined;
-    let token: string;
-
-    beforeAll(async () => {
-      issuer = await TestIssuer.start();
-      token = await issuer.mint({ sub: 'alice' });
-      [front, runner] = await Promise.all([
-        startHttpServer(DESK_MAIN, { ...issuer.env(), ...taskSettings(server), ...local }),
-        startHttpServer(DESK_MAIN, { ...issuer.env(), ...taskSettings(worker), ...local }),
-      ]);
-    }, 60_000);
-    afterAll(async () => {
-      await Promise.all([front?.stop(), runner?.stop()]);
-      await issuer?.close();
-      await cleanup();
-    });
-
-    it('the settings are the ones the overlay renders', () => {
-      expect(taskSettings(server)).toEqual({ MCP_STORE: 'redis', MCP_TASK_WORKER: 'false' });
-      expect(taskSettings(worker)).toMatchObject({ MCP_STORE: 'redis' });
-      expect(runsTasks(taskSettings(worker))).toBe(true);
-    });
-
-    it('a task created through the request replica is run by the worker', async () => {
-      const tasks = {
-        ...MODERN_META,
-        'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } },
-      };
-      const rpc = async (method: string, params: Record<string, unknown>) => {
-        const res = await modernPost(front!.url, method, params, { token, meta: tasks });
-        const [message] = await messagesOf(res);
-        return message as { result?: any; error?: unknown };
-      };
-      const created = await rpc('tools/call', { name: 'bulk_export', arguments: { steps: 3, stepMs: 50 } });
-      expect(created.result).toMatchObject({ resultType: 'task', status: 'working' });
-      const { taskId } = created.result as { taskId: string };
-      let task: any;
-      for (const deadline = Date.now() + 20_000; Date.now() < deadline; await sleep(100)) {
-        task = (await rpc('tasks/get', { taskId })).result;
-        if (['completed', 'failed', 'cancelled'].includes(task?.status)) break;
-      }
-      expect(task).toMatchObject({ status: 'completed', result: { structuredContent: { exported: 3, task: taskId } } });
-      expect(task.result.structuredContent.by).toBe(runner!.process.pid);
-      expect(task.result.structuredContent.by).not.toBe(front!.process.pid);
-    }, 40_000);
-
-    it('a request-only replica without the Redis store stops at boot, naming the Redis store', async () => {
-      const boot = startHttpServer(DESK_MAIN, { ...issuer.env(), ...taskSettings(server), MCP_STORE: 'memory' });
-      await expect(boot).rejects.toThrow(/server exited with [1-9][\s\S]*MCP_TASK_WORKER[\s\S]*needs the Redis store/);
-    }, 30_000);
   });
 });
