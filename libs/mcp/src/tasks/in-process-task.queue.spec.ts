@@ -37,4 +37,20 @@ describe('the in-process task queue', () => {
     expect(started).toEqual([]);
     expect(queue.durable).toBe(false);
   });
+
+  it('takes a task put back with { laterMs } again after that long, letting others run meanwhile', async () => {
+    const queue = new InProcessTaskQueue();
+    const runs: string[] = [];
+    queue.work(async (id) => {
+      runs.push(id);
+      return id === 'a' && runs.filter((r) => r === 'a').length === 1 ? { laterMs: 30 } : undefined;
+    }, 1);
+    await queue.enqueue('a');
+    await queue.enqueue('b');
+    await new Promise((r) => setTimeout(r, 10));
+    expect(runs).toEqual(['a', 'b']);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(runs).toEqual(['a', 'b', 'a']);
+    await queue.close(10);
+  });
 });

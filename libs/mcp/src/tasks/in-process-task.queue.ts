@@ -50,6 +50,7 @@ export class InProcessTaskQueue implements McpTaskQueue {
 
   /** Back in line after `ms` (its caller had no run place free). */
   private requeue(id: string, ms: number): void {
+    if (this.closed) return;
     const timer = setTimeout(() => {
       this.later.delete(timer);
       this.waiting.push(id);
