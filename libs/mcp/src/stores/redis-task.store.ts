@@ -145,7 +145,12 @@ export class RedisTaskStore implements McpTaskStore {
 
   async head(id: string): Promise<McpTaskHead | undefined> {
     const [owner, status, version] = await this.redis.hmget(this.key(id), 'o', 's', 'v');
-    if (owner === null || status === null || version === null) return undefined;
+    if (version === null) return undefined;
+    if (owner === null || status === null) {
+      // Written without the summary fields: read from the record itself.
+      const record = (await this.read(id))?.record;
+      return record && { owner: record.owner, status: record.status, revision: Number(version) };
+    }
     return { owner, status: status as McpTaskStatus, revision: Number(version) };
   }
 
@@ -243,13 +248,16 @@ export class RedisTaskStore implements McpTaskStore {
    */
   private async read(id: string, owner?: string): Promise<{ record: McpTaskRecord; version: string } | undefined> {
     const [json, version, holder] = await this.redis.hmget(this.key(id), 'j', 'v', 'o');
-    if (json === null || version === null || (owner !== undefined && holder !== owner)) return undefined;
+    // Another owner's record is never decoded (one written without the owner field is, and compared below).
+    if (json === null || version === null || (owner !== undefined && holder !== null && holder !== owner))
+      return undefined;
     let record: McpTaskRecord;
     try {
       record = JSON.parse(json) as McpTaskRecord;
     } catch {
       return undefined; // not ours, or damaged: the task is treated as unknown
     }
+    if (owner !== undefined && record.owner !== owner) return undefined;
     return expiresAt(record) <= Date.now() ? undefined : { record, version };
   }
 

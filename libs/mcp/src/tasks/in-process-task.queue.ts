@@ -6,7 +6,7 @@ import { McpTaskQueue, McpTaskRun } from './task.queue';
  */
 export class InProcessTaskQueue implements McpTaskQueue {
   readonly durable = false;
-  private readonly waiting: string[] = [];
+  private readonly waiting: { id: string; attempt: number }[] = [];
   private running = 0;
   private readonly runs = new Set<Promise<void>>();
   private runner: McpTaskRun | undefined;
@@ -15,7 +15,7 @@ export class InProcessTaskQueue implements McpTaskQueue {
   private closed = false;
 
   async enqueue(taskId: string): Promise<void> {
-    this.waiting.push(taskId);
+    this.waiting.push({ id: taskId, attempt: 1 });
     // Not in the caller's turn: the request answers with the task handle first.
     setImmediate(() => this.drain());
   }
@@ -34,10 +34,10 @@ export class InProcessTaskQueue implements McpTaskQueue {
 
   private drain(): void {
     while (!this.closed && this.runner && this.running < this.concurrency && this.waiting.length) {
-      const id = this.waiting.shift()!;
+      const { id, attempt } = this.waiting.shift()!;
       this.running++;
-      const run = this.runner(id, 1)
-        .then((outcome) => outcome && this.requeue(id, outcome.laterMs))
+      const run = this.runner(id, attempt)
+        .then((outcome) => outcome && this.requeue(id, attempt + 1, outcome.laterMs))
         .catch(() => undefined) // the runner records its own failures on the task
         .finally(() => {
           this.running--;
@@ -48,14 +48,15 @@ export class InProcessTaskQueue implements McpTaskQueue {
     }
   }
 
-  /** Back in line after `ms` (its caller had no run place free). */
-  private requeue(id: string, ms: number): void {
+  /** Back in line after `ms` (its caller had no run place free); `attempt` counts the times it was taken. */
+  private requeue(id: string, attempt: number, ms: number): void {
     if (this.closed) return;
     const timer = setTimeout(() => {
       this.later.delete(timer);
-      this.waiting.push(id);
+      this.waiting.push({ id, attempt });
       this.drain();
     }, ms);
+    timer.unref();
     this.later.add(timer);
   }
 }

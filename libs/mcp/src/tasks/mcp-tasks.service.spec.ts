@@ -209,4 +209,17 @@ describe('the request side of tasks', () => {
     // The place came back: alice may wait again (a final task answers at once).
     expect(await tasks.settle(scopeOf('alice'), task.id, final)).toMatchObject({ status: 'completed' });
   });
+
+  it('gives the place back and answers at once when the wait was aborted before it began', async () => {
+    const { tasks, watch } = setup();
+    const task = await tasks.create(scopeOf('alice'), tool, {}, undefined);
+    const controller = new AbortController();
+    controller.abort();
+    const aborted = { ...scopeOf('alice'), signal: controller.signal };
+    expect(await tasks.settle(aborted, task.id, (t) => t.status === 'completed')).toBeUndefined();
+    expect(watch.size).toBe(0);
+    // The one place of alice (maxStreamsPerSubject 1) is free again.
+    const again = tasks.settle(scopeOf('alice'), task.id, (t) => t.status === 'working');
+    expect(await again).toMatchObject({ status: 'working' });
+  });
 });

@@ -240,13 +240,19 @@ export class McpTasks {
           if (!task) finish(notFound());
           else if (until(task)) finish(undefined, task);
         });
-        // A task nobody finishes changes no more: past its deadline, find() fails it, and the watch hears of it.
+        // A task nobody finishes changes no more: past its deadline, find() fails it (and answers it as it is).
         const overdue = setTimeout(
-          () => void this.find(scope, first.id).catch(finish),
+          () =>
+            void this.find(scope, first.id).then(
+              (task) => until(task) && finish(undefined, task),
+              (error: unknown) => finish(error),
+            ),
           Math.min(2 ** 31 - 1, Math.max(0, first.deadline + this.graceMs() - Date.now() + 100)),
         );
         overdue.unref();
         scope.signal.addEventListener('abort', aborted, { once: true });
+        // Aborted while the place was being taken: a listener added now would never fire.
+        if (scope.signal.aborted) aborted();
       });
     } finally {
       release();

@@ -19,12 +19,13 @@ describe('task status notifications to 2025 sessions', () => {
     const store = new InMemoryTaskStore();
     const events = new McpTaskEvents(new InMemoryMessageBus());
     events.onModuleInit();
-    const followers = new McpTaskFollowers(store, events, new McpTaskWatch(store, events));
+    const watch = new McpTaskWatch(store, events);
+    const followers = new McpTaskFollowers(store, events, watch);
     followers.onModuleInit();
     const sent: Record<string, unknown>[] = [];
     const session = new McpSession('s1', 'http');
     session.standalone = { send: (m) => (sent.push(m as unknown as Record<string, unknown>), true) };
-    return { store, events, followers, session, sent };
+    return { store, events, followers, session, sent, watch };
   }
 
   it('tells the session of each status change once, and stops at the final one', async () => {
@@ -52,5 +53,22 @@ describe('task status notifications to 2025 sessions', () => {
     const held = (followers as unknown as { sessions: Map<string, unknown> }).sessions;
     followers.tellSession(record('newer'), session);
     expect([...held.keys()]).toEqual(['new', 'newer']);
+  });
+
+  it('follows a task for a listen stream until it is final or gone, and never one already final', async () => {
+    const { store, events, followers, watch } = setup();
+    await store.create(record('open'), roomyTaskCaps);
+    await store.create(record('done', { status: 'completed' }), roomyTaskCaps);
+    const sent: string[] = [];
+    const { stop } = followers.follow([(await store.get('open'))!, (await store.get('done'))!], (t) =>
+      sent.push(`${t.id} ${t.status}`),
+    );
+    expect(watch.size).toBe(1); // the final one is not watched
+    await store.update('open', () => ({ status: 'cancelled' }));
+    await events.changed('open');
+    await new Promise((r) => setImmediate(r));
+    expect(sent).toEqual(['open cancelled']);
+    expect(watch.size).toBe(0);
+    stop();
   });
 });

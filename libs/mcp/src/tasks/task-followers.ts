@@ -38,9 +38,12 @@ export class McpTaskFollowers implements OnModuleInit {
    */
   follow(tasks: McpTaskRecord[], send: (task: McpTaskRecord) => void): { followed: McpTaskRecord[]; stop: () => void } {
     const stops = tasks.map((task) => {
+      // A final task changes no more: its current state (sent by the caller) is all there is to tell.
+      if (TERMINAL_TASK_STATUSES.has(task.status)) return () => undefined;
       let last = shapeOf(task);
       const stop = this.watch.watch(task.id, (now) => {
-        if (!now || shapeOf(now) === last) return;
+        if (!now) return stop(); // expired: nothing more will come
+        if (shapeOf(now) === last) return;
         last = shapeOf(now);
         send(now);
         if (TERMINAL_TASK_STATUSES.has(now.status)) stop();

@@ -62,12 +62,18 @@ export class TaskInputs implements CallQuestions {
         stop();
         resolve(answer);
       });
-      const timer = setTimeout(() => {
-        stop();
-        void this.withdraw(key).finally(() =>
-          reject(new TimeoutError(`Timeout: no answer to the task's question within ${this.timeoutMs / 1000} s`)),
-        );
-      }, this.timeoutMs);
+      const timer = setTimeout(
+        () => {
+          stop();
+          // An answer that came in as time ran out still counts.
+          void this.withdraw(key).then((late) =>
+            late
+              ? resolve(late)
+              : reject(new TimeoutError(`Timeout: no answer to the task's question within ${this.timeoutMs / 1000} s`)),
+          );
+        },
+        Math.min(this.timeoutMs, 2 ** 31 - 1),
+      );
       timer.unref();
       // The run ends (cancelled, timed out): stop waiting; the promise is dropped with the run.
       const stop = () => {
@@ -79,16 +85,23 @@ export class TaskInputs implements CallQuestions {
     });
   }
 
-  /** Takes an unanswered question back: the task no longer shows it, and is `working` again when none is left. */
-  private async withdraw(key: string): Promise<void> {
+  /**
+   * Takes an unanswered question back: the task no longer shows it, and is `working` again when none is left. Resolves
+   * with the answer instead when one arrived meanwhile.
+   */
+  private async withdraw(key: string): Promise<Record<string, unknown> | undefined> {
+    let late: Record<string, unknown> | undefined;
     await this.store
       .update(this.taskId, (task) => {
-        if (!Object.hasOwn(task.inputRequests, key)) return undefined;
+        const answer = task.answers[key];
+        late = isAnswer(answer) ? answer : undefined;
+        if (late || !Object.hasOwn(task.inputRequests, key)) return undefined;
         const inputRequests = { ...task.inputRequests };
         delete inputRequests[key];
         return { inputRequests, status: Object.keys(inputRequests).length ? 'input_required' : 'working' };
       })
       .catch(() => undefined); // the store is down: the run's outcome, written with retries, replaces it anyway
-    await this.events.changed(this.taskId);
+    if (!late) await this.events.changed(this.taskId);
+    return late;
   }
 }

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { MCP_MODULE_OPTIONS } from '../mcp.constants';
 import { ResolvedMcpOptions } from '../interfaces/mcp-module-options.interface';
 import { MCP_LIMIT_STORE, McpLimitStore } from '../stores/limit.store';
-import { MCP_TASK_STORE, McpTaskStore } from '../stores/task.store';
+import { MCP_TASK_STORE, McpTaskStore, TERMINAL_TASK_STATUSES } from '../stores/task.store';
 
 /** Gives a run's place back; calling it again does nothing. */
 export type McpTaskRunRelease = () => void;
@@ -25,11 +25,12 @@ export class McpTaskRunGate {
 
   /**
    * A place for task `id`'s run, or undefined when its caller has every place taken (run it later). A task that is
-   * gone, or a store that cannot be asked, gets a place that costs nothing: the run itself finds out and says so.
+   * gone or final, or a store that cannot be asked, gets a place that costs nothing: the run itself finds out.
    */
   async enter(id: string): Promise<McpTaskRunRelease | undefined> {
     const head = await this.tasks.head(id).catch(() => undefined);
-    if (!head) return () => undefined;
+    // Gone or final (cancelled while it waited): the run finds nothing to do, and the job leaves the queue.
+    if (!head || TERMINAL_TASK_STATUSES.has(head.status)) return () => undefined;
     const key = `task-runs:${head.owner}`;
     let taken: boolean;
     try {

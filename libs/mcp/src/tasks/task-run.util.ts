@@ -8,6 +8,26 @@ export const failed = (code: number, message: string): McpTaskPatch => ({
   statusMessage: message,
 });
 
+/** Bounds of what a failed task keeps of its error: a tool's error must not make the record grow past reason. */
+const MAX_ERROR_MESSAGE_CHARS = 1_024;
+const MAX_ERROR_DATA_CHARS = 4_096;
+
+/**
+ * The patch that fails a task with a run's JSON-RPC error; a long message is cut and oversized `data` dropped (the
+ * task keeps the error until it expires).
+ * @internal
+ */
+export function failedWith(e: { code: number; message: string; data?: unknown }): McpTaskPatch {
+  const message =
+    e.message.length > MAX_ERROR_MESSAGE_CHARS ? `${e.message.slice(0, MAX_ERROR_MESSAGE_CHARS)}…` : e.message;
+  const keep = e.data !== undefined && JSON.stringify(e.data).length <= MAX_ERROR_DATA_CHARS;
+  return {
+    status: 'failed',
+    error: { code: e.code, message, ...(keep ? { data: e.data } : {}) },
+    statusMessage: message,
+  };
+}
+
 /** The caller as the run's guards and handler see it, rebuilt from what the task kept. @internal */
 export function principalOf(task: McpTaskRecord): McpPrincipal | undefined {
   const p = task.caller.principal;

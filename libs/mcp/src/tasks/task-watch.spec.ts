@@ -64,4 +64,36 @@ describe('one shared watch per task', () => {
     expect(seen).toEqual([undefined]);
     stop();
   });
+
+  it('reads again for a waiter that joins after the others heard a change it missed', async () => {
+    jest.useFakeTimers();
+    const { store, watch } = await setup();
+    const first: unknown[] = [];
+    const stopFirst = watch.watch('t1', (t) => first.push(t?.status));
+    await jest.advanceTimersByTimeAsync(2_000); // the first look records the revision
+    await store.update('t1', () => ({ status: 'cancelled' })); // notice lost
+    await jest.advanceTimersByTimeAsync(2_000);
+    expect(first.at(-1)).toBe('cancelled');
+    const late: unknown[] = [];
+    const stopLate = watch.watch('t1', (t) => late.push(t?.status));
+    await jest.advanceTimersByTimeAsync(2_000);
+    expect(late).toEqual(['cancelled']);
+    stopFirst();
+    stopLate();
+  });
+
+  it('tells every waiter even when one of them throws', async () => {
+    const { events, watch } = await setup();
+    const seen: string[] = [];
+    const stops = [
+      watch.watch('t1', () => {
+        throw new Error('a faulty waiter');
+      }),
+      watch.watch('t1', (t) => seen.push(t!.id)),
+    ];
+    await events.changed('t1');
+    await settle();
+    expect(seen).toEqual(['t1']);
+    stops.forEach((stop) => stop());
+  });
 });

@@ -44,6 +44,9 @@ export class McpTaskWatch {
       entry = { listeners: new Set(), reading: false, again: false, stop: () => (unwatch(), clearInterval(timer)) };
       this.watched.set(id, entry);
     }
+    // A newcomer may have missed a change the others already heard (the revision looked at is theirs): the next look
+    // reads the task in full for everyone.
+    else entry.revision = undefined;
     const current = entry;
     current.listeners.add(listener);
     return () => {
@@ -79,7 +82,13 @@ export class McpTaskWatch {
     void this.store
       .get(id)
       .then((task) => {
-        for (const listener of [...entry.listeners]) listener(task);
+        for (const listener of [...entry.listeners]) {
+          try {
+            listener(task);
+          } catch {
+            // one waiter's fault must not keep the task from the others
+          }
+        }
       })
       .catch(() => undefined) // the store is down: the next notice or look reads again
       .finally(() => {

@@ -92,6 +92,13 @@ describe('the task runner', () => {
     const later = await runner.run('a2');
     expect(later).toEqual({ laterMs: expect.any(Number) });
     expect((later as { laterMs: number }).laterMs).toBeGreaterThanOrEqual(1_000);
+    // Each time it is taken again it waits longer (up to 30 s).
+    expect(((await runner.run('a2', 4)) as { laterMs: number }).laterMs).toBeGreaterThanOrEqual(8_000);
+    expect(((await runner.run('a2', 40)) as { laterMs: number }).laterMs).toBeLessThanOrEqual(31_000);
+    // A task cancelled while it waited is not put back: the run finds it final and it leaves the queue.
+    await store.create(record({ id: 'a3' }), caps);
+    await store.update('a3', () => ({ status: 'cancelled' }));
+    expect(await runner.run('a3')).toBeUndefined();
     expect(await store.get('a2')).toMatchObject({ status: 'working', attempts: 0 }); // untouched: not started
     const bob = runner.run('b1'); // another caller has places of its own
     await new Promise((r) => setTimeout(r, 20));

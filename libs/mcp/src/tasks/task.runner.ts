@@ -24,7 +24,7 @@ import { MCP_TASK_QUEUE, McpTaskQueue } from './task.queue';
 import { McpTaskEvents } from './task-events';
 import { McpTaskWatch } from './task-watch';
 import { McpTaskRunGate } from './task-run-gate';
-import { failed, principalOf } from './task-run.util';
+import { failed, failedWith, principalOf } from './task-run.util';
 import { TaskInputs } from './task-inputs';
 import { taskStatusSink } from './task-status.sink';
 import { McpTaskObserver } from './task-observer';
@@ -32,8 +32,9 @@ import { context } from '@opentelemetry/api';
 
 /** How often a store call is tried again while the store is unreachable. */
 const PERSIST_RETRY_MS = 1_000;
-/** How soon a task whose caller has no run place free is taken again (plus as much again, at random). */
+/** How soon a task whose caller has no run place free is taken again (doubling each time, plus up to 1 s). */
 const LATER_MS = 1_000;
+const MAX_LATER_MS = 30_000;
 /** How often a run reads its task again for a cancellation whose notice was lost. */
 const CANCEL_RECHECK_MS = 2_000;
 
@@ -76,7 +77,7 @@ export class McpTaskRunner implements OnApplicationBootstrap, OnModuleDestroy {
   onApplicationBootstrap(): void {
     const hasTasks = [...this.registry.tools.values()].some((t) => t.task);
     if (this.options.tasks.worker && hasTasks)
-      this.queue.work((id) => this.run(id), this.options.tasks.concurrency, {
+      this.queue.work((id, attempt) => this.run(id, attempt), this.options.tasks.concurrency, {
         abandoned: (id, reason) => this.abandon(id, reason),
         lost: (ids) => this.handOn(ids),
       });
@@ -100,21 +101,25 @@ export class McpTaskRunner implements OnApplicationBootstrap, OnModuleDestroy {
    * Runs task `id` once; resolves when its outcome is recorded (or there was nothing to run), or with `{ laterMs }`
    * when its caller already runs as many tasks as it may (the queue takes it again after that long).
    */
-  run(id: string): Promise<void | { laterMs: number }> {
+  run(id: string, attempt = 1): Promise<void | { laterMs: number }> {
     // The queue handed back a task this replica still runs (its lock lapsed during a Redis outage): one run is enough.
     // Registered before the first await, so two hand-overs at once still make one run.
     const current = this.running.get(id);
     if (current) return current.done;
     const run: Run = { controller: new AbortController(), done: Promise.resolve(), handedOn: false };
-    run.done = this.gated(id, run).finally(() => this.running.delete(id));
+    run.done = this.gated(id, run, attempt).finally(() => this.running.delete(id));
     this.running.set(id, run);
     return run.done;
   }
 
-  private async gated(id: string, run: Run): Promise<void | { laterMs: number }> {
+  private async gated(id: string, run: Run, attempt: number): Promise<void | { laterMs: number }> {
     const release = await this.gate.enter(id);
-    // Jittered, so a caller's waiting tasks do not all come back at the same instant.
-    if (!release) return { laterMs: LATER_MS + Math.floor(Math.random() * LATER_MS) };
+    // Backing off with each time the task was taken (up to half a minute), jittered so a caller's waiting tasks do
+    // not all come back at once.
+    if (!release) {
+      const wait = Math.min(MAX_LATER_MS, LATER_MS * 2 ** Math.min(attempt - 1, 5));
+      return { laterMs: wait + Math.floor(Math.random() * LATER_MS) };
+    }
     try {
       await this.runOnce(id, run);
     } finally {
@@ -241,7 +246,7 @@ export class McpTaskRunner implements OnApplicationBootstrap, OnModuleDestroy {
               this.events,
               this.watch,
               controller.signal,
-              this.options.tasks.inputTimeoutMs,
+              Math.max(1, Math.min(this.options.tasks.inputTimeoutMs, task.deadline - Date.now())),
             ),
           },
         },
@@ -259,9 +264,7 @@ export class McpTaskRunner implements OnApplicationBootstrap, OnModuleDestroy {
       return this.finished(toolCallResult(outcome, tool, maxBytes, version), version);
     } catch (error) {
       // A protocol error (a cancellation, the timeout, an internal fault): `failed` with the JSON-RPC error.
-      const e = toJsonRpcError(error, `tool ${tool.name}`);
-      const data = e.data === undefined ? {} : { data: e.data };
-      return { status: 'failed', error: { code: e.code, message: e.message, ...data }, statusMessage: e.message };
+      return failedWith(toJsonRpcError(error, `tool ${tool.name}`));
     }
   }
 
