@@ -3,7 +3,9 @@ import { encodeTaskCursor } from './task-record.util';
 import { McpTaskStore } from './task.store';
 import { roomy, sleep, task, taskStoreImplementations } from './task-store.fixture';
 
-const { implementations } = taskStoreImplementations();
+const { implementations, open, close } = taskStoreImplementations();
+beforeAll(open);
+afterAll(close);
 
 /** The task store contract, caps and listing: what a caller can make the store hold, and how it pages. */
 describe.each(implementations)('%s (task store contract: caps and listing)', (name, make) => {

@@ -6,7 +6,7 @@ import { McpTaskRecord, McpTaskStore } from './task.store';
 
 /* What the task store contract suites share (task-store.spec.ts, task-store-caps.spec.ts): a task factory, roomy
    caps, and both stores with a second replica each, on the machine's Redis (CI starts one when absent) under a key
-   prefix of the suite's own, removed afterwards. */
+   prefix of the suite's own, removed afterwards. For specs only (@internal). */
 
 export const sleep = (ms: number) => new Promise((ok) => setTimeout(ok, ms));
 
@@ -48,26 +48,23 @@ export interface Replicas {
 }
 
 /**
- * Registers the Redis connections on the calling suite (beforeAll/afterAll) and returns both implementations; each
- * `make()` gives fresh stores (in Redis under a fresh prefix: the deployment-wide counts start at zero).
+ * Both implementations, each `make()` giving fresh stores (in Redis under a fresh prefix: the deployment-wide counts
+ * start at zero). The suite registers `open` and `close` (beforeAll/afterAll): Redis connections for two replicas,
+ * and the removal of the suite's keys. Free of jest's globals, so it builds with the library.
  */
-export function taskStoreImplementations(): {
-  implementations: [string, () => Replicas][];
-  redis: () => Redis;
-  prefix: string;
-} {
+export function taskStoreImplementations() {
   const prefix = `test:tasks:${randomBytes(6).toString('hex')}:`;
   let redis: Redis;
   let redis2: Redis;
-  beforeAll(() => {
+  const open = () => {
     redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
     redis2 = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
-  });
-  afterAll(async () => {
+  };
+  const close = async () => {
     const keys = await redis.keys(`${prefix}*`);
     if (keys.length) await redis.del(...keys);
     await Promise.all([redis.quit(), redis2.quit()]);
-  });
+  };
   let run = 0;
   const implementations: [string, () => Replicas][] = [
     [
@@ -85,5 +82,5 @@ export function taskStoreImplementations(): {
       },
     ],
   ];
-  return { implementations, redis: () => redis, prefix };
+  return { implementations, redis: () => redis, prefix, open, close };
 }

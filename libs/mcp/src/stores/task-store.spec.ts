@@ -2,7 +2,9 @@ import { RedisTaskStore } from './redis-task.store';
 import { McpTaskStore } from './task.store';
 import { roomy, sleep, task, taskStoreImplementations } from './task-store.fixture';
 
-const { implementations, redis: client, prefix } = taskStoreImplementations();
+const { implementations, redis: client, prefix, open, close } = taskStoreImplementations();
+beforeAll(open);
+afterAll(close);
 
 describe.each(implementations)('%s (task store contract)', (name, make) => {
   let store: McpTaskStore;
