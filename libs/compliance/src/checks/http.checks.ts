@@ -1,0 +1,64 @@
+import { Check, fail, notApplicable, pass } from '../check-context';
+import { evidence } from '../http-probe';
+
+const PROBE_ORIGIN = 'https://compliance-probe.invalid';
+
+/** Transport and HTTP: the endpoint, its headers, `/health`, CORS and `Origin`. */
+export const HTTP_CHECKS: Record<string, Check> = {
+  'http.transport': async (ctx) => {
+    const { init } = await ctx.legacy();
+    if (init.status === 200 && init.body?.result) return pass(evidence(init, 'Streamable HTTP answers initialize'));
+    const discover = await ctx.discover();
+    if (discover.status === 200 && discover.body?.result) return pass(evidence(discover, 'Streamable HTTP answers'));
+    return fail(
+      evidence(init, init.body?.error ?? init.text),
+      evidence(discover, discover.body?.error ?? discover.text),
+    );
+  },
+  'http.post-mcp': async (ctx) => {
+    const { init } = await ctx.legacy();
+    return init.status === 200 && init.body?.result
+      ? pass(evidence(init, { result: Object.keys(init.body.result) }))
+      : fail(evidence(init, init.body ?? init.text));
+  },
+  'http.accept': async (ctx) => {
+    const { init } = await ctx.legacy();
+    const sent = 'Accept: application/json, text/event-stream';
+    return init.status === 200
+      ? pass(`${sent}; ${evidence(init, init.headers.get('content-type') ?? '')}`)
+      : fail(`${sent}; ${evidence(init, init.body ?? init.text)}`);
+  },
+  'http.protocol-version': async (ctx) => {
+    const ok = await ctx.legacyPost({ id: 'pv-ok', method: 'ping' });
+    const bad = await ctx.legacyPost(
+      { id: 'pv-bad', method: 'ping' },
+      { headers: { 'mcp-protocol-version': '1999-01-01' } },
+    );
+    const lines = [
+      `MCP-Protocol-Version: 2025-11-25; ${evidence(ok)}`,
+      `MCP-Protocol-Version: 1999-01-01; ${evidence(bad, bad.body?.error ?? '')}`,
+    ];
+    return ok.status === 200 && bad.status === 400 ? pass(...lines) : fail(...lines);
+  },
+  'http.session-id': async (ctx) => {
+    const { init, sessionId } = await ctx.legacy();
+    if (!sessionId) return notApplicable(`${evidence(init)}: no MCP-Session-Id: the server keeps no sessions`);
+    const ping = await ctx.legacyPost({ id: 'session', method: 'ping' });
+    const line = `MCP-Session-Id from initialize; ${evidence(ping)}`;
+    return ping.status === 200 ? pass(line) : fail(line);
+  },
+  'http.health': async (ctx) => {
+    const health = await ctx.probe.get('/health');
+    const json = typeof health.body === 'object' && health.body !== null;
+    return health.status === 200 && json ? pass(evidence(health, health.body)) : fail(evidence(health, health.text));
+  },
+  'http.cors-origin': async (ctx) => {
+    const foreign = await ctx.probe.post(
+      { jsonrpc: '2.0', id: 'origin', method: 'ping' },
+      { headers: { origin: PROBE_ORIGIN, 'mcp-protocol-version': '2025-11-25' } },
+    );
+    const allow = foreign.headers.get('access-control-allow-origin');
+    const line = `Origin: ${PROBE_ORIGIN}; ${evidence(foreign, allow ? `Access-Control-Allow-Origin: ${allow}` : '')}`;
+    return foreign.status === 403 && allow !== '*' ? pass(line) : fail(line);
+  },
+};

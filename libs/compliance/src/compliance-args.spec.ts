@@ -1,0 +1,47 @@
+import { parseArgs } from './compliance-args';
+import { summarize } from './compliance-report';
+import { ItemResult } from './compliance.types';
+import { redact } from './http-probe';
+
+describe('compliance arguments and report', () => {
+  it('reads the flags, and says what is wrong with bad ones (never throws)', () => {
+    expect(parseArgs(['--url', 'http://127.0.0.1:3000/mcp', '--token', 't', '--standard', '2.0'])).toMatchObject({
+      token: 't',
+      standards: ['2.0'],
+      format: 'md',
+    });
+    expect(parseArgs([])).toMatch(/--url is required/);
+    expect(parseArgs(['--url', 'ftp://x/mcp'])).toMatch(/http: or https:/);
+    expect(parseArgs(['--url', 'http://x/mcp', '--format', 'xml'])).toMatch(/--format must be md or json/);
+    expect(parseArgs(['--url'])).toMatch(/--url needs a value/);
+    expect(parseArgs(['--verbose'])).toMatch(/unknown argument "--verbose"/);
+  });
+
+  it('fails the review only on a MUST, and counts per checklist', () => {
+    const item = (standard: '1.2' | '2.0', level: 'MUST' | 'SHOULD', status: ItemResult['status']): ItemResult => ({
+      id: 'x',
+      standard,
+      section: 's',
+      level,
+      requires: 'r',
+      status,
+      evidence: [],
+    });
+    const should = summarize([
+      item('1.2', 'SHOULD', 'fail'),
+      item('1.2', 'MUST', 'pass'),
+      item('2.0', 'MUST', 'manual'),
+    ]);
+    expect(should).toEqual({
+      line: 'compliance: v1.2: 1 pass, 1 fail (0 MUST), 0 manual, 0 n/a; v2.0: 0 pass, 0 fail (0 MUST), 1 manual, 0 n/a',
+      mustFailed: false,
+    });
+    expect(summarize([item('2.0', 'MUST', 'fail')]).mustFailed).toBe(true);
+  });
+
+  it('masks tokens in evidence', () => {
+    const jwt = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhIn0.c2lnbmF0dXJl';
+    expect(redact(`Authorization: Bearer ${jwt}`)).toBe('Authorization: Bearer [redacted]');
+    expect(redact(`{"token":"${jwt}"}`)).toBe('{"token":"[redacted jwt]"}');
+  });
+});

@@ -1,0 +1,148 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { resolve } from 'node:path';
+import { RunningServer, startDeskHttp } from '../support/server-process';
+import { Defects, startBrokenMcpServer } from '../support/broken-mcp-server';
+
+const ROOT = resolve(__dirname, '../..');
+const CLI = resolve(ROOT, 'dist/tools/compliance/compliance/src/compliance.cli.js');
+
+interface Item {
+  id: string;
+  standard: string;
+  level: string;
+  status: string;
+  evidence: string[];
+}
+
+/**
+ * Runs `npm run compliance`'s program (built once in beforeAll) and reads its JSON report. Not spawnSync: the broken
+ * servers answer from this very process.
+ */
+async function compliance(args: string[]): Promise<{ code: number; items: Item[]; stderr: string; stdout: string }> {
+  const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  const [code] = (await once(child, 'close')) as [number];
+  let items: Item[] = [];
+  try {
+    items = (JSON.parse(stdout) as { items: Item[] }).items;
+  } catch {
+    // not JSON (Markdown asked for, or an error): the caller looks at stdout
+  }
+  return { code, items, stderr, stdout };
+}
+
+const byId = (items: Item[], standard: string) =>
+  Object.fromEntries(items.filter((i) => i.standard === standard).map((i) => [i.id, i.status]));
+
+/**
+ * `npm run compliance -- --url … --token …` against real servers: the desk fixture (the platform) passes every item
+ * the tool checks in both checklists; a small server written without the platform, broken one defect at a time,
+ * fails exactly the item of that defect, with its evidence; bad arguments and no server are exit 2.
+ */
+describe('npm run compliance against a running server', () => {
+  let desk: RunningServer;
+  beforeAll(async () => {
+    const built = spawnSync(
+      process.execPath,
+      [resolve(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'libs/compliance/tsconfig.json'],
+      {
+        cwd: ROOT,
+        encoding: 'utf8',
+      },
+    );
+    if (built.status !== 0) throw new Error(`the compliance tool did not build:\n${built.stdout}${built.stderr}`);
+    desk = await startDeskHttp();
+  }, 120_000);
+  afterAll(() => desk?.stop());
+
+  it('passes the platform on every item it checks, in both checklists, and says which items need a person', async () => {
+    const { code, items, stderr } = await compliance(['--url', desk.url, '--token', desk.token!, '--format', 'json']);
+    const failed = items.filter((i) => i.status === 'fail');
+    expect({ code, failed }).toEqual({ code: 0, failed: [] });
+    for (const standard of ['1.2', '2.0']) {
+      const mine = byId(items, standard);
+      for (const id of [
+        'http.health',
+        'http.cors-origin',
+        'auth.required',
+        'auth.www-authenticate',
+        'auth.bearer',
+        'doc.version',
+        'doc.semver',
+      ])
+        expect([standard, id, mine[id]]).toEqual([standard, id, 'pass']);
+    }
+    expect(byId(items, '1.2')).toMatchObject({
+      'http.post-mcp': 'pass',
+      'http.protocol-version': 'pass',
+      'life.initialize': 'pass',
+      'life.unknown-method': 'pass',
+    });
+    expect(byId(items, '2.0')).toMatchObject({
+      'spec.discover': 'pass',
+      'spec.unknown-method': 'pass',
+      'tools.names': 'manual',
+    });
+    expect(stderr).toMatch(/^compliance: v1\.2: \d+ pass, 0 fail \(0 MUST\), \d+ manual, \d+ n\/a; v2\.0: /m);
+    // Evidence never shows the token.
+    expect(JSON.stringify(items)).not.toContain(desk.token!);
+  }, 120_000);
+
+  it('writes a Markdown report for the reviewer, its summary last', async () => {
+    const { code, stdout } = await compliance(['--url', desk.url, '--token', desk.token!, '--standard', '1.2']);
+    expect(code).toBe(0);
+    expect(stdout).toContain('## Corporate MCP standard v1.2, §18');
+    expect(stdout).toMatch(/\| pass \| MUST \| Authentication \| `auth.www-authenticate`/);
+    expect(stdout.trimEnd().split('\n').at(-1)).toMatch(/^compliance: v1\.2: \d+ pass, 0 fail \(0 MUST\)/);
+  }, 120_000);
+
+  const defects: [keyof Defects, string][] = [
+    ['badVersion', 'doc.semver'],
+    ['healthVersionDiffers', 'doc.version'],
+    ['noChallenge', 'auth.www-authenticate'],
+    ['wrongUnknownMethodCode', 'life.unknown-method'],
+  ];
+
+  it('passes a correct server written without the platform on the same items (v1.2 only: it speaks 2025)', async () => {
+    const server = await startBrokenMcpServer();
+    try {
+      const { code, items } = await compliance(['--url', server.url, '--token', server.token, '--format', 'json']);
+      expect(new Set(items.map((i) => i.standard))).toEqual(new Set(['1.2']));
+      expect(items.filter((i) => i.status === 'fail')).toEqual([]);
+      expect(code).toBe(0);
+      for (const [, id] of defects) expect(byId(items, '1.2')[id]).toBe('pass');
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+
+  it.each(defects)(
+    'fails exactly its item for the defect %s (%s), with evidence, and exits 1',
+    async (defect, id) => {
+      const server = await startBrokenMcpServer({ [defect]: true });
+      try {
+        const { code, items } = await compliance(['--url', server.url, '--token', server.token, '--format', 'json']);
+        const failed = items.filter((i) => i.status === 'fail');
+        expect(failed.map((i) => i.id)).toEqual([id]);
+        expect(failed[0].evidence.join(' ')).toMatch(/-> \d{3}/);
+        expect(code).toBe(1);
+      } finally {
+        await server.close();
+      }
+    },
+    60_000,
+  );
+
+  it('exits 2 for bad arguments and when no server answers', async () => {
+    expect((await compliance([])).code).toBe(2);
+    expect((await compliance(['--url', 'not a url'])).stderr).toMatch(/--url is not a URL/);
+    expect((await compliance(['--url', desk.url, '--standard', '3.0'])).code).toBe(2);
+    const nobody = await compliance(['--url', 'http://127.0.0.1:9/mcp']);
+    expect(nobody.code).toBe(2);
+    expect(nobody.stderr).toMatch(/no server answers at http:\/\/127\.0\.0\.1:9/);
+  });
+});

@@ -1,0 +1,85 @@
+import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
+import { AddressInfo } from 'node:net';
+
+/** The defects a {@link startBrokenMcpServer} can be given, each breaking exactly one §18 item. */
+export interface Defects {
+  /** `serverInfo.version` is not semver ("v1"). */
+  badVersion?: boolean;
+  /** `/health` states another version than `serverInfo`. */
+  healthVersionDiffers?: boolean;
+  /** A 401 without `WWW-Authenticate`. */
+  noChallenge?: boolean;
+  /** An unknown method answers `-32600` instead of `-32601`. */
+  wrongUnknownMethodCode?: boolean;
+}
+
+const TOKEN = 'good-token';
+
+/**
+ * A small MCP endpoint written without the platform (plain node:http, 2025-11-25 only, one tool): correct by
+ * default, and broken on purpose per `defects`, so each compliance check is seen to fail with its own evidence.
+ */
+export async function startBrokenMcpServer(
+  defects: Defects = {},
+): Promise<{ url: string; token: string; close: () => Promise<void> }> {
+  const version = defects.badVersion ? 'v1' : '1.4.2';
+  const server: Server = createServer((req, res) => void handle(req, res, defects, version));
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    token: TOKEN,
+    close: () => new Promise<void>((ok) => server.close(() => ok())),
+  };
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse, defects: Defects, version: string): Promise<void> {
+  const json = (status: number, body: unknown, headers: Record<string, string> = {}) => {
+    res.writeHead(status, { 'content-type': 'application/json', ...headers });
+    res.end(JSON.stringify(body));
+  };
+  if (req.method === 'GET' && req.url === '/health')
+    return json(200, { status: 'ok', version: defects.healthVersionDiffers ? '9.9.9' : version });
+  if (req.method !== 'POST' || req.url !== '/mcp') return json(404, { error: 'not found' });
+  let body = '';
+  for await (const chunk of req) body += chunk;
+  const message = JSON.parse(body) as { id?: unknown; method: string };
+  if (req.headers.origin)
+    return json(403, { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Forbidden origin' } });
+  if (req.headers.authorization !== `Bearer ${TOKEN}`)
+    return json(
+      401,
+      { jsonrpc: '2.0', id: message.id ?? null, error: { code: -32001, message: 'Unauthorized' } },
+      defects.noChallenge ? {} : { 'www-authenticate': 'Bearer realm="mcp", error="invalid_token"' },
+    );
+  const pv = req.headers['mcp-protocol-version'];
+  if (pv !== undefined && pv !== '2025-11-25')
+    return json(400, {
+      jsonrpc: '2.0',
+      id: message.id ?? null,
+      error: { code: -32600, message: 'Unsupported version' },
+    });
+  if (message.id === undefined) {
+    res.writeHead(202).end();
+    return;
+  }
+  const reply = (result: unknown) => json(200, { jsonrpc: '2.0', id: message.id, result });
+  switch (message.method) {
+    case 'initialize':
+      return reply({
+        protocolVersion: '2025-11-25',
+        capabilities: { tools: {} },
+        serverInfo: { name: 'broken-mcp', version },
+      });
+    case 'ping':
+      return reply({});
+    case 'tools/list':
+      return reply({ tools: [] });
+    default:
+      return json(200, {
+        jsonrpc: '2.0',
+        id: message.id,
+        error: { code: defects.wrongUnknownMethodCode ? -32600 : -32601, message: 'Method not found' },
+      });
+  }
+}
