@@ -85,7 +85,9 @@ describe('npm run compliance against a running server', () => {
     expect(byId(items, '2.0')).toMatchObject({
       'spec.discover': 'pass',
       'spec.unknown-method': 'pass',
-      'tools.names': 'manual',
+      'tools.names': 'pass',
+      'obs.request-id': 'pass',
+      'tools.side-effects': 'manual',
     });
     expect(stderr).toMatch(/^compliance: v1\.2: \d+ pass, 0 fail \(0 MUST\), \d+ manual, \d+ n\/a; v2\.0: /m);
     // Evidence never shows the token.
@@ -105,6 +107,9 @@ describe('npm run compliance against a running server', () => {
     ['healthVersionDiffers', 'doc.version'],
     ['noChallenge', 'auth.www-authenticate'],
     ['wrongUnknownMethodCode', 'life.unknown-method'],
+    ['camelCaseTool', 'tools.names'],
+    ['toolWithoutDescription', 'tools.fields'],
+    ['noRequestId', 'obs.request-id'],
   ];
 
   it('passes a correct server written without the platform on the same items (v1.2 only: it speaks 2025)', async () => {

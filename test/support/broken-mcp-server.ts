@@ -11,6 +11,12 @@ export interface Defects {
   noChallenge?: boolean;
   /** An unknown method answers `-32600` instead of `-32601`. */
   wrongUnknownMethodCode?: boolean;
+  /** A tool named in camelCase. */
+  camelCaseTool?: boolean;
+  /** A tool without a description. */
+  toolWithoutDescription?: boolean;
+  /** `X-Request-Id` is not returned. */
+  noRequestId?: boolean;
 }
 
 const TOKEN = 'good-token';
@@ -34,8 +40,11 @@ export async function startBrokenMcpServer(
 }
 
 async function handle(req: IncomingMessage, res: ServerResponse, defects: Defects, version: string): Promise<void> {
+  const requestId = req.headers['x-request-id'];
+  const echo: Record<string, string> =
+    typeof requestId === 'string' && !defects.noRequestId ? { 'x-request-id': requestId } : {};
   const json = (status: number, body: unknown, headers: Record<string, string> = {}) => {
-    res.writeHead(status, { 'content-type': 'application/json', ...headers });
+    res.writeHead(status, { 'content-type': 'application/json', ...echo, ...headers });
     res.end(JSON.stringify(body));
   };
   if (req.method === 'GET' && req.url === '/health')
@@ -60,7 +69,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, defects: Defect
       error: { code: -32600, message: 'Unsupported version' },
     });
   if (message.id === undefined) {
-    res.writeHead(202).end();
+    res.writeHead(202, echo).end();
     return;
   }
   const reply = (result: unknown) => json(200, { jsonrpc: '2.0', id: message.id, result });
@@ -74,7 +83,15 @@ async function handle(req: IncomingMessage, res: ServerResponse, defects: Defect
     case 'ping':
       return reply({});
     case 'tools/list':
-      return reply({ tools: [] });
+      return reply({
+        tools: [
+          {
+            name: defects.camelCaseTool ? 'getStatus' : 'get_status',
+            ...(defects.toolWithoutDescription ? {} : { description: 'Returns the status of the service.' }),
+            inputSchema: { type: 'object', properties: {} },
+          },
+        ],
+      });
     default:
       return json(200, {
         jsonrpc: '2.0',

@@ -48,7 +48,12 @@ export class CheckContext {
   }
 
   /** A 2026-07-28 request: the revision in `_meta` and in the headers. */
-  modernPost(method: string, params: Record<string, unknown> = {}, version = MODERN_VERSION): Promise<Exchange> {
+  modernPost(
+    method: string,
+    params: Record<string, unknown> = {},
+    version = MODERN_VERSION,
+    headers: Record<string, string> = {},
+  ): Promise<Exchange> {
     const meta = {
       'io.modelcontextprotocol/protocolVersion': version,
       'io.modelcontextprotocol/clientInfo': { name: 'compliance', version: '1' },
@@ -56,7 +61,7 @@ export class CheckContext {
     };
     return this.probe.post(
       { jsonrpc: '2.0', id: `compliance-${method}`, method, params: { ...params, _meta: meta } },
-      { headers: { 'mcp-protocol-version': version, 'mcp-method': method } },
+      { headers: { 'mcp-protocol-version': version, 'mcp-method': method, ...headers } },
     );
   }
 

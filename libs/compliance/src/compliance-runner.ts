@@ -6,6 +6,7 @@ import { AUTH_CHECKS } from './checks/auth.checks';
 import { CONTRACT_CHECKS } from './checks/contract.checks';
 import { HTTP_CHECKS } from './checks/http.checks';
 import { LIFECYCLE_CHECKS } from './checks/lifecycle.checks';
+import { OBSERVABILITY_CHECKS, TOOLS_CHECKS } from './checks/tools.checks';
 
 /** The items this tool checks by itself, by id; every other item is reported for a person to judge. */
 export const CHECKS: Readonly<Record<string, Check>> = {
@@ -13,6 +14,8 @@ export const CHECKS: Readonly<Record<string, Check>> = {
   ...AUTH_CHECKS,
   ...LIFECYCLE_CHECKS,
   ...CONTRACT_CHECKS,
+  ...TOOLS_CHECKS,
+  ...OBSERVABILITY_CHECKS,
 };
 
 const NOT_AUTOMATED = 'not checked by this tool: judge it with the compliance matrix (docs/compliance.md#s18)';

@@ -1,0 +1,88 @@
+import { Check, CheckContext, fail, notApplicable, pass } from '../check-context';
+import { Exchange, evidence } from '../http-probe';
+import { StandardVersion } from '../compliance.types';
+
+/** The same rule the platform enforces at boot: lower snake_case, a letter first, at most 64 characters. */
+const SNAKE_CASE = /^[a-z][a-z0-9_]{0,63}$/;
+
+interface ListedTool {
+  name?: unknown;
+  description?: unknown;
+  inputSchema?: { $schema?: unknown } & Record<string, unknown>;
+}
+
+/**
+ * Every page of `tools/list`, in the era of the checklist (a 2025 session for v1.2, 2026-07-28 requests for v2.0), or
+ * no tools with the answer when there are none.
+ */
+async function listTools(
+  ctx: CheckContext,
+  standard: StandardVersion,
+): Promise<{ tools?: ListedTool[]; answer: Exchange }> {
+  const tools: ListedTool[] = [];
+  let cursor: string | undefined;
+  let answer: Exchange;
+  for (let page = 0; page < 50; page++) {
+    const params = cursor ? { cursor } : {};
+    answer =
+      standard === '1.2'
+        ? await ctx.legacyPost({ id: `tools-${page}`, method: 'tools/list', params })
+        : await ctx.modernPost('tools/list', params);
+    const result = answer.body?.result;
+    if (!Array.isArray(result?.tools)) return { answer };
+    tools.push(...(result.tools as ListedTool[]));
+    cursor = typeof result.nextCursor === 'string' ? result.nextCursor : undefined;
+    if (!cursor) break;
+  }
+  return { tools, answer: answer! };
+}
+
+/** A check over the listed tools: `bad` names what is wrong with one tool, or undefined. */
+const eachTool =
+  (bad: (tool: ListedTool) => string | undefined): Check =>
+  async (ctx, standard) => {
+    const { tools, answer } = await listTools(ctx, standard);
+    if (!tools) return notApplicable(`${evidence(answer, answer.body?.error ?? '')}: no tools listed`);
+    const problems = tools.map(bad).filter((p): p is string => p !== undefined);
+    const seen = evidence(answer, `${tools.length} tools`);
+    return problems.length ? fail(seen, ...problems.slice(0, 10)) : pass(seen);
+  };
+
+/** Tools, as `tools/list` shows them. */
+export const TOOLS_CHECKS: Record<string, Check> = {
+  'tools.fields': eachTool((t) => {
+    const missing = ['name', 'description', 'inputSchema'].filter((f) =>
+      f === 'inputSchema'
+        ? typeof t.inputSchema !== 'object' || t.inputSchema === null
+        : typeof t[f as 'name'] !== 'string',
+    );
+    return missing.length ? `tool ${JSON.stringify(t.name)} lacks ${missing.join(', ')}` : undefined;
+  }),
+  'tools.names': eachTool((t) =>
+    typeof t.name === 'string' && SNAKE_CASE.test(t.name)
+      ? undefined
+      : `tool name ${JSON.stringify(t.name)} is not snake_case`,
+  ),
+  'tools.schema-draft': eachTool((t) => {
+    const declared = t.inputSchema?.$schema;
+    // No $schema means the MCP default, JSON Schema 2020-12; one that names another draft must be deliberate.
+    return declared === undefined || typeof declared === 'string'
+      ? undefined
+      : `tool ${JSON.stringify(t.name)}: $schema is not a string`;
+  }),
+};
+
+/** Observability, as a client sees it. */
+export const OBSERVABILITY_CHECKS: Record<string, Check> = {
+  'obs.request-id': async (ctx, standard) => {
+    const id = 'compliance-request-id-1';
+    const headers = { 'x-request-id': id };
+    const ping =
+      standard === '1.2'
+        ? await ctx.legacyPost({ id: 'rid', method: 'ping' }, { headers })
+        : await ctx.modernPost('server/discover', {}, undefined, headers);
+    const echoed = ping.headers.get('x-request-id');
+    const line = `X-Request-Id: ${id}; ${evidence(ping, `X-Request-Id: ${echoed ?? '(none)'}`)}`;
+    return echoed === id ? pass(line) : fail(line);
+  },
+};
