@@ -110,6 +110,7 @@ describe('npm run compliance against a running server', () => {
     ['camelCaseTool', 'tools.names'],
     ['toolWithoutDescription', 'tools.fields'],
     ['noRequestId', 'obs.request-id'],
+    ['stackTrace', 'errors.no-leaks'],
   ];
 
   it('passes a correct server written without the platform on the same items (v1.2 only: it speaks 2025)', async () => {

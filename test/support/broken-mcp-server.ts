@@ -17,6 +17,8 @@ export interface Defects {
   toolWithoutDescription?: boolean;
   /** `X-Request-Id` is not returned. */
   noRequestId?: boolean;
+  /** A malformed body is answered with the parser's stack trace. */
+  stackTrace?: boolean;
 }
 
 const TOKEN = 'good-token';
@@ -52,7 +54,13 @@ async function handle(req: IncomingMessage, res: ServerResponse, defects: Defect
   if (req.method !== 'POST' || req.url !== '/mcp') return json(404, { error: 'not found' });
   let body = '';
   for await (const chunk of req) body += chunk;
-  const message = JSON.parse(body) as { id?: unknown; method: string };
+  let message: { id?: unknown; method: string };
+  try {
+    message = JSON.parse(body) as { id?: unknown; method: string };
+  } catch (error) {
+    const text = defects.stackTrace ? (error as Error).stack : 'Parse error';
+    return json(400, { jsonrpc: '2.0', id: null, error: { code: -32700, message: text } });
+  }
   if (req.headers.origin)
     return json(403, { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Forbidden origin' } });
   if (req.headers.authorization !== `Bearer ${TOKEN}`)

@@ -5,6 +5,7 @@ import { HttpProbe } from './http-probe';
 import { AUTH_CHECKS } from './checks/auth.checks';
 import { CONTRACT_CHECKS } from './checks/contract.checks';
 import { HTTP_CHECKS } from './checks/http.checks';
+import { ERRORS_CHECKS } from './checks/errors.checks';
 import { LIFECYCLE_CHECKS } from './checks/lifecycle.checks';
 import { OBSERVABILITY_CHECKS, TOOLS_CHECKS } from './checks/tools.checks';
 
@@ -16,6 +17,7 @@ export const CHECKS: Readonly<Record<string, Check>> = {
   ...CONTRACT_CHECKS,
   ...TOOLS_CHECKS,
   ...OBSERVABILITY_CHECKS,
+  ...ERRORS_CHECKS,
 };
 
 const NOT_AUTOMATED = 'not checked by this tool: judge it with the compliance matrix (docs/compliance.md#s18)';

@@ -73,6 +73,17 @@ export class HttpProbe {
     return this.send('POST', this.endpoint, JSON.stringify(message), headers, message.method as string | undefined);
   }
 
+  /** `POST` of a raw body (a malformed message, say), with the token. */
+  postRaw(body: string, headers: Record<string, string> = {}): Promise<Exchange> {
+    const all = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      ...(this.token ? { authorization: `Bearer ${this.token}` } : {}),
+      ...headers,
+    };
+    return this.send('POST', this.endpoint, body, all);
+  }
+
   private async send(
     method: string,
     url: URL,
