@@ -126,6 +126,28 @@ describe('npm run compliance against a running server', () => {
     }
   }, 60_000);
 
+  it('names the v2.0 items a 2025-only server misses when asked for v2.0', async () => {
+    const server = await startBrokenMcpServer();
+    try {
+      const { code, items } = await compliance([
+        '--url',
+        server.url,
+        '--token',
+        server.token,
+        '--standard',
+        '2.0',
+        '--format',
+        'json',
+      ]);
+      const failed = items.filter((i) => i.status === 'fail').map((i) => i.id);
+      expect(failed).toEqual(expect.arrayContaining(['spec.discover', 'spec.unknown-method', 'doc.version']));
+      expect(items.find((i) => i.id === 'spec.discover')!.evidence.join(' ')).toContain('server/discover');
+      expect(code).toBe(1);
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+
   it.each(defects)(
     'fails exactly its item for the defect %s (%s), with evidence, and exits 1',
     async (defect, id) => {
