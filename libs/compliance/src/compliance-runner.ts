@@ -7,7 +7,8 @@ import { CONTRACT_CHECKS } from './checks/contract.checks';
 import { HTTP_CHECKS } from './checks/http.checks';
 import { ERRORS_CHECKS } from './checks/errors.checks';
 import { LIFECYCLE_CHECKS } from './checks/lifecycle.checks';
-import { OBSERVABILITY_CHECKS, TOOLS_CHECKS } from './checks/tools.checks';
+import { OBSERVABILITY_CHECKS } from './checks/observability.checks';
+import { TOOLS_CHECKS } from './checks/tools.checks';
 
 /** The items this tool checks by itself, by id; every other item is reported for a person to judge. */
 export const CHECKS: Readonly<Record<string, Check>> = {
