@@ -1,6 +1,8 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { resolve } from 'node:path';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { RunningServer, startDeskHttp } from '../support/server-process';
 import { Defects, startBrokenMcpServer } from '../support/broken-mcp-server';
 
@@ -165,6 +167,55 @@ describe('npm run compliance against a running server', () => {
     60_000,
   );
 
+  describe('the documentation items, from the server’s folder (--dir)', () => {
+    const README = '# status service\n\nTools: `get_status` returns the status of the service.\n';
+    const CHANGELOG =
+      '# Changelog\n\n## [Unreleased]\n\n### Added\n- `get_status`.\n\n## [1.4.2] - 2026-11-01\n\n### Fixed\n- A typo.\n';
+    const folder = (files: Record<string, string>) => {
+      const dir = mkdtempSync(join(tmpdir(), 'compliance-dir-'));
+      for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+      return dir;
+    };
+    const statusOf = async (files: Record<string, string> | undefined) => {
+      const server = await startBrokenMcpServer();
+      const dir = files && folder(files);
+      try {
+        const args = ['--url', server.url, '--token', server.token, '--format', 'json', ...(dir ? ['--dir', dir] : [])];
+        const { code, items } = await compliance(args);
+        const pick = (id: string) => items.find((i) => i.id === id)!;
+        return { code, readme: pick('doc.readme'), changelog: pick('doc.changelog') };
+      } finally {
+        await server.close();
+        if (dir) rmSync(dir, { recursive: true, force: true });
+      }
+    };
+
+    it('passes a README naming every tool and a Keep a Changelog CHANGELOG.md; without --dir both are manual', async () => {
+      const good = await statusOf({ 'README.md': README, 'CHANGELOG.md': CHANGELOG });
+      expect([good.code, good.readme.status, good.changelog.status]).toEqual([0, 'pass', 'pass']);
+      const none = await statusOf(undefined);
+      expect([none.readme.status, none.changelog.status]).toEqual(['manual', 'manual']);
+      expect(none.readme.evidence.join(' ')).toContain('--dir');
+    }, 60_000);
+
+    it('fails a README that does not name a tool, and a CHANGELOG.md that is missing or not Keep a Changelog shaped', async () => {
+      const unnamed = await statusOf({ 'README.md': '# status service\n', 'CHANGELOG.md': CHANGELOG });
+      expect([unnamed.code, unnamed.readme.status, unnamed.changelog.status]).toEqual([1, 'fail', 'pass']);
+      expect(unnamed.readme.evidence.join(' ')).toContain('does not name the tools get_status');
+      const odd = await statusOf({
+        'README.md': README,
+        'CHANGELOG.md': CHANGELOG.replace('### Fixed', '### Improvements'),
+      });
+      expect([odd.readme.status, odd.changelog.status]).toEqual(['pass', 'fail']);
+      expect(odd.changelog.evidence.join(' ')).toContain('"### Improvements" is not a Keep a Changelog kind');
+      const missing = await statusOf({ 'README.md': README });
+      expect(missing.changelog).toMatchObject({
+        status: 'fail',
+        evidence: [expect.stringContaining('CHANGELOG.md: missing')],
+      });
+    }, 60_000);
+  });
+
   it('exits 2 for bad arguments and when no server answers', async () => {
     expect((await compliance([])).code).toBe(2);
     expect((await compliance(['--url', 'not a url'])).stderr).toMatch(/--url is not a URL/);
@@ -172,5 +223,6 @@ describe('npm run compliance against a running server', () => {
     const nobody = await compliance(['--url', 'http://127.0.0.1:9/mcp']);
     expect(nobody.code).toBe(2);
     expect(nobody.stderr).toMatch(/no server answers at http:\/\/127\.0\.0\.1:9/);
+    expect((await compliance(['--url', desk.url, '--dir', '/nonexistent/folder'])).code).toBe(2);
   });
 });

@@ -9,7 +9,11 @@ export class CheckContext {
   private legacyAnswer?: Promise<{ init: Exchange; sessionId?: string }>;
   private discoverAnswer?: Promise<Exchange>;
 
-  constructor(readonly probe: HttpProbe) {}
+  /** `dir`: the server's folder (README.md, CHANGELOG.md) for the documentation items, when given. */
+  constructor(
+    readonly probe: HttpProbe,
+    readonly dir?: string,
+  ) {}
 
   /** A 2025-11-25 session: `initialize` with the token, then `notifications/initialized`. */
   legacy(): Promise<{ init: Exchange; sessionId?: string }> {

@@ -7,17 +7,20 @@ export interface ComplianceArgs {
   standards?: StandardVersion[];
   format: 'md' | 'json';
   out?: string;
+  /** The server's folder: README.md and CHANGELOG.md for the documentation items. */
+  dir?: string;
 }
 
 export const USAGE =
-  'usage: npm run compliance -- --url <endpoint> [--token <bearer>] [--standard 1.2|2.0] [--format md|json] [--out <file>]';
+  'usage: npm run compliance -- --url <endpoint> [--token <bearer>] [--standard 1.2|2.0] [--format md|json] ' +
+  '[--out <file>] [--dir <server folder>]';
 
 /** Parses the command line; a message (not an exception) for anything wrong, which the command turns into exit 2. */
 export function parseArgs(argv: string[]): ComplianceArgs | string {
   const values: Record<string, string> = {};
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
-    if (!['--url', '--token', '--standard', '--format', '--out'].includes(flag))
+    if (!['--url', '--token', '--standard', '--format', '--out', '--dir'].includes(flag))
       return `unknown argument ${JSON.stringify(flag)}`;
     const value = argv[++i];
     if (value === undefined || value.startsWith('--')) return `${flag} needs a value`;
@@ -41,5 +44,6 @@ export function parseArgs(argv: string[]): ComplianceArgs | string {
     ...(values.standard ? { standards: [values.standard as StandardVersion] } : {}),
     format,
     ...(values.out ? { out: values.out } : {}),
+    ...(values.dir ? { dir: values.dir } : {}),
   };
 }

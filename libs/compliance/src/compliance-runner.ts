@@ -8,6 +8,7 @@ import { HTTP_CHECKS } from './checks/http.checks';
 import { ERRORS_CHECKS } from './checks/errors.checks';
 import { LIFECYCLE_CHECKS } from './checks/lifecycle.checks';
 import { OBSERVABILITY_CHECKS } from './checks/observability.checks';
+import { STATIC_CHECKS } from './checks/static.checks';
 import { TOOLS_CHECKS } from './checks/tools.checks';
 
 /** The items this tool checks by itself, by id; every other item is reported for a person to judge. */
@@ -19,6 +20,7 @@ export const CHECKS: Readonly<Record<string, Check>> = {
   ...TOOLS_CHECKS,
   ...OBSERVABILITY_CHECKS,
   ...ERRORS_CHECKS,
+  ...STATIC_CHECKS,
 };
 
 const NOT_AUTOMATED = 'not checked by this tool: judge it with the compliance matrix (docs/compliance.md#s18)';
@@ -33,8 +35,12 @@ export async function standardsOf(ctx: CheckContext): Promise<StandardVersion[]>
 }
 
 /** Runs every item of the chosen checklists against the server behind `probe`, in checklist order. */
-export async function runCompliance(probe: HttpProbe, standards?: StandardVersion[]): Promise<ItemResult[]> {
-  const ctx = new CheckContext(probe);
+export async function runCompliance(
+  probe: HttpProbe,
+  standards?: StandardVersion[],
+  dir?: string,
+): Promise<ItemResult[]> {
+  const ctx = new CheckContext(probe, dir);
   const chosen = standards ?? (await standardsOf(ctx));
   const results: ItemResult[] = [];
   for (const standard of chosen) {

@@ -1,7 +1,8 @@
-// `npm run compliance -- --url <endpoint> [--token <bearer>] [--standard 1.2|2.0] [--format md|json] [--out <file>]`
+// `npm run compliance -- --url <endpoint> [--token <bearer>] [--standard 1.2|2.0] [--format md|json] [--out <file>]
+// [--dir <server folder>]`
 // checks a running MCP server, written with any framework, against the §18 checklists of the corporate standard
 // and prints (or writes) the report. Exit 0: no MUST fails; 1: a MUST fails; 2: bad arguments or no server there.
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { USAGE, parseArgs } from './compliance-args';
 import { jsonReport, markdownReport, summarize } from './compliance-report';
 import { runCompliance } from './compliance-runner';
@@ -20,7 +21,11 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`compliance: no server answers at ${args.url.origin} (${(error as Error).message})\n`);
     return 2;
   }
-  const results = await runCompliance(probe, args.standards);
+  if (args.dir && !existsSync(args.dir)) {
+    process.stderr.write(`compliance: --dir ${args.dir} does not exist\n`);
+    return 2;
+  }
+  const results = await runCompliance(probe, args.standards, args.dir);
   if (results.length === 0) {
     process.stderr.write(`compliance: ${args.url.href} answers neither initialize nor server/discover\n`);
     return 2;

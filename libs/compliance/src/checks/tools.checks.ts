@@ -5,7 +5,7 @@ import { StandardVersion } from '../compliance.types';
 /** The same rule the platform enforces at boot: lower snake_case, a letter first, at most 64 characters. */
 const SNAKE_CASE = /^[a-z][a-z0-9_]{0,63}$/;
 
-interface ListedTool {
+export interface ListedTool {
   name?: unknown;
   description?: unknown;
   inputSchema?: { $schema?: unknown } & Record<string, unknown>;
@@ -15,7 +15,7 @@ interface ListedTool {
  * Every page of `tools/list`, in the era of the checklist (a 2025 session for v1.2, 2026-07-28 requests for v2.0), or
  * no tools with the answer when there are none.
  */
-async function listTools(
+export async function listTools(
   ctx: CheckContext,
   standard: StandardVersion,
 ): Promise<{ tools?: ListedTool[]; answer: Exchange }> {

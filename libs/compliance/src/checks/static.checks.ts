@@ -1,0 +1,52 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Check, CheckContext, fail, manual, pass } from '../check-context';
+import { StandardVersion } from '../compliance.types';
+import { listTools } from './tools.checks';
+
+/** The kinds of change Keep a Changelog names; any other `###` heading breaks the shape. */
+const CHANGE_KINDS = new Set(['Added', 'Changed', 'Deprecated', 'Removed', 'Fixed', 'Security']);
+const RELEASE = /^## \[(Unreleased|\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?)\]/;
+
+const noDir = () => manual('pass --dir <the server’s folder> (its README.md and CHANGELOG.md) to check this item');
+
+/** A file of the server's folder, or undefined. */
+function read(ctx: CheckContext, name: string): string | undefined {
+  const path = join(ctx.dir!, name);
+  return existsSync(path) ? readFileSync(path, 'utf8') : undefined;
+}
+
+/** The documentation items, read from the server's folder (`--dir`). */
+export const STATIC_CHECKS: Record<string, Check> = {
+  'doc.readme': async (ctx, standard: StandardVersion) => {
+    if (!ctx.dir) return noDir();
+    const readme = read(ctx, 'README.md');
+    if (!readme?.trim()) return fail(`${join(ctx.dir, 'README.md')}: missing or empty`);
+    // As far as a machine can judge "describes the public contract": every listed tool is named in it.
+    const { tools } = await listTools(ctx, standard);
+    const names = (tools ?? []).map((t) => String(t.name));
+    const missing = names.filter((n) => !readme.includes(n));
+    const what = `README.md (${readme.split('\n').length} lines)`;
+    if (missing.length) return fail(`${what} does not name the tools ${missing.join(', ')}`);
+    return pass(
+      `${what} names all ${names.length} listed tools (whether it describes them well is the reviewer's call)`,
+    );
+  },
+  'doc.changelog': async (ctx) => {
+    if (!ctx.dir) return noDir();
+    const changelog = read(ctx, 'CHANGELOG.md');
+    if (!changelog) return fail(`${join(ctx.dir, 'CHANGELOG.md')}: missing`);
+    const lines = changelog.split('\n');
+    const releases = lines.filter((l) => RELEASE.test(l));
+    const odd = lines.filter((l) => l.startsWith('### ') && !CHANGE_KINDS.has(l.slice(4).trim()));
+    const problems = [
+      ...(releases.length ? [] : ['no `## [Unreleased]` or `## [x.y.z]` section']),
+      ...odd.map((l) => `"${l}" is not a Keep a Changelog kind (${[...CHANGE_KINDS].join(', ')})`),
+    ];
+    return problems.length
+      ? fail(`CHANGELOG.md: ${problems.slice(0, 5).join('; ')}`)
+      : pass(
+          `CHANGELOG.md: ${releases.length} sections (${releases.slice(0, 3).join(', ')}…), change kinds as Keep a Changelog names them`,
+        );
+  },
+};
