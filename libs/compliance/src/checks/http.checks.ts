@@ -1,7 +1,18 @@
-import { Check, fail, notApplicable, pass } from '../check-context';
+import { Check, CheckContext, fail, notApplicable, pass } from '../check-context';
 import { evidence } from '../http-probe';
 
 const PROBE_ORIGIN = 'https://compliance-probe.invalid';
+
+/** A request from a foreign `Origin`: its status, and what CORS header came back. */
+async function foreignOrigin(ctx: CheckContext): Promise<{ line: string; status: number; allow: string | null }> {
+  const foreign = await ctx.probe.post(
+    { jsonrpc: '2.0', id: 'origin', method: 'ping' },
+    { headers: { origin: PROBE_ORIGIN, 'mcp-protocol-version': '2025-11-25' } },
+  );
+  const allow = foreign.headers.get('access-control-allow-origin');
+  const line = `Origin: ${PROBE_ORIGIN}; ${evidence(foreign, allow ? `Access-Control-Allow-Origin: ${allow}` : '')}`;
+  return { line, status: foreign.status, allow };
+}
 
 /** Transport and HTTP: the endpoint, its headers, `/health`, CORS and `Origin`. */
 export const HTTP_CHECKS: Record<string, Check> = {
@@ -52,13 +63,16 @@ export const HTTP_CHECKS: Record<string, Check> = {
     const json = typeof health.body === 'object' && health.body !== null;
     return health.status === 200 && json ? pass(evidence(health, health.body)) : fail(evidence(health, health.text));
   },
+  'http.cors': async (ctx) => {
+    const { line, allow } = await foreignOrigin(ctx);
+    return allow !== '*' ? pass(line) : fail(line);
+  },
+  'http.origin': async (ctx) => {
+    const { line, status } = await foreignOrigin(ctx);
+    return status === 403 ? pass(line) : fail(line);
+  },
   'http.cors-origin': async (ctx) => {
-    const foreign = await ctx.probe.post(
-      { jsonrpc: '2.0', id: 'origin', method: 'ping' },
-      { headers: { origin: PROBE_ORIGIN, 'mcp-protocol-version': '2025-11-25' } },
-    );
-    const allow = foreign.headers.get('access-control-allow-origin');
-    const line = `Origin: ${PROBE_ORIGIN}; ${evidence(foreign, allow ? `Access-Control-Allow-Origin: ${allow}` : '')}`;
-    return foreign.status === 403 && allow !== '*' ? pass(line) : fail(line);
+    const { line, status, allow } = await foreignOrigin(ctx);
+    return status === 403 && allow !== '*' ? pass(line) : fail(line);
   },
 };
