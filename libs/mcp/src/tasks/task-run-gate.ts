@@ -4,6 +4,18 @@ import { ResolvedMcpOptions } from '../interfaces/mcp-module-options.interface';
 import { MCP_LIMIT_STORE, McpLimitStore } from '../stores/limit.store';
 import { MCP_TASK_STORE, McpTaskStore, TERMINAL_TASK_STATUSES } from '../stores/task.store';
 
+/** How soon a task whose caller has no run place free is taken again (doubling each time, plus up to 1 s). */
+const LATER_MS = 1_000;
+const MAX_LATER_MS = 30_000;
+
+/**
+ * The wait before the `attempt`-th take of a task put back: doubling up to half a minute, jittered so a caller's
+ * waiting tasks do not all come back at once.
+ * @internal
+ */
+export const laterMs = (attempt: number): number =>
+  Math.min(MAX_LATER_MS, LATER_MS * 2 ** Math.min(attempt - 1, 5)) + Math.floor(Math.random() * LATER_MS);
+
 /** Gives a run's place back; calling it again does nothing. */
 export type McpTaskRunRelease = () => void;
 

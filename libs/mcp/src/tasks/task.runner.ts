@@ -23,7 +23,7 @@ import {
 import { MCP_TASK_QUEUE, McpTaskQueue } from './task.queue';
 import { McpTaskEvents } from './task-events';
 import { McpTaskWatch } from './task-watch';
-import { McpTaskRunGate } from './task-run-gate';
+import { McpTaskRunGate, laterMs } from './task-run-gate';
 import { failed, failedWith, principalOf } from './task-run.util';
 import { TaskInputs } from './task-inputs';
 import { taskStatusSink } from './task-status.sink';
@@ -32,9 +32,6 @@ import { context } from '@opentelemetry/api';
 
 /** How often a store call is tried again while the store is unreachable. */
 const PERSIST_RETRY_MS = 1_000;
-/** How soon a task whose caller has no run place free is taken again (doubling each time, plus up to 1 s). */
-const LATER_MS = 1_000;
-const MAX_LATER_MS = 30_000;
 /** How often a run reads its task again for a cancellation whose notice was lost. */
 const CANCEL_RECHECK_MS = 2_000;
 
@@ -114,12 +111,7 @@ export class McpTaskRunner implements OnApplicationBootstrap, OnModuleDestroy {
 
   private async gated(id: string, run: Run, attempt: number): Promise<void | { laterMs: number }> {
     const release = await this.gate.enter(id);
-    // Backing off with each time the task was taken (up to half a minute), jittered so a caller's waiting tasks do
-    // not all come back at once.
-    if (!release) {
-      const wait = Math.min(MAX_LATER_MS, LATER_MS * 2 ** Math.min(attempt - 1, 5));
-      return { laterMs: wait + Math.floor(Math.random() * LATER_MS) };
-    }
+    if (!release) return { laterMs: laterMs(attempt) };
     try {
       await this.runOnce(id, run);
     } finally {
