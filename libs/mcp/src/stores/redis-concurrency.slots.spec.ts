@@ -134,10 +134,15 @@ describe('RedisConcurrencySlots (real Redis)', () => {
   });
 
   it('renews the slots it holds, so a long call keeps its slot past the lease time', async () => {
-    const [a, b] = [replica(50, 900), replica(50, 900)];
+    // A 3 s lease renewed every second: past 3 s only renewal keeps it, and a busy CI machine that stalls this
+    // process for a second or so (other suites' servers on two cores) still renews it in time.
+    const [a, b] = [replica(50, 3_000), replica(50, 3_000)];
     expect(await a.acquire('s:eve', 1)).toBe(true);
-    await sleep(2_000); // renewed every 300 ms
+    const lapsesAt = Number(await redis.zrange(`${prefix}slotset:s:eve`, 0, 0, 'WITHSCORES').then((r) => r[1]));
+    await sleep(4_000);
     expect(await count('s:eve')).toBe(1);
+    const renewedTo = Number(await redis.zrange(`${prefix}slotset:s:eve`, 0, 0, 'WITHSCORES').then((r) => r[1]));
+    expect(renewedTo).toBeGreaterThan(lapsesAt + 2_000);
     expect(await b.acquire('s:eve', 1)).toBe(false);
     await a.release('s:eve');
     expect(await b.acquire('s:eve', 1)).toBe(true);
