@@ -1,5 +1,6 @@
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
+import { createLocalJWKSet, exportJWK, generateKeyPair, jwtVerify, type JWK } from 'jose';
 
 /** The defects a {@link startBrokenMcpServer} can be given, each breaking exactly one §18 item. */
 export interface Defects {
@@ -19,6 +20,12 @@ export interface Defects {
   noRequestId?: boolean;
   /** A malformed body is answered with the parser's stack trace. */
   stackTrace?: boolean;
+  /** JWTs are taken after they expired. */
+  ignoresExpiry?: boolean;
+  /** JWTs for another audience are taken. */
+  ignoresAudience?: boolean;
+  /** A token in the query string (`?access_token=`) is taken. */
+  queryToken?: boolean;
 }
 
 const TOKEN = 'good-token';
@@ -27,21 +34,58 @@ const TOKEN = 'good-token';
  * A small MCP endpoint written without the platform (plain node:http, 2025-11-25 only, one tool): correct by
  * default, and broken on purpose per `defects`, so each compliance check is seen to fail with its own evidence.
  */
-export async function startBrokenMcpServer(
-  defects: Defects = {},
-): Promise<{ url: string; token: string; close: () => Promise<void> }> {
+export async function startBrokenMcpServer(defects: Defects = {}): Promise<BrokenServer> {
   const version = defects.badVersion ? 'v1' : '1.4.2';
-  const server: Server = createServer((req, res) => void handle(req, res, defects, version));
+  const { publicKey, privateKey } = await generateKeyPair('RS256', { extractable: true });
+  const issuerKey = {
+    privateJwk: { ...(await exportJWK(privateKey)), kid: 'broken-1', alg: 'RS256' },
+    issuer: 'https://issuer.broken.example',
+    audience: 'mcp:broken',
+  };
+  const jwks = createLocalJWKSet({ keys: [{ ...(await exportJWK(publicKey)), kid: 'broken-1', alg: 'RS256' }] });
+  // The JWT checks, each left out by its defect (an hour of clock tolerance takes a token expired an hour ago).
+  const verify = async (token: string) =>
+    jwtVerify(token, jwks, {
+      issuer: issuerKey.issuer,
+      ...(defects.ignoresAudience ? {} : { audience: issuerKey.audience }),
+      ...(defects.ignoresExpiry ? { clockTolerance: 7_200 } : {}),
+    }).then(
+      () => true,
+      () => false,
+    );
+  const authorized = async (req: IncomingMessage) => {
+    const query = new URL(req.url ?? '/', 'http://x').searchParams.get('access_token');
+    const header = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
+    const token = header ?? (defects.queryToken ? query : null);
+    return token === TOKEN || (token ? await verify(token) : false);
+  };
+  const server: Server = createServer((req, res) => void handle(req, res, defects, version, authorized));
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/mcp`,
     token: TOKEN,
+    issuerKey,
     close: () => new Promise<void>((ok) => server.close(() => ok())),
   };
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, defects: Defects, version: string): Promise<void> {
+/** A running {@link startBrokenMcpServer}: its endpoint, an opaque token it takes, and its JWT issuer's key. */
+export interface BrokenServer {
+  url: string;
+  token: string;
+  /** What `--issuer-key` reads: the private key, issuer and audience of the JWTs the server also takes. */
+  issuerKey: { privateJwk: JWK; issuer: string; audience: string };
+  close: () => Promise<void>;
+}
+
+async function handle(
+  req: IncomingMessage,
+  res: ServerResponse,
+  defects: Defects,
+  version: string,
+  authorized: (req: IncomingMessage) => Promise<boolean>,
+): Promise<void> {
   const requestId = req.headers['x-request-id'];
   const echo: Record<string, string> =
     typeof requestId === 'string' && !defects.noRequestId ? { 'x-request-id': requestId } : {};
@@ -51,7 +95,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, defects: Defect
   };
   if (req.method === 'GET' && req.url === '/health')
     return json(200, { status: 'ok', version: defects.healthVersionDiffers ? '9.9.9' : version });
-  if (req.method !== 'POST' || req.url !== '/mcp') return json(404, { error: 'not found' });
+  if (req.method !== 'POST' || new URL(req.url ?? '/', 'http://x').pathname !== '/mcp')
+    return json(404, { error: 'not found' });
   let body = '';
   for await (const chunk of req) body += chunk;
   let message: { id?: unknown; method: string };
@@ -63,7 +108,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, defects: Defect
   }
   if (req.headers.origin)
     return json(403, { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Forbidden origin' } });
-  if (req.headers.authorization !== `Bearer ${TOKEN}`)
+  if (!(await authorized(req)))
     return json(
       401,
       { jsonrpc: '2.0', id: message.id ?? null, error: { code: -32001, message: 'Unauthorized' } },

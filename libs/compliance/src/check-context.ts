@@ -1,19 +1,52 @@
 import { StandardVersion, Verdict } from './compliance.types';
 import { Exchange, HttpProbe } from './http-probe';
+import { TokenMint } from './auth/token-mint';
 
 export const LEGACY_VERSION = '2025-11-25';
 export const MODERN_VERSION = '2026-07-28';
+
+/** How a 2026-07-28 request departs from the usual one. */
+export interface ModernOptions {
+  version?: string;
+  headers?: Record<string, string>;
+  /** More `_meta` entries (a `traceparent`, say). */
+  meta?: Record<string, unknown>;
+  token?: string | null;
+}
+
+/** What a run was given beside the endpoint. */
+export interface CheckOptions {
+  dir?: string;
+  mint?: TokenMint;
+  /** What the server has logged so far, when the command started it (its stdout and stderr). */
+  logs?: () => string;
+  /** The official conformance suite the repository pins, when installed. */
+  suite?: { cli: string; version: string };
+}
 
 /** What every check may ask of the server, each asked once and shared. */
 export class CheckContext {
   private legacyAnswer?: Promise<{ init: Exchange; sessionId?: string }>;
   private discoverAnswer?: Promise<Exchange>;
 
-  /** `dir`: the server's folder (README.md, CHANGELOG.md) for the documentation items, when given. */
+  /** The server's folder (README.md, CHANGELOG.md, mcp-contract.json) for the documentation items, when given. */
+  readonly dir?: string;
+  /** The issuer's key, when given: the negative token checks mint with it. */
+  readonly mint?: TokenMint;
+  /** The server's log so far, when the command started it. */
+  readonly logs?: () => string;
+  /** The pinned conformance suite, when installed. */
+  readonly suite?: { cli: string; version: string };
+
   constructor(
     readonly probe: HttpProbe,
-    readonly dir?: string,
-  ) {}
+    options: CheckOptions = {},
+  ) {
+    this.dir = options.dir;
+    this.mint = options.mint;
+    this.logs = options.logs;
+    this.suite = options.suite;
+  }
 
   /** A 2025-11-25 session: `initialize` with the token, then `notifications/initialized`. */
   legacy(): Promise<{ init: Exchange; sessionId?: string }> {
@@ -51,22 +84,44 @@ export class CheckContext {
     return this.probe.post({ jsonrpc: '2.0', ...message }, { ...o, headers });
   }
 
-  /** A 2026-07-28 request: the revision in `_meta` and in the headers. */
-  modernPost(
-    method: string,
-    params: Record<string, unknown> = {},
-    version = MODERN_VERSION,
-    headers: Record<string, string> = {},
-  ): Promise<Exchange> {
+  /**
+   * A 2026-07-28 request: the revision in `_meta` and in the headers (`version` another revision, `headers` more or
+   * other headers, `token: null` none).
+   */
+  modernPost(method: string, params: Record<string, unknown> = {}, o: ModernOptions = {}): Promise<Exchange> {
+    const version = o.version ?? MODERN_VERSION;
     const meta = {
       'io.modelcontextprotocol/protocolVersion': version,
       'io.modelcontextprotocol/clientInfo': { name: 'compliance', version: '1' },
       'io.modelcontextprotocol/clientCapabilities': {},
     };
     return this.probe.post(
-      { jsonrpc: '2.0', id: `compliance-${method}`, method, params: { ...params, _meta: meta } },
-      { headers: { 'mcp-protocol-version': version, 'mcp-method': method, ...headers } },
+      { jsonrpc: '2.0', id: `compliance-${method}`, method, params: { ...params, _meta: { ...meta, ...o.meta } } },
+      {
+        ...(o.token !== undefined ? { token: o.token } : {}),
+        headers: { 'mcp-protocol-version': version, 'mcp-method': method, ...o.headers },
+      },
     );
+  }
+
+  /**
+   * A request in the era of a checklist: in the 2025 session for v1.2, as a 2026-07-28 request for v2.0 (with its
+   * `Mcp-Name` header when `name` is given).
+   */
+  request(
+    standard: StandardVersion,
+    method: string,
+    params: Record<string, unknown> = {},
+    name?: string,
+  ): Promise<Exchange> {
+    if (standard === '1.2') return this.legacyPost({ id: `compliance-${method}`, method, params });
+    return this.modernPost(method, params, name === undefined ? {} : { headers: { 'mcp-name': name } });
+  }
+
+  /** What the server declares in the checklist's era: `initialize`'s capabilities, or `server/discover`'s. */
+  async capabilities(standard: StandardVersion): Promise<Record<string, Record<string, unknown> | undefined>> {
+    const answer = standard === '1.2' ? (await this.legacy()).init : await this.discover();
+    return (answer.body?.result?.capabilities as Record<string, Record<string, unknown>> | undefined) ?? {};
   }
 
   /** `server/discover` of 2026-07-28. */
@@ -80,6 +135,12 @@ export class CheckContext {
 export type Check = (ctx: CheckContext, standard: StandardVersion) => Promise<Verdict>;
 
 export const pass = (...evidence: string[]): Verdict => ({ status: 'pass', evidence });
+/** A pass of the part a machine can check; `reviewer` says what a person must still judge. */
+export const passInPart = (reviewer: string, ...evidence: string[]): Verdict => ({
+  status: 'pass',
+  evidence,
+  reviewer,
+});
 export const fail = (...evidence: string[]): Verdict => ({ status: 'fail', evidence });
 export const manual = (...evidence: string[]): Verdict => ({ status: 'manual', evidence });
 export const notApplicable = (...evidence: string[]): Verdict => ({ status: 'not_applicable', evidence });

@@ -10,7 +10,12 @@ describe('compliance arguments and report', () => {
       standards: ['2.0'],
       format: 'md',
     });
-    expect(parseArgs([])).toMatch(/--url is required/);
+    expect(parseArgs([])).toMatch(/name an app under apps\/, or give --url/);
+    expect(parseArgs(['orders', '--format', 'json'])).toEqual({ app: 'orders', format: 'json' });
+    expect(parseArgs(['orders', '--url', 'http://x/mcp'])).toMatch(/not both/);
+    expect(parseArgs(['orders', '--token', 't'])).toMatch(/--token, --issuer-key and --dir are for --url/);
+    expect(parseArgs(['orders', 'billing'])).toMatch(/name one app, not 2/);
+    expect(parseArgs(['--url', 'http://x/mcp', '--issuer-key', 'k.json'])).toMatchObject({ issuerKey: 'k.json' });
     expect(parseArgs(['--url', 'ftp://x/mcp'])).toMatch(/http: or https:/);
     expect(parseArgs(['--url', 'http://x/mcp', '--format', 'xml'])).toMatch(/--format must be md or json/);
     expect(parseArgs(['--url'])).toMatch(/--url needs a value/);
@@ -39,9 +44,11 @@ describe('compliance arguments and report', () => {
     expect(summarize([item('2.0', 'MUST', 'fail')]).mustFailed).toBe(true);
   });
 
-  it('masks tokens in evidence', () => {
+  it('masks tokens in evidence, and keeps a Bearer challenge readable', () => {
     const jwt = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhIn0.c2lnbmF0dXJl';
     expect(redact(`Authorization: Bearer ${jwt}`)).toBe('Authorization: Bearer [redacted]');
+    expect(redact('Authorization: Bearer opaque-token_1/2+3==')).toBe('Authorization: Bearer [redacted]');
+    expect(redact('WWW-Authenticate: Bearer realm="orders"')).toBe('WWW-Authenticate: Bearer realm="orders"');
     expect(redact(`{"token":"${jwt}"}`)).toBe('{"token":"[redacted jwt]"}');
   });
 });

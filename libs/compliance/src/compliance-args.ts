@@ -1,46 +1,68 @@
 import { StandardVersion } from './compliance.types';
 
-/** What the command was asked to do. */
+/** What the command was asked to do: check `app` (started here) or the server at `url`. */
 export interface ComplianceArgs {
-  url: URL;
+  /** An app under apps/, built and started by the command in its production configuration. */
+  app?: string;
+  url?: URL;
   token?: string;
+  /** A private JWK file of the issuer the server trusts (URL mode): the negative token checks mint with it. */
+  issuerKey?: string;
   standards?: StandardVersion[];
   format: 'md' | 'json';
   out?: string;
-  /** The server's folder: README.md and CHANGELOG.md for the documentation items. */
+  /** The server's folder: README.md, CHANGELOG.md and mcp-contract.json for the documentation items. */
   dir?: string;
 }
 
-export const USAGE =
-  'usage: npm run compliance -- --url <endpoint> [--token <bearer>] [--standard 1.2|2.0] [--format md|json] ' +
-  '[--out <file>] [--dir <server folder>]';
+export const USAGE = [
+  'usage: npm run compliance -- <app> [--standard 1.2|2.0] [--format md|json] [--out <file>]',
+  '   or: npm run compliance -- --url <endpoint> [--token <bearer>] [--issuer-key <file>] [--dir <server folder>]',
+  '       [--standard 1.2|2.0] [--format md|json] [--out <file>]',
+].join('\n');
+
+const FLAGS = ['--url', '--token', '--issuer-key', '--standard', '--format', '--out', '--dir'];
 
 /** Parses the command line; a message (not an exception) for anything wrong, which the command turns into exit 2. */
 export function parseArgs(argv: string[]): ComplianceArgs | string {
   const values: Record<string, string> = {};
+  const apps: string[] = [];
   for (let i = 0; i < argv.length; i++) {
-    const flag = argv[i];
-    if (!['--url', '--token', '--standard', '--format', '--out', '--dir'].includes(flag))
-      return `unknown argument ${JSON.stringify(flag)}`;
+    const arg = argv[i];
+    if (!arg.startsWith('-')) {
+      apps.push(arg);
+      continue;
+    }
+    if (!FLAGS.includes(arg)) return `unknown argument ${JSON.stringify(arg)}`;
     const value = argv[++i];
-    if (value === undefined || value.startsWith('--')) return `${flag} needs a value`;
-    values[flag.slice(2)] = value;
+    if (value === undefined || value.startsWith('--')) return `${arg} needs a value`;
+    values[arg.slice(2)] = value;
   }
-  if (!values.url) return '--url is required (the MCP endpoint, e.g. http://127.0.0.1:3000/mcp)';
-  let url: URL;
-  try {
-    url = new URL(values.url);
-  } catch {
-    return `--url is not a URL: ${JSON.stringify(values.url)}`;
+  if (apps.length > 1) return `name one app, not ${apps.length} (${apps.join(', ')})`;
+  const [app] = apps;
+  if (app && values.url) return 'name an app or give --url, not both';
+  if (app && (values.token || values['issuer-key'] || values.dir))
+    return '--token, --issuer-key and --dir are for --url: for an app the command mints its tokens and reads its folder';
+  if (!app && !values.url)
+    return 'name an app under apps/, or give --url (the MCP endpoint of a running server, e.g. http://127.0.0.1:3000/mcp)';
+  let url: URL | undefined;
+  if (values.url) {
+    try {
+      url = new URL(values.url);
+    } catch {
+      return `--url is not a URL: ${JSON.stringify(values.url)}`;
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return '--url must be http: or https:';
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return '--url must be http: or https:';
   if (values.standard !== undefined && values.standard !== '1.2' && values.standard !== '2.0')
     return '--standard must be 1.2 or 2.0';
   const format = values.format ?? 'md';
   if (format !== 'md' && format !== 'json') return '--format must be md or json';
   return {
-    url,
+    ...(app ? { app } : {}),
+    ...(url ? { url } : {}),
     ...(values.token ? { token: values.token } : {}),
+    ...(values['issuer-key'] ? { issuerKey: values['issuer-key'] } : {}),
     ...(values.standard ? { standards: [values.standard as StandardVersion] } : {}),
     format,
     ...(values.out ? { out: values.out } : {}),

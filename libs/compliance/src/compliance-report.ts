@@ -9,6 +9,9 @@ const MARK: Record<ItemResult['status'], string> = {
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
+const evidenceOf = (r: ItemResult) =>
+  [...r.evidence, ...(r.reviewer ? [`**For the reviewer:** ${r.reviewer}`] : [])].join('; ');
+
 /** Counts per standard, and whether a MUST failed (the review's verdict). */
 export function summarize(results: ItemResult[]): { line: string; mustFailed: boolean } {
   const parts: string[] = [];
@@ -34,7 +37,7 @@ export function markdownReport(server: string, results: ItemResult[]): string {
     out.push('| --- | --- | --- | --- | --- |');
     for (const r of results.filter((x) => x.standard === standard))
       out.push(
-        `| ${MARK[r.status]} | ${r.level} | ${cell(r.section)} | \`${r.id}\`: ${cell(r.requires)} | ${cell(r.evidence.join('; '))} |`,
+        `| ${MARK[r.status]}${r.reviewer ? ' (in part)' : ''} | ${r.level} | ${cell(r.section)} | \`${r.id}\`: ${cell(r.requires)} | ${cell(evidenceOf(r))} |`,
       );
     out.push('');
   }

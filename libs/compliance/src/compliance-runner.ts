@@ -1,5 +1,5 @@
 import { CHECKLIST } from './checklist';
-import { Check, CheckContext, manual } from './check-context';
+import { Check, CheckContext, CheckOptions, manual } from './check-context';
 import { ItemResult, StandardVersion, Verdict } from './compliance.types';
 import { HttpProbe } from './http-probe';
 import { AUTH_CHECKS } from './checks/auth.checks';
@@ -10,6 +10,11 @@ import { LIFECYCLE_CHECKS } from './checks/lifecycle.checks';
 import { OBSERVABILITY_CHECKS } from './checks/observability.checks';
 import { STATIC_CHECKS } from './checks/static.checks';
 import { TOOLS_CHECKS } from './checks/tools.checks';
+import { TOOL_CALLS_CHECKS } from './checks/tool-calls.checks';
+import { PROMPTS_RESOURCES_CHECKS } from './checks/prompts-resources.checks';
+import { MODERN_CHECKS } from './checks/modern.checks';
+import { LIMITS_CHECKS } from './checks/limits.checks';
+import { CONFORMANCE_CHECKS } from './checks/conformance.checks';
 
 /** The items this tool checks by itself, by id; every other item is reported for a person to judge. */
 export const CHECKS: Readonly<Record<string, Check>> = {
@@ -18,6 +23,11 @@ export const CHECKS: Readonly<Record<string, Check>> = {
   ...LIFECYCLE_CHECKS,
   ...CONTRACT_CHECKS,
   ...TOOLS_CHECKS,
+  ...TOOL_CALLS_CHECKS,
+  ...PROMPTS_RESOURCES_CHECKS,
+  ...MODERN_CHECKS,
+  ...LIMITS_CHECKS,
+  ...CONFORMANCE_CHECKS,
   ...OBSERVABILITY_CHECKS,
   ...ERRORS_CHECKS,
   ...STATIC_CHECKS,
@@ -38,9 +48,9 @@ export async function standardsOf(ctx: CheckContext): Promise<StandardVersion[]>
 export async function runCompliance(
   probe: HttpProbe,
   standards?: StandardVersion[],
-  dir?: string,
+  options: CheckOptions = {},
 ): Promise<ItemResult[]> {
-  const ctx = new CheckContext(probe, dir);
+  const ctx = new CheckContext(probe, options);
   const chosen = standards ?? (await standardsOf(ctx));
   const results: ItemResult[] = [];
   for (const standard of chosen) {

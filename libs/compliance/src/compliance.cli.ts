@@ -1,12 +1,21 @@
-// `npm run compliance -- --url <endpoint> [--token <bearer>] [--standard 1.2|2.0] [--format md|json] [--out <file>]
-// [--dir <server folder>]`
-// checks a running MCP server, written with any framework, against the §18 checklists of the corporate standard
-// and prints (or writes) the report. Exit 0: no MUST fails; 1: a MUST fails; 2: bad arguments or no server there.
+// `npm run compliance -- <app>` builds an app under apps/ and checks it in its production configuration;
+// `npm run compliance -- --url <endpoint> [--token <bearer>] [--issuer-key <file>] [--dir <folder>]` checks a
+// running MCP server written with any framework. Both take [--standard 1.2|2.0] [--format md|json] [--out <file>],
+// check the §18 checklists of the corporate standard and print (or write) the report.
+// Exit 0: no MUST fails; 1: a MUST fails; 2: bad arguments, or no server (or the app did not start).
 import { existsSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { AppStartError, StartedApp, startApp } from './app-server';
+import { TokenMint, readIssuerKey } from './auth/token-mint';
+import { CheckOptions } from './check-context';
 import { USAGE, parseArgs } from './compliance-args';
 import { jsonReport, markdownReport, summarize } from './compliance-report';
 import { runCompliance } from './compliance-runner';
 import { HttpProbe } from './http-probe';
+import { suiteIn } from './conformance/conformance-suite';
+
+/** A message for stderr, and exit 2: the arguments are wrong, or there is no server to check. */
+class Unusable extends Error {}
 
 async function main(argv: string[]): Promise<number> {
   const args = parseArgs(argv);
@@ -14,34 +23,61 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`compliance: ${args}\n${USAGE}\n`);
     return 2;
   }
-  const probe = new HttpProbe(args.url, args.token);
+  let app: StartedApp | undefined;
+  try {
+    const repo = resolve(process.env.MCP_CONTRACT_REPO ?? process.cwd());
+    if (args.app) {
+      process.stderr.write(`compliance: starting ${args.app} in its production configuration…\n`);
+      app = await startApp(repo, args.app);
+    }
+    const url = app?.url ?? args.url!;
+    const probe = new HttpProbe(url, app?.token ?? args.token);
+    const options: CheckOptions = {
+      dir: app?.dir ?? args.dir,
+      mint: app?.mint ?? (await mintOf(args.issuerKey)),
+      ...(app ? { logs: app.logs } : {}),
+      suite: suiteIn(repo),
+    };
+    await reachable(probe, options.dir);
+    const results = await runCompliance(probe, args.standards, options);
+    if (results.length === 0) throw new Unusable(`${url.href} answers neither initialize nor server/discover`);
+    const server = args.app ? `${args.app} (${url.href})` : url.href;
+    const report = args.format === 'json' ? jsonReport(server, results) : markdownReport(server, results);
+    const { line, mustFailed } = summarize(results);
+    if (args.out) {
+      writeFileSync(args.out, report);
+      process.stdout.write(`${line}\n`);
+    } else {
+      process.stdout.write(report);
+      // JSON on stdout stays one document: its summary line goes beside it (the Markdown report ends with it).
+      if (args.format === 'json') process.stderr.write(`${line}\n`);
+    }
+    return mustFailed ? 1 : 0;
+  } catch (error) {
+    if (!(error instanceof Unusable || error instanceof AppStartError)) throw error;
+    process.stderr.write(`compliance: ${error.message}\n`);
+    return 2;
+  } finally {
+    await app?.stop();
+  }
+}
+
+async function mintOf(file: string | undefined): Promise<TokenMint | undefined> {
+  if (!file) return undefined;
+  const key = readIssuerKey(file);
+  if (typeof key === 'string') throw new Unusable(key);
+  return TokenMint.of(key).catch((error: Error) => {
+    throw new Unusable(`--issuer-key ${file}: ${error.message}`);
+  });
+}
+
+async function reachable(probe: HttpProbe, dir: string | undefined): Promise<void> {
   try {
     await probe.get('/health');
   } catch (error) {
-    process.stderr.write(`compliance: no server answers at ${args.url.origin} (${(error as Error).message})\n`);
-    return 2;
+    throw new Unusable(`no server answers at ${probe.endpoint.origin} (${(error as Error).message})`);
   }
-  if (args.dir && !existsSync(args.dir)) {
-    process.stderr.write(`compliance: --dir ${args.dir} does not exist\n`);
-    return 2;
-  }
-  const results = await runCompliance(probe, args.standards, args.dir);
-  if (results.length === 0) {
-    process.stderr.write(`compliance: ${args.url.href} answers neither initialize nor server/discover\n`);
-    return 2;
-  }
-  const server = args.url.href;
-  const report = args.format === 'json' ? jsonReport(server, results) : markdownReport(server, results);
-  const { line, mustFailed } = summarize(results);
-  if (args.out) {
-    writeFileSync(args.out, report);
-    process.stdout.write(`${line}\n`);
-  } else {
-    process.stdout.write(report);
-    // JSON on stdout stays one document: its summary line goes beside it (the Markdown report ends with it).
-    if (args.format === 'json') process.stderr.write(`${line}\n`);
-  }
-  return mustFailed ? 1 : 0;
+  if (dir && !existsSync(dir)) throw new Unusable(`--dir ${dir} does not exist`);
 }
 
 main(process.argv.slice(2)).then(

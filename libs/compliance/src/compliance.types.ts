@@ -22,6 +22,11 @@ export type ItemStatus = 'pass' | 'fail' | 'not_applicable' | 'manual';
 export interface Verdict {
   status: ItemStatus;
   evidence: string[];
+  /**
+   * For an item a machine can check only in part (a judgement call): what the tool checked passed, and this is what
+   * a person must still judge. Never set on a failure.
+   */
+  reviewer?: string;
 }
 
 /** One line of the report, for one standard. */

@@ -17,7 +17,7 @@ const MAX_EVIDENCE_CHARS = 300;
 /** Cuts a value for the report; tokens never appear in it (bearer strings and JWT-shaped values are masked). */
 export function redact(text: string): string {
   const masked = text
-    .replace(/Bearer\s+[\w\-.~+/=]+/gi, 'Bearer [redacted]')
+    .replace(/Bearer\s+(?![\w-]+=")[\w\-.~+/]+=*/gi, 'Bearer [redacted]')
     .replace(/\beyJ[\w-]+\.[\w-]+\.[\w-]*/g, '[redacted jwt]');
   return masked.length > MAX_EVIDENCE_CHARS ? `${masked.slice(0, MAX_EVIDENCE_CHARS)}…` : masked;
 }

@@ -1,5 +1,6 @@
-import { Check, CheckContext, fail, manual, pass } from '../check-context';
-import { Exchange, evidence } from '../http-probe';
+import { Check, CheckContext, LEGACY_VERSION, fail, manual, pass, passInPart } from '../check-context';
+import { Exchange, HttpProbe, evidence } from '../http-probe';
+import { StandardVersion } from '../compliance.types';
 
 /** A `tools/call` without a token, in the caller's session: what an unauthenticated caller gets. */
 const anonymousCall = (ctx: CheckContext): Promise<Exchange> =>
@@ -8,7 +9,26 @@ const anonymousCall = (ctx: CheckContext): Promise<Exchange> =>
     { token: null },
   );
 
-/** Authentication, black box: what a call without a token gets, and that a token is taken. */
+/**
+ * A request that needs a caller, sent to `ctx`'s endpoint with `token`: a 2025 `initialize` for v1.2, a 2026-07-28
+ * `tools/list` for v2.0 (stateless: each request is authenticated on its own).
+ */
+function asCaller(ctx: CheckContext, standard: StandardVersion, token: string | null): Promise<Exchange> {
+  if (standard === '2.0') return ctx.modernPost('tools/list', {}, { token });
+  const init = {
+    jsonrpc: '2.0',
+    id: 'auth-check',
+    method: 'initialize',
+    params: { protocolVersion: LEGACY_VERSION, capabilities: {}, clientInfo: { name: 'compliance', version: '1' } },
+  };
+  return ctx.probe.post(init, { token, headers: { 'mcp-protocol-version': LEGACY_VERSION } });
+}
+
+const NO_KEY =
+  'pass --issuer-key <file> (a private JWK of the issuer the server trusts, with its issuer and audience) to send ' +
+  'expired, wrong-audience, wrong-issuer and foreign-key tokens; `npm run compliance -- <app>` does so with its own issuer';
+
+/** Authentication, black box: what a call without a token gets, that a token is taken, and which tokens are not. */
 export const AUTH_CHECKS: Record<string, Check> = {
   'auth.required': async (ctx) => {
     const call = await anonymousCall(ctx);
@@ -27,5 +47,34 @@ export const AUTH_CHECKS: Record<string, Check> = {
     const { init } = await ctx.legacy();
     const line = `Authorization: Bearer [redacted]; ${evidence(init)}`;
     return init.status === 200 ? pass(line) : fail(line);
+  },
+  'auth.jwt': async (ctx, standard) => {
+    if (!ctx.mint) return manual(NO_KEY);
+    const { control, wrong } = await ctx.mint.negatives();
+    const accepted = await asCaller(ctx, standard, control);
+    const seen = [`a token of the issuer; ${evidence(accepted)}`];
+    if (accepted.status !== 200)
+      return fail(...seen, 'that token was refused: the key given is not one the server trusts, so nothing is shown');
+    let refusedAll = true;
+    for (const { what, token } of wrong) {
+      const answer = await asCaller(ctx, standard, token);
+      refusedAll &&= answer.status === 401;
+      seen.push(`a token ${what}; ${evidence(answer)}`);
+    }
+    return refusedAll ? pass(...seen) : fail(...seen);
+  },
+  'auth.no-secrets': async (ctx, standard) => {
+    // Black box, the query-string half: a token there must not authenticate. The logs half is the reviewer's.
+    if (!ctx.probe.token) return manual('no --token given: a token in the query string could not be tried');
+    const endpoint = new URL(ctx.probe.endpoint);
+    endpoint.searchParams.set('access_token', ctx.probe.token);
+    const answer = await asCaller(new CheckContext(new HttpProbe(endpoint, undefined)), standard, null);
+    const line = `the token as ?access_token= and no Authorization; ${evidence(answer)}`;
+    return answer.status === 401
+      ? passInPart(
+          'that no secret is written to the logs (docs/compliance.md#s18 says where the platform masks them)',
+          line,
+        )
+      : fail(line);
   },
 };

@@ -1,5 +1,6 @@
 import { Check, fail, pass } from '../check-context';
 import { evidence } from '../http-probe';
+import { serverInfo } from './catalogue';
 
 /** Semantic Versioning 2.0.0: MAJOR.MINOR.PATCH with an optional pre-release and build. */
 const SEMVER =
@@ -7,13 +8,8 @@ const SEMVER =
 
 /** The version the server states: in `serverInfo` (v1.2: `initialize`; v2.0: `server/discover`'s `_meta`). */
 async function statedVersion(ctx: Parameters<Check>[0], standard: Parameters<Check>[1]) {
-  if (standard === '1.2') {
-    const { init } = await ctx.legacy();
-    return { version: init.body?.result?.serverInfo?.version as unknown, from: init };
-  }
-  const discover = await ctx.discover();
-  const info = discover.body?.result?._meta?.['io.modelcontextprotocol/serverInfo'];
-  return { version: info?.version as unknown, from: discover };
+  const { info, answer } = await serverInfo(ctx, standard);
+  return { version: info?.version, from: answer };
 }
 
 /** The version: the same in `/health` and `serverInfo`, and a semver one. */

@@ -1,6 +1,6 @@
-import { Check, fail, pass } from '../check-context';
-import { MODERN_VERSION } from '../check-context';
+import { Check, MODERN_VERSION, fail, pass, passInPart } from '../check-context';
 import { evidence } from '../http-probe';
+import { errorCode } from './catalogue';
 
 const UNKNOWN = 'compliance/no-such-method';
 
@@ -21,6 +21,23 @@ export const LIFECYCLE_CHECKS: Record<string, Check> = {
     const sent = await ctx.legacyPost({ method: 'notifications/initialized' });
     return sent.status >= 200 && sent.status < 300 ? pass(evidence(sent)) : fail(evidence(sent, sent.text));
   },
+  'life.negotiated': async (ctx) => {
+    // What a client can see of "only negotiated capabilities": a kind not declared is not served either.
+    const caps = await ctx.capabilities('1.2');
+    const lines = [`declared: ${Object.keys(caps).join(', ') || 'nothing'}`];
+    let ok = true;
+    for (const kind of ['tools', 'prompts', 'resources'].filter((k) => !caps[k])) {
+      const answer = await ctx.legacyPost({ id: `undeclared-${kind}`, method: `${kind}/list` });
+      ok &&= errorCode(answer) !== undefined;
+      lines.push(`${kind} not declared; ${evidence(answer, answer.body?.error ?? 'served anyway')}`);
+    }
+    return ok
+      ? passInPart(
+          'that the server sends no request for a capability the client did not declare (sampling, elicitation, roots)',
+          ...lines,
+        )
+      : fail(...lines);
+  },
   'life.unknown-method': async (ctx) => {
     const answer = await ctx.legacyPost({ id: 'unknown', method: UNKNOWN });
     const error = answer.body?.error;
@@ -38,7 +55,7 @@ export const LIFECYCLE_CHECKS: Record<string, Check> = {
   },
   'spec.unknown-method': async (ctx) => {
     const unknown = await ctx.modernPost(UNKNOWN);
-    const old = await ctx.modernPost('server/discover', {}, '1999-01-01');
+    const old = await ctx.modernPost('server/discover', {}, { version: '1999-01-01' });
     const lines = [
       evidence(unknown, unknown.body?.error ?? unknown.text),
       `protocol 1999-01-01; ${evidence(old, old.body?.error ?? old.text)}`,

@@ -1,7 +1,67 @@
-import { Check, fail, pass } from '../check-context';
-import { evidence } from '../http-probe';
+import { Check, CheckContext, fail, manual, pass, passInPart } from '../check-context';
+import { StandardVersion, Verdict } from '../compliance.types';
+import { evidence, redact } from '../http-probe';
+import { invalidCall } from './tool-calls.checks';
 
-/** Observability, as a client sees it. */
+const TRACEPARENT = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+/** A JWT, or a bearer credential, written out. */
+const TOKEN_IN_LOG = /\beyJ[\w-]{8,}\.eyJ[\w-]{8,}\.[\w-]{8,}|Bearer\s+(?![\w-]+=")[\w\-.~+/]{16,}/;
+const START_LINE = /^(?:\S+ MCP server )?listening on \S+$|^\S+ metrics on \S+$/;
+const NO_LOGS =
+  'the log of a server the command did not start cannot be read: run `npm run compliance -- <app>`, or the reviewer reads it';
+
+/** The server's log lines: how many, how many are JSON objects, and whether one holds a token. */
+function readLogs(ctx: CheckContext): { lines: string[]; json: number; plain?: string; leak?: string } | undefined {
+  if (!ctx.logs) return undefined;
+  // The platform's start lines ("<name> MCP server listening on <url>", "<name> metrics on <url>") are written for
+  // the person who started it, not log entries.
+  const lines = ctx
+    .logs()
+    .split('\n')
+    .filter((l) => l.trim() && !START_LINE.test(l.trim()));
+  const isJson = (l: string) => {
+    try {
+      const parsed: unknown = JSON.parse(l);
+      return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed);
+    } catch {
+      return false;
+    }
+  };
+  const json = lines.filter(isJson).length;
+  const plain = lines.find((l) => !isJson(l));
+  const leak = lines.find((l) => TOKEN_IN_LOG.test(l));
+  return { lines, json, ...(plain ? { plain } : {}), ...(leak ? { leak } : {}) };
+}
+
+async function structured(ctx: CheckContext, standard: StandardVersion): Promise<Verdict> {
+  if (!ctx.logs) return manual(NO_LOGS);
+  // A call of this run to look for in the log: the refused call to a read-only tool (nothing changes).
+  const call = await invalidCall(ctx, standard);
+  await new Promise((ok) => setTimeout(ok, 300)); // the log is written asynchronously
+  const logs = readLogs(ctx)!;
+  const line = `${logs.json} of ${logs.lines.length} log lines are JSON objects`;
+  if (logs.lines.length === 0) return fail(line);
+  if (logs.plain) return fail(line, `not JSON: ${redact(logs.plain)}`);
+  if (!call) return passInPart('that each call is logged (no read-only tool to call safely)', line);
+  const logged = logs.lines.some((l) => l.includes(`"${call.tool}"`));
+  const seen = `the call to ${call.tool} ${logged ? 'is' : 'is not'} in the log`;
+  return logged ? pass(line, seen) : fail(line, seen);
+}
+
+const tokenFree = (ctx: CheckContext): Verdict => {
+  const logs = readLogs(ctx);
+  if (!logs) return manual(NO_LOGS);
+  if (logs.leak)
+    return fail(
+      `a log line holds a token: ${logs.leak.replace(/eyJ[\w-]+\.[\w-]+\.[\w-]+/g, 'eyJ…[a JWT]').slice(0, 200)}`,
+    );
+  return passInPart(
+    'that personal data in the logs is masked',
+    `none of ${logs.lines.length} log lines holds a JWT or a bearer credential, after the requests of this run so far`,
+  );
+};
+
+/** Observability, as a client sees it, and the log of a server the command started. */
 export const OBSERVABILITY_CHECKS: Record<string, Check> = {
   'obs.request-id': async (ctx, standard) => {
     const id = 'compliance-request-id-1';
@@ -9,9 +69,31 @@ export const OBSERVABILITY_CHECKS: Record<string, Check> = {
     const ping =
       standard === '1.2'
         ? await ctx.legacyPost({ id: 'rid', method: 'ping' }, { headers })
-        : await ctx.modernPost('server/discover', {}, undefined, headers);
+        : await ctx.modernPost('server/discover', {}, { headers });
     const echoed = ping.headers.get('x-request-id');
     const line = `X-Request-Id: ${id}; ${evidence(ping, `X-Request-Id: ${echoed ?? '(none)'}`)}`;
     return echoed === id ? pass(line) : fail(line);
+  },
+  'obs.traceparent': async (ctx, standard) => {
+    const headers = { traceparent: TRACEPARENT };
+    const sent =
+      standard === '1.2'
+        ? [await ctx.legacyPost({ id: 'trace', method: 'ping' }, { headers })]
+        : [
+            await ctx.modernPost('server/discover', {}, { headers }),
+            await ctx.modernPost('server/discover', {}, { meta: { traceparent: TRACEPARENT } }),
+          ];
+    const lines = sent.map((a, i) => `traceparent in the ${i ? '_meta' : 'header'}; ${evidence(a, a.body?.error)}`);
+    return sent.every((a) => a.status === 200 && a.body?.result)
+      ? passInPart('that the server’s spans join the caller’s trace (seen in the tracing backend)', ...lines)
+      : fail(...lines);
+  },
+  'obs.structured-logs': structured,
+  'obs.no-tokens-in-logs': async (ctx) => tokenFree(ctx),
+  'obs.logs': async (ctx, standard) => {
+    const [a, b] = [await structured(ctx, standard), tokenFree(ctx)];
+    if (a.status === 'manual') return a;
+    if (a.status === 'fail' || b.status === 'fail') return fail(...a.evidence, ...b.evidence);
+    return passInPart(b.reviewer ?? '', ...a.evidence, ...b.evidence);
   },
 };

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Check, CheckContext, fail, manual, pass } from '../check-context';
+import { Check, CheckContext, fail, manual, pass, passInPart } from '../check-context';
+import { CONTRACT_FILE, snapshotDrift } from './contract-snapshot';
 import { StandardVersion } from '../compliance.types';
 import { listTools } from './tools.checks';
 
@@ -8,13 +9,15 @@ import { listTools } from './tools.checks';
 const CHANGE_KINDS = new Set(['Added', 'Changed', 'Deprecated', 'Removed', 'Fixed', 'Security']);
 const RELEASE = /^## \[(Unreleased|\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?)\]/;
 
-const noDir = () => manual('pass --dir <the server’s folder> (its README.md and CHANGELOG.md) to check this item');
+const noDir = () =>
+  manual('pass --dir <the server’s folder> (its README.md, CHANGELOG.md, mcp-contract.json) to check this item');
 
 /** A file of the server's folder, or undefined. */
-function read(ctx: CheckContext, name: string): string | undefined {
-  const path = join(ctx.dir!, name);
+export function readDirFile(dir: string, name: string): string | undefined {
+  const path = join(dir, name);
   return existsSync(path) ? readFileSync(path, 'utf8') : undefined;
 }
+const read = (ctx: CheckContext, name: string) => readDirFile(ctx.dir!, name);
 
 /** The documentation items, read from the server's folder (`--dir`). */
 export const STATIC_CHECKS: Record<string, Check> = {
@@ -22,14 +25,23 @@ export const STATIC_CHECKS: Record<string, Check> = {
     if (!ctx.dir) return noDir();
     const readme = read(ctx, 'README.md');
     if (!readme?.trim()) return fail(`${join(ctx.dir, 'README.md')}: missing or empty`);
-    // As far as a machine can judge "describes the public contract": every listed tool is named in it.
+    // As far as a machine can judge "describes the public contract": every listed tool is named in it, and the
+    // contract snapshot, when the folder has one, is the one the server serves.
     const { tools } = await listTools(ctx, standard);
     const names = (tools ?? []).map((t) => String(t.name));
     const missing = names.filter((n) => !readme.includes(n));
     const what = `README.md (${readme.split('\n').length} lines)`;
-    if (missing.length) return fail(`${what} does not name the tools ${missing.join(', ')}`);
-    return pass(
-      `${what} names all ${names.length} listed tools (whether it describes them well is the reviewer's call)`,
+    const drift = snapshotDrift(ctx.dir, tools ?? []);
+    const problems = [
+      ...(missing.length ? [`${what} does not name the tools ${missing.join(', ')}`] : []),
+      ...(drift ?? []).slice(0, 8),
+      ...(drift?.length ? [`run \`npm run contract -- <app>\` and commit ${CONTRACT_FILE}`] : []),
+    ];
+    if (problems.length) return fail(...problems);
+    return passInPart(
+      'that the README describes each tool well enough for a client team',
+      `${what} names all ${names.length} listed tools`,
+      drift ? `${CONTRACT_FILE} matches what the server lists` : `no ${CONTRACT_FILE} in the folder (not compared)`,
     );
   },
   'doc.changelog': async (ctx) => {

@@ -1,6 +1,7 @@
 import { Check, CheckContext, fail, notApplicable, pass } from '../check-context';
 import { Exchange, evidence } from '../http-probe';
 import { StandardVersion } from '../compliance.types';
+import { listAll } from './catalogue';
 
 /** The same rule the platform enforces at boot: lower snake_case, a letter first, at most 64 characters. */
 const SNAKE_CASE = /^[a-z][a-z0-9_]{0,63}$/;
@@ -11,30 +12,13 @@ export interface ListedTool {
   inputSchema?: { $schema?: unknown } & Record<string, unknown>;
 }
 
-/**
- * Every page of `tools/list`, in the era of the checklist (a 2025 session for v1.2, 2026-07-28 requests for v2.0), or
- * no tools with the answer when there are none.
- */
+/** Every page of `tools/list` in the era of the checklist, or no tools with the answer when there are none. */
 export async function listTools(
   ctx: CheckContext,
   standard: StandardVersion,
 ): Promise<{ tools?: ListedTool[]; answer: Exchange }> {
-  const tools: ListedTool[] = [];
-  let cursor: string | undefined;
-  let answer: Exchange;
-  for (let page = 0; page < 50; page++) {
-    const params = cursor ? { cursor } : {};
-    answer =
-      standard === '1.2'
-        ? await ctx.legacyPost({ id: `tools-${page}`, method: 'tools/list', params })
-        : await ctx.modernPost('tools/list', params);
-    const result = answer.body?.result;
-    if (!Array.isArray(result?.tools)) return { answer };
-    tools.push(...(result.tools as ListedTool[]));
-    cursor = typeof result.nextCursor === 'string' ? result.nextCursor : undefined;
-    if (!cursor) break;
-  }
-  return { tools, answer: answer! };
+  const { items, answer } = await listAll(ctx, standard, 'tools/list', 'tools');
+  return { ...(items ? { tools: items as ListedTool[] } : {}), answer };
 }
 
 /** A check over the listed tools: `bad` names what is wrong with one tool, or undefined. */

@@ -1,0 +1,138 @@
+import { Check, CheckContext, fail, manual, notApplicable, pass, passInPart } from '../check-context';
+import { StandardVersion } from '../compliance.types';
+import { evidence } from '../http-probe';
+import { errorCode, listAll, serverInfo } from './catalogue';
+import { readDirFile } from './static.checks';
+
+/** The schemes §18 allows besides the service's own name. */
+const CORPORATE_SCHEMES = ['use', 'project', 'doc'];
+
+/** The service's name as the server states it (`serverInfo.name`). */
+async function serviceName(ctx: CheckContext, standard: StandardVersion): Promise<string | undefined> {
+  const { info } = await serverInfo(ctx, standard);
+  return typeof info?.name === 'string' ? info.name : undefined;
+}
+
+/**
+ * A kind's list and get methods work when its capability is declared: the list answers, and the get of a name that
+ * does not exist answers a JSON-RPC error other than "method not found" (so nothing is run or read).
+ */
+const worksWhenDeclared =
+  (kind: 'prompts' | 'resources', get: string, params: Record<string, unknown>, name: string): Check =>
+  async (ctx, standard) => {
+    const caps = await ctx.capabilities(standard);
+    if (!caps[kind]) return notApplicable(`no \`${kind}\` capability declared`);
+    const { items, answer } = await listAll(ctx, standard, `${kind}/list`, kind);
+    const probe = await ctx.request(standard, get, params, name);
+    const code = errorCode(probe);
+    const seen = [
+      evidence(answer, items ? `${items.length} ${kind}` : answer.body?.error),
+      evidence(probe, probe.body?.error),
+    ];
+    return items && code !== undefined && code !== -32601 ? pass(...seen) : fail(...seen);
+  };
+
+/** Prompts and resources, as listed and read (nothing but reads). */
+export const PROMPTS_RESOURCES_CHECKS: Record<string, Check> = {
+  'life.prompts': worksWhenDeclared(
+    'prompts',
+    'prompts/get',
+    { name: 'compliance_no_such_prompt' },
+    'compliance_no_such_prompt',
+  ),
+  'life.resources': worksWhenDeclared(
+    'resources',
+    'resources/read',
+    { uri: 'compliance://no-such-resource' },
+    'compliance://no-such-resource',
+  ),
+  'prompts.capability': async (ctx, standard) => {
+    const declared = Boolean((await ctx.capabilities(standard)).prompts);
+    const { items, answer } = await listAll(ctx, standard, 'prompts/list', 'prompts');
+    const line = evidence(answer, items ? `${items.length} prompts` : answer.body?.error);
+    const what = `the \`prompts\` capability is ${declared ? '' : 'not '}declared`;
+    // Prompts served without the capability is the defect; declared with none listed is allowed.
+    return items?.length && !declared ? fail(what, line) : pass(what, line);
+  },
+  'prompts.arguments': async (ctx, standard) => {
+    const { items } = await listAll(ctx, standard, 'prompts/list', 'prompts');
+    if (!items?.length) return notApplicable('no prompts listed');
+    const bad = items.flatMap((p) => {
+      const name = JSON.stringify(p.name);
+      if ('inputSchema' in p) return [`prompt ${name} has an inputSchema`];
+      if (p.arguments !== undefined && !Array.isArray(p.arguments)) return [`prompt ${name}: arguments is not a list`];
+      const args = (p.arguments as Record<string, unknown>[] | undefined) ?? [];
+      return args.some((a) => typeof a?.name !== 'string') ? [`prompt ${name}: an argument without a name`] : [];
+    });
+    return bad.length ? fail(...bad.slice(0, 10)) : pass(`${items.length} prompts, arguments as \`arguments[]\``);
+  },
+  'prompts.agent': async (ctx, standard) => {
+    const { items } = await listAll(ctx, standard, 'prompts/list', 'prompts');
+    const names = new Set((items ?? []).map((p) => p.name));
+    const missing = ['agent_brief', 'agent_prompt'].filter((n) => !names.has(n));
+    if (!missing.length) return pass('`agent_brief` and `agent_prompt` are listed');
+    const readme = ctx.dir ? readDirFile(ctx.dir, 'README.md') : undefined;
+    if (readme && /agent_brief|agent_prompt|agent routing/i.test(readme))
+      return passInPart(
+        'that the README’s reason is sound',
+        `not listed: ${missing.join(', ')}; README.md speaks of it`,
+      );
+    return fail(
+      `not listed: ${missing.join(', ')}, and ${ctx.dir ? 'README.md does not say why' : 'no --dir to read a reason in'}`,
+    );
+  },
+  'resources.http-headers': async (ctx, standard) => {
+    const { items } = await listAll(ctx, standard, 'resources/list', 'resources');
+    if ((items ?? []).some((r) => r.uri === 'use://http-headers')) return pass('`use://http-headers` is listed');
+    return manual(
+      '`use://http-headers` is not listed: the reviewer judges whether the server reads non-standard headers',
+    );
+  },
+  'resources.schemes': async (ctx, standard) => {
+    const own = await serviceName(ctx, standard);
+    const fixed = (await listAll(ctx, standard, 'resources/list', 'resources')).items ?? [];
+    const templates = (await listAll(ctx, standard, 'resources/templates/list', 'resourceTemplates')).items ?? [];
+    const uris = [...fixed.map((r) => String(r.uri)), ...templates.map((t) => String(t.uriTemplate))];
+    if (!uris.length) return notApplicable('no resources listed');
+    const allowed = [...CORPORATE_SCHEMES, ...(own ? [own] : [])];
+    const bad = uris.filter((u) => !allowed.includes(/^([a-z][a-z0-9+.-]*):/i.exec(u)?.[1] ?? ''));
+    const seen = `${uris.length} URIs; schemes allowed: ${allowed.join(', ')}`;
+    return bad.length ? fail(seen, ...bad.slice(0, 10).map((u) => `${u}: another scheme`)) : pass(seen);
+  },
+  'resources.read-shape': async (ctx, standard) => {
+    const fixed = (await listAll(ctx, standard, 'resources/list', 'resources')).items ?? [];
+    const first = fixed.find((r) => typeof r.uri === 'string');
+    if (!first) return notApplicable('no resources listed');
+    const read = await ctx.request(standard, 'resources/read', { uri: first.uri }, String(first.uri));
+    const contents = read.body?.result?.contents as Record<string, unknown>[] | undefined;
+    const line = evidence(read, contents ? `${contents.length} contents` : read.body?.error);
+    if (!Array.isArray(contents) || !contents.length) return fail(`${first.uri}: no contents[]`, line);
+    const bad = contents.filter(
+      (c) =>
+        typeof c.uri !== 'string' ||
+        typeof c.mimeType !== 'string' ||
+        (typeof c.text !== 'string' && typeof c.blob !== 'string'),
+    );
+    return bad.length
+      ? fail(line, `${bad.length} contents lack uri, mimeType, or text/blob`)
+      : pass(`${first.uri}`, line);
+  },
+  'resources.capabilities': async (ctx, standard) => {
+    const resources = (await ctx.capabilities(standard)).resources;
+    const sub = await ctx.request(standard, 'resources/subscribe', { uri: 'compliance://no-such-resource' });
+    const line = `\`resources\` capability: ${JSON.stringify(resources ?? null)}; ${evidence(sub, sub.body?.error ?? sub.body?.result)}`;
+    // Subscriptions answered without being declared are the defect; declared ones may refuse an unknown URI.
+    return !resources?.subscribe && sub.body?.result !== undefined ? fail(line) : pass(line);
+  },
+  'doc.project-version': async (ctx, standard) => {
+    const fixed = (await listAll(ctx, standard, 'resources/list', 'resources')).items ?? [];
+    if (fixed.some((r) => r.uri === 'project://version')) return pass('`project://version` is listed');
+    const readme = ctx.dir ? readDirFile(ctx.dir, 'README.md') : undefined;
+    if (readme?.includes('project://version'))
+      return passInPart('that the README calls it optional', 'README.md speaks of `project://version`');
+    return fail(
+      '`project://version` is not listed',
+      ctx.dir ? 'README.md does not mention it' : 'no --dir to read the README',
+    );
+  },
+};
