@@ -22,6 +22,8 @@ export interface CheckOptions {
   logs?: () => string;
   /** The official conformance suite the repository pins, when installed. */
   suite?: { cli: string; version: string };
+  /** Items not to check: reported as manual. */
+  skip?: string[];
 }
 
 /** What every check may ask of the server, each asked once and shared. */

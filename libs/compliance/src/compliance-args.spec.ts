@@ -11,7 +11,11 @@ describe('compliance arguments and report', () => {
       format: 'md',
     });
     expect(parseArgs([])).toMatch(/name an app under apps\/, or give --url/);
-    expect(parseArgs(['orders', '--format', 'json'])).toEqual({ app: 'orders', format: 'json' });
+    expect(parseArgs(['orders', '--format', 'json'])).toEqual({ app: 'orders', format: 'json', skip: [] });
+    expect(parseArgs(['orders', '--skip', 'spec.conformance,auth.jwt'])).toMatchObject({
+      skip: ['spec.conformance', 'auth.jwt'],
+    });
+    expect(parseArgs(['orders', '--skip', 'spec.nothing'])).toMatch(/--skip: no checklist item "spec.nothing"/);
     expect(parseArgs(['orders', '--url', 'http://x/mcp'])).toMatch(/not both/);
     expect(parseArgs(['orders', '--token', 't'])).toMatch(/--token, --issuer-key and --dir are for --url/);
     expect(parseArgs(['orders', 'billing'])).toMatch(/name one app, not 2/);

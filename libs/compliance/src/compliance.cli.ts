@@ -37,6 +37,7 @@ async function main(argv: string[]): Promise<number> {
       mint: app?.mint ?? (await mintOf(args.issuerKey)),
       ...(app ? { logs: app.logs } : {}),
       suite: suiteIn(repo),
+      skip: args.skip,
     };
     await reachable(probe, options.dir);
     const results = await runCompliance(probe, args.standards, options);

@@ -2,12 +2,18 @@ import { Check, CheckContext, LEGACY_VERSION, fail, manual, pass, passInPart } f
 import { Exchange, HttpProbe, evidence } from '../http-probe';
 import { StandardVersion } from '../compliance.types';
 
-/** A `tools/call` without a token, in the caller's session: what an unauthenticated caller gets. */
-const anonymousCall = (ctx: CheckContext): Promise<Exchange> =>
-  ctx.legacyPost(
-    { id: 'no-token', method: 'tools/call', params: { name: 'compliance_probe', arguments: {} } },
-    { token: null },
-  );
+/** A `tools/call` without a token in the checklist's era (in the 2025 session for v1.2). */
+const anonymousCall = (ctx: CheckContext, standard: StandardVersion): Promise<Exchange> =>
+  standard === '1.2'
+    ? ctx.legacyPost(
+        { id: 'no-token', method: 'tools/call', params: { name: 'compliance_probe', arguments: {} } },
+        { token: null },
+      )
+    : ctx.modernPost(
+        'tools/call',
+        { name: 'compliance_probe', arguments: {} },
+        { token: null, headers: { 'mcp-name': 'compliance_probe' } },
+      );
 
 /**
  * A request that needs a caller, sent to `ctx`'s endpoint with `token`: a 2025 `initialize` for v1.2, a 2026-07-28
@@ -30,23 +36,23 @@ const NO_KEY =
 
 /** Authentication, black box: what a call without a token gets, that a token is taken, and which tokens are not. */
 export const AUTH_CHECKS: Record<string, Check> = {
-  'auth.required': async (ctx) => {
-    const call = await anonymousCall(ctx);
+  'auth.required': async (ctx, standard) => {
+    const call = await anonymousCall(ctx, standard);
     return call.status === 401
       ? pass(`no Authorization; ${evidence(call)}`)
       : fail(`no Authorization; ${evidence(call, call.body ?? call.text)}`);
   },
-  'auth.www-authenticate': async (ctx) => {
-    const call = await anonymousCall(ctx);
+  'auth.www-authenticate': async (ctx, standard) => {
+    const call = await anonymousCall(ctx, standard);
     const challenge = call.headers.get('www-authenticate');
     const line = `no Authorization; ${evidence(call, `WWW-Authenticate: ${challenge ?? '(none)'}`)}`;
     return call.status === 401 && /^Bearer\b/i.test(challenge ?? '') ? pass(line) : fail(line);
   },
-  'auth.bearer': async (ctx) => {
+  'auth.bearer': async (ctx, standard) => {
     if (!ctx.probe.token) return manual('no --token given: a request with a Bearer token could not be sent');
-    const { init } = await ctx.legacy();
-    const line = `Authorization: Bearer [redacted]; ${evidence(init)}`;
-    return init.status === 200 ? pass(line) : fail(line);
+    const answer = await asCaller(ctx, standard, ctx.probe.token);
+    const line = `Authorization: Bearer [redacted]; ${evidence(answer)}`;
+    return answer.status === 200 ? pass(line) : fail(line);
   },
   'auth.jwt': async (ctx, standard) => {
     if (!ctx.mint) return manual(NO_KEY);

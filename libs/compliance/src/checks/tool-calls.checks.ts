@@ -4,12 +4,20 @@ import { Exchange, evidence } from '../http-probe';
 import { errorCode } from './catalogue';
 import { ListedTool, listTools } from './tools.checks';
 
-type Annotated = ListedTool & { annotations?: Record<string, unknown> };
+type Annotated = ListedTool & { annotations?: Record<string, unknown>; _meta?: Record<string, unknown> };
 
 /** A tool that changes something: not marked read-only (MCP's default for a tool without annotations). */
 const mutating = (t: Annotated) => t.annotations?.readOnlyHint !== true;
-/** A tool that reaches beyond the service: MCP's `openWorldHint`, true unless said otherwise. */
-const external = (t: Annotated) => mutating(t) && t.annotations?.openWorldHint !== false;
+/**
+ * A tool whose changes are seen outside the call: the corporate safety metadata says so when the server publishes
+ * it (`_meta["corporate/tool-safety"].external`); otherwise MCP's `openWorldHint`, true unless said otherwise.
+ */
+const external = (t: Annotated) => {
+  const safety = t._meta?.['corporate/tool-safety'] as { external?: unknown } | undefined;
+  return (
+    mutating(t) && (typeof safety?.external === 'boolean' ? safety.external : t.annotations?.openWorldHint !== false)
+  );
+};
 
 /**
  * A call that must fail validation, sent only to a tool marked read-only (so a server that does not validate
@@ -122,7 +130,7 @@ export const TOOL_CALLS_CHECKS: Record<string, Check> = {
       const missing = terms.filter(([, re]) => !re.test(String(t.description ?? ''))).map(([w]) => w);
       return missing.length ? [`${String(t.name)}: no ${missing.join(', ')}`] : [];
     });
-    const seen = `${reaching.length} tools with external side effects (not read-only, openWorldHint not false)`;
+    const seen = `${reaching.length} tools with external side effects`;
     return bad.length ? fail(seen, ...bad.slice(0, 10)) : passInPart('that what they state is accurate', seen);
   },
 };

@@ -25,6 +25,8 @@ export function renderToolSafety(
   const m = options.mutation;
   annotations.readOnlyHint = false;
   annotations.riskLevel = m.risk;
+  // MCP reads a tool without `openWorldHint` as reaching outside the server: say so only when it does.
+  if (m.external === false) annotations.openWorldHint ??= false;
   const lines = [`Risk: ${m.risk}.`, `Side effects: ${m.sideEffects.trim()}`];
   if (m.external !== false) {
     const idem =

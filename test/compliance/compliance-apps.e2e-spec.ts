@@ -1,0 +1,74 @@
+import { resolve } from 'node:path';
+import { appProjects } from '../../libs/contract/src/contract-source';
+import { McpTestIssuer } from '../../libs/mcp-testing/src/mcp-test-issuer';
+import { buildComplianceTool, compliance, failedItems } from '../support/compliance-cli';
+import { CONFORMANCE_MAIN } from '../support/conformance-fixture';
+import { startHttpServer } from '../support/server-process';
+
+const ROOT = resolve(__dirname, '../..');
+/** Every app under apps/, whatever a team named it. */
+const APPS = appProjects(ROOT).map((a) => a.name);
+
+/**
+ * `npm run compliance -- <app>`: each app under apps/ built and started in its production configuration with the
+ * command's own issuer passes both checklists with no MUST failing, including what only this mode can show (the
+ * refused tokens, the app's log, its folder's README, CHANGELOG and contract snapshot); so does the conformance
+ * fixture; an app that is not there or does not start is exit 2 with the reason.
+ */
+describe('npm run compliance -- <app>', () => {
+  beforeAll(() => buildComplianceTool(), 120_000);
+
+  it('finds the apps to check', () => expect(APPS.length).toBeGreaterThan(0));
+
+  it.each(APPS)(
+    'passes %s in its production configuration, on both checklists',
+    async (app) => {
+      const { code, items, stderr } = await compliance([app, '--format', 'json']);
+      expect({ failed: failedItems(items), code }).toEqual({ failed: [], code: 0 });
+      expect(new Set(items.map((i) => i.standard))).toEqual(new Set(['1.2', '2.0']));
+      // What a person must still judge is said, and nothing else is left unchecked.
+      const manual = items.filter((i) => i.status === 'manual').map((i) => i.id);
+      expect([...new Set(manual)]).toEqual(['auth.no-passthrough']);
+      const proved = ['auth.jwt', 'doc.readme', 'doc.changelog', 'http.payload-documented', 'errors.limits'];
+      for (const id of [...proved, 'obs.structured-logs', 'obs.no-tokens-in-logs', 'obs.logs', 'spec.conformance'])
+        for (const item of items.filter((i) => i.id === id))
+          expect([item.standard, id, item.status]).toEqual([item.standard, id, 'pass']);
+      expect(items.find((i) => i.id === 'auth.jwt')!.evidence).toEqual([
+        expect.stringMatching(/^a token of the issuer; .* -> 200$/),
+        expect.stringMatching(/^a token expired an hour ago; .* -> 401$/),
+        expect.stringMatching(/^a token for another audience; .* -> 401$/),
+        expect.stringMatching(/^a token from another issuer; .* -> 401$/),
+        expect.stringMatching(/^a token signed by a foreign key \(same kid\); .* -> 401$/),
+      ]);
+      expect(stderr).toContain(`starting ${app} in its production configuration`);
+    },
+    240_000,
+  );
+
+  it('passes the conformance fixture with an issuer configured, no MUST failing in either checklist', async () => {
+    const issuer = await McpTestIssuer.start({ audience: 'mcp:test' });
+    const server = await startHttpServer(CONFORMANCE_MAIN, { ...issuer.env(), NODE_ENV: 'production' });
+    try {
+      const token = await issuer.mint({ scope: '*' });
+      const { code, items } = await compliance(['--url', server.url, '--token', token, '--format', 'json']);
+      // A fixture of the official suite takes no part in agent routing: the SHOULD that asks for it fails, alone.
+      expect(failedItems(items)).toEqual(['1.2 prompts.agent', '2.0 prompts.agent']);
+      expect(code).toBe(0);
+      expect(items.find((i) => i.id === 'spec.conformance')!.status).toBe('pass');
+    } finally {
+      await server.stop();
+      await issuer.close();
+    }
+  }, 240_000);
+
+  it('exits 2 with the reason for an app that is not there, or that does not start in production', async () => {
+    const unknown = await compliance(['no-such-app']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain(`unknown app "no-such-app"; the apps under apps/ are: ${APPS.join(', ')}`);
+    const refused = await compliance([APPS[0]], { MCP_ALLOWED_ORIGINS: '*' });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(
+      /the app exited \(1\) in production configuration:[\s\S]*allowedOrigins "\*" is not allowed/,
+    );
+  }, 240_000);
+});

@@ -1,0 +1,11 @@
+/** What the broken server's folder holds when it is correct: its contract, limits and changes documented. */
+export const BROKEN_README = [
+  '# broken-mcp',
+  '',
+  'Tools: `get_status` returns the status of one service; `restart_service` restarts one.',
+  'Limits: request size limit 64 KiB, tool timeout 60 s, rate limit 100 calls per minute.',
+  '',
+].join('\n');
+
+export const BROKEN_CHANGELOG =
+  '# Changelog\n\n## [Unreleased]\n\n### Added\n- `get_status`.\n\n## [1.4.2] - 2026-11-01\n\n### Fixed\n- A typo.\n';

@@ -1,0 +1,73 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const ROOT = resolve(__dirname, '../..');
+const CLI = resolve(ROOT, 'dist/tools/compliance/compliance/src/compliance.cli.js');
+
+/** One item of the JSON report. */
+export interface ReportItem {
+  id: string;
+  standard: string;
+  level: string;
+  status: string;
+  evidence: string[];
+  reviewer?: string;
+}
+
+/** Builds `npm run compliance`'s program as its npm script does (once per suite, in beforeAll). */
+export function buildComplianceTool(): void {
+  const tsc = resolve(ROOT, 'node_modules/typescript/bin/tsc');
+  const built = spawnSync(process.execPath, [tsc, '-p', 'libs/compliance/tsconfig.json'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+  if (built.status !== 0) throw new Error(`the compliance tool did not build:\n${built.stdout}${built.stderr}`);
+}
+
+/**
+ * Runs the program and reads its JSON report (when it printed one). Not spawnSync: the servers it checks may answer
+ * from this very process.
+ */
+export async function compliance(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; items: ReportItem[]; stderr: string; stdout: string }> {
+  const child = spawn(process.execPath, [CLI, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_OPTIONS: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  const [code] = (await once(child, 'close')) as [number];
+  let items: ReportItem[] = [];
+  try {
+    items = (JSON.parse(stdout) as { items: ReportItem[] }).items;
+  } catch {
+    // not JSON (Markdown asked for, or an error): the caller looks at stdout
+  }
+  return { code, items, stderr, stdout };
+}
+
+/** The failed items as `<standard> <id>`. */
+export const failedItems = (items: ReportItem[]): string[] =>
+  items.filter((i) => i.status === 'fail').map((i) => `${i.standard} ${i.id}`);
+
+/** A temporary folder holding `files` (a server's README.md, CHANGELOG.md, …). */
+export function folderWith(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'compliance-dir-'));
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  return dir;
+}
+
+/** A private JWK file for `--issuer-key`. */
+export function issuerKeyFile(key: unknown): string {
+  const dir = mkdtempSync(join(tmpdir(), 'compliance-key-'));
+  writeFileSync(join(dir, 'issuer-key.json'), JSON.stringify(key));
+  return join(dir, 'issuer-key.json');
+}
