@@ -43,6 +43,14 @@ export async function invalidCall(
   return undefined;
 }
 
+/** Not applicable, with the list's answer, when the server lists no tools in this era. */
+async function noTools(ctx: CheckContext, standard: StandardVersion): Promise<Verdict | undefined> {
+  const { tools, answer } = await listTools(ctx, standard);
+  return tools?.length
+    ? undefined
+    : notApplicable(`${evidence(answer, answer.body?.error ?? 'no tools')}: no tools listed`);
+}
+
 const NO_SAFE_TOOL = 'no read-only tool with a typed argument to send a wrong value to safely; the reviewer judges it';
 
 /** How a wrong argument came back: an `isError` result, a `-32602`, or neither. */
@@ -80,12 +88,16 @@ export const TOOL_CALLS_CHECKS: Record<string, Check> = {
     return tools && answered ? pass(...seen) : fail(...seen);
   },
   'tools.arguments': async (ctx, standard) => {
+    const none = await noTools(ctx, standard);
+    if (none) return none;
     const probe = await invalidCall(ctx, standard);
     return probe ? validationVerdict(standard, probe) : manual(NO_SAFE_TOOL);
   },
   'tools.is-error': async (ctx, standard) => isErrorCheck(ctx, standard),
   'errors.is-error': async (ctx, standard) => isErrorCheck(ctx, standard),
   'tools.deterministic': async (ctx, standard) => {
+    const none = await noTools(ctx, standard);
+    if (none) return none;
     const [a, b] = [await listTools(ctx, standard), await listTools(ctx, standard)];
     if (!a.tools) return notApplicable('no tools listed');
     const same = JSON.stringify(a.tools) === JSON.stringify(b.tools);
@@ -100,6 +112,8 @@ export const TOOL_CALLS_CHECKS: Record<string, Check> = {
       : fail(line);
   },
   'tools.side-effects': async (ctx, standard) => {
+    const none = await noTools(ctx, standard);
+    if (none) return none;
     const { tools } = await listTools(ctx, standard);
     const changing = ((tools ?? []) as Annotated[]).filter(mutating);
     if (!changing.length) return notApplicable('every tool is marked read-only');
@@ -115,10 +129,14 @@ export const TOOL_CALLS_CHECKS: Record<string, Check> = {
     return bad.length ? fail(seen, ...bad.slice(0, 10)) : passInPart('that what they state is accurate', seen);
   },
   'tools.external-effects': async (ctx, standard) => {
+    const none = await noTools(ctx, standard);
+    if (none) return none;
     const { tools } = await listTools(ctx, standard);
     const reaching = ((tools ?? []) as Annotated[]).filter(external);
     if (!reaching.length)
-      return notApplicable('no tool that changes something is open-world (openWorldHint false on all)');
+      return notApplicable(
+        'no tool changes anything outside the call (read-only, external: false or openWorldHint: false)',
+      );
     const terms: [string, RegExp][] = [
       ['idempotency', /idempoten/i],
       ['retry', /\bretr(y|ies)/i],
@@ -137,6 +155,8 @@ export const TOOL_CALLS_CHECKS: Record<string, Check> = {
 
 /** Tool errors come back as `isError` results: seen on a wrong argument, which 2025-11-25 makes a tool error. */
 async function isErrorCheck(ctx: CheckContext, standard: StandardVersion): Promise<Verdict> {
+  const none = await noTools(ctx, standard);
+  if (none) return none;
   const probe = await invalidCall(ctx, standard);
   if (!probe) return manual(NO_SAFE_TOOL);
   const line = `tools/call ${probe.tool} with ${probe.field} of the wrong type; ${evidence(probe.answer, probe.answer.body?.result ?? probe.answer.body?.error)}`;
