@@ -22,7 +22,7 @@ describe('structured logs over stdio', () => {
     });
     await server.response(2);
     await server.response(3);
-  });
+  }, 60_000);
   afterAll(async () => {
     server.endInput();
     await server.exited;

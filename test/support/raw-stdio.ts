@@ -49,7 +49,10 @@ export class RawStdioServer {
     return find()!;
   }
 
-  /** Sends initialize and notifications/initialized; resolves with the initialize result. */
+  /**
+   * Sends initialize and notifications/initialized; resolves with the initialize result. Its wait includes the
+   * server's boot, which a busy CI machine (two cores shared with other suites' servers) can stretch past 5 s.
+   */
   async initialize(id: string | number = 1): Promise<WireMessage> {
     this.send({
       jsonrpc: '2.0',
@@ -57,7 +60,7 @@ export class RawStdioServer {
       method: 'initialize',
       params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw-stdio', version: '1.0.0' } },
     });
-    const res = await this.response(id);
+    const res = await this.response(id, 30_000);
     this.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     return res;
   }

@@ -4,6 +4,7 @@ import { appProjects, buildApp } from '../../contract/src/contract-source';
 import { LocalIssuer } from './auth/local-issuer';
 import { TokenMint } from './auth/token-mint';
 import { HttpProbe } from './http-probe';
+import { StdioAnswer, initializeOverStdio } from './stdio-probe';
 
 /** An app of the repository, started by the command for its own check. */
 export interface StartedApp {
@@ -14,6 +15,8 @@ export interface StartedApp {
   dir: string;
   /** What the app has written to stdout and stderr so far (its first 8 MiB). */
   logs(): string;
+  /** Starts the app again over stdio, in the same configuration, and sends `initialize`. */
+  stdio(): Promise<StdioAnswer>;
   stop(): Promise<void>;
 }
 
@@ -41,19 +44,16 @@ export async function startApp(repo: string, name: string): Promise<StartedApp> 
     throw new AppStartError((error as Error).message);
   }
   const issuer = await LocalIssuer.start(`mcp:${app.name}`);
-  const child = spawn(process.execPath, [entry], {
-    cwd: repo,
-    env: {
-      ...process.env,
-      NODE_OPTIONS: '',
-      NODE_ENV: 'production',
-      HOST: '127.0.0.1',
-      PORT: '0',
-      MCP_METRICS_PORT: '0',
-      ...issuer.env(),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const env = {
+    ...process.env,
+    NODE_OPTIONS: '',
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    MCP_METRICS_PORT: '0',
+    ...issuer.env(),
+  };
+  const child = spawn(process.execPath, [entry], { cwd: repo, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let logged = '';
   const keep = (chunk: Buffer) => {
     if (logged.length < MAX_LOG_CHARS) logged += chunk.toString();
@@ -69,7 +69,9 @@ export async function startApp(repo: string, name: string): Promise<StartedApp> 
     const mint = await TokenMint.of(issuer.key);
     const scope = await declaredScopes(new HttpProbe(url, await mint.mint()));
     const token = await mint.mint({ scope, ttlSec: 3_600 });
-    return { url, token, mint, dir: join(repo, app.root), logs: () => logged, stop };
+    let overStdio: Promise<StdioAnswer> | undefined;
+    const stdio = () => (overStdio ??= initializeOverStdio(entry, repo, env));
+    return { url, token, mint, dir: join(repo, app.root), logs: () => logged, stdio, stop };
   } catch (error) {
     await stop();
     throw error;

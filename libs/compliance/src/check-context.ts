@@ -1,6 +1,7 @@
 import { StandardVersion, Verdict } from './compliance.types';
 import { Exchange, HttpProbe } from './http-probe';
 import { TokenMint } from './auth/token-mint';
+import { StdioAnswer } from './stdio-probe';
 
 export const LEGACY_VERSION = '2025-11-25';
 export const MODERN_VERSION = '2026-07-28';
@@ -24,6 +25,8 @@ export interface CheckOptions {
   suite?: { cli: string; version: string };
   /** Items not to check: reported as manual. */
   skip?: string[];
+  /** The server started again over stdio, when the command started it. */
+  stdio?: () => Promise<StdioAnswer>;
 }
 
 /** What every check may ask of the server, each asked once and shared. */
@@ -37,6 +40,8 @@ export class CheckContext {
   readonly mint?: TokenMint;
   /** The server's log so far, when the command started it. */
   readonly logs?: () => string;
+  /** The server over stdio, when the command started it. */
+  readonly stdio?: () => Promise<StdioAnswer>;
   /** The pinned conformance suite, when installed. */
   readonly suite?: { cli: string; version: string };
 
@@ -48,6 +53,7 @@ export class CheckContext {
     this.mint = options.mint;
     this.logs = options.logs;
     this.suite = options.suite;
+    this.stdio = options.stdio;
   }
 
   /** A 2025-11-25 session: `initialize` with the token, then `notifications/initialized`. */

@@ -35,7 +35,7 @@ async function main(argv: string[]): Promise<number> {
     const options: CheckOptions = {
       dir: app?.dir ?? args.dir,
       mint: app?.mint ?? (await mintOf(args.issuerKey)),
-      ...(app ? { logs: app.logs } : {}),
+      ...(app ? { logs: app.logs, stdio: app.stdio } : {}),
       suite: suiteIn(repo),
       skip: args.skip,
     };

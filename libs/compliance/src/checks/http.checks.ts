@@ -18,13 +18,26 @@ async function foreignOrigin(ctx: CheckContext): Promise<{ line: string; status:
 export const HTTP_CHECKS: Record<string, Check> = {
   'http.transport': async (ctx) => {
     const { init } = await ctx.legacy();
-    if (init.status === 200 && init.body?.result) return pass(evidence(init, 'Streamable HTTP answers initialize'));
-    const discover = await ctx.discover();
-    if (discover.status === 200 && discover.body?.result) return pass(evidence(discover, 'Streamable HTTP answers'));
-    return fail(
-      evidence(init, init.body?.error ?? init.text),
-      evidence(discover, discover.body?.error ?? discover.text),
-    );
+    const http =
+      init.status === 200 && init.body?.result
+        ? undefined
+        : await ctx.discover().then((d) => (d.status === 200 && d.body?.result ? d : undefined));
+    const lines = [
+      http
+        ? evidence(http, 'Streamable HTTP answers')
+        : evidence(init, init.body?.result ? 'Streamable HTTP answers initialize' : (init.body?.error ?? init.text)),
+    ];
+    let works = Boolean(http) || Boolean(init.status === 200 && init.body?.result);
+    if (ctx.stdio) {
+      // The command started the server: the other transport the item names is tried too.
+      const { message, problem } = await ctx.stdio();
+      const info = message?.result?.serverInfo;
+      lines.push(
+        info ? `stdio: initialize -> ${JSON.stringify({ serverInfo: info })}` : `stdio: ${problem ?? 'no result'}`,
+      );
+      works ||= Boolean(info);
+    }
+    return works ? pass(...lines) : fail(...lines);
   },
   'http.post-mcp': async (ctx) => {
     const { init } = await ctx.legacy();

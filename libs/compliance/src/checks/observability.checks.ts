@@ -2,36 +2,14 @@ import { Check, CheckContext, fail, manual, pass, passInPart } from '../check-co
 import { StandardVersion, Verdict } from '../compliance.types';
 import { evidence, redact } from '../http-probe';
 import { invalidCall } from './tool-calls.checks';
+import { LogFindings, logFindings } from './log-findings';
 
 const TRACEPARENT = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
-/** A JWT, or a bearer credential, written out. */
-const TOKEN_IN_LOG = /\beyJ[\w-]{8,}\.eyJ[\w-]{8,}\.[\w-]{8,}|Bearer\s+(?![\w-]+=")[\w\-.~+/]{16,}/;
-const START_LINE = /^(?:\S+ MCP server )?listening on \S+$|^\S+ metrics on \S+$/;
 const NO_LOGS =
   'the log of a server the command did not start cannot be read: run `npm run compliance -- <app>`, or the reviewer reads it';
 
-/** The server's log lines: how many, how many are JSON objects, and whether one holds a token. */
-function readLogs(ctx: CheckContext): { lines: string[]; json: number; plain?: string; leak?: string } | undefined {
-  if (!ctx.logs) return undefined;
-  // The platform's start lines ("<name> MCP server listening on <url>", "<name> metrics on <url>") are written for
-  // the person who started it, not log entries.
-  const lines = ctx
-    .logs()
-    .split('\n')
-    .filter((l) => l.trim() && !START_LINE.test(l.trim()));
-  const isJson = (l: string) => {
-    try {
-      const parsed: unknown = JSON.parse(l);
-      return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed);
-    } catch {
-      return false;
-    }
-  };
-  const json = lines.filter(isJson).length;
-  const plain = lines.find((l) => !isJson(l));
-  const leak = lines.find((l) => TOKEN_IN_LOG.test(l));
-  return { lines, json, ...(plain ? { plain } : {}), ...(leak ? { leak } : {}) };
-}
+/** The server's log so far, as the checks judge it; undefined when the command did not start the server. */
+const readLogs = (ctx: CheckContext): LogFindings | undefined => (ctx.logs ? logFindings(ctx.logs()) : undefined);
 
 async function structured(ctx: CheckContext, standard: StandardVersion): Promise<Verdict> {
   if (!ctx.logs) return manual(NO_LOGS);
