@@ -9,7 +9,7 @@ import { freeAppName } from '../support/free-app-name';
  * (names the library's own code and docs also use as words) are generated, the example is deleted the documented
  * way (`npm run app:remove`), and every check that depends on which apps exist runs green there: lint, format,
  * typecheck, the contract gate for every app, example independence, the per-app deploy checks (compose file,
- * compose as processes behind nginx, Kubernetes overlays), the generate and contract-gate suites, and the
+ * compose as processes behind nginx, Kubernetes overlays), the generate, contract-gate and compliance suites, and the
  * generated apps' own specs.
  */
 describe('any app name: orders, billing and acme generated, the example deleted', () => {
@@ -61,6 +61,7 @@ describe('any app name: orders, billing and acme generated, the example deleted'
       'test/deploy/app-',
       'test/schematics/generate-own-server',
       'test/contract',
+      'test/compliance/compliance-apps',
       'apps/',
     ];
     const { status, output } = runStatus(
