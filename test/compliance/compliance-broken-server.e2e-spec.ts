@@ -13,6 +13,22 @@ import {
 
 /** Each defect and the items it must fail (`<standard> <id>`); a SHOULD alone leaves the exit code 0. */
 const DEFECTS: [keyof Defects, string[]][] = [
+  ['noHealth', ['1.2 http.health', '1.2 doc.version', '2.0 http.health', '2.0 doc.version']],
+  ['ignoresProtocolVersionHeader', ['1.2 http.protocol-version']],
+  ['textPlainAnswers', ['1.2 http.accept']],
+  [
+    'anonymousToolCalls',
+    ['1.2 auth.required', '1.2 auth.www-authenticate', '2.0 auth.required', '2.0 auth.www-authenticate'],
+  ],
+  // The version it leaves out is the one the version items read.
+  ['initializeWithoutVersion', ['1.2 life.initialize', '1.2 doc.semver', '1.2 doc.version']],
+  ['initializedRefused', ['1.2 life.initialized']],
+  ['unknownNameAsMethodNotFound', ['1.2 life.tools', '1.2 life.prompts', '1.2 life.resources']],
+  ['schemaDraftNotString', ['1.2 tools.schema-draft', '2.0 tools.schema-draft']],
+  [
+    'validationAsInternalError',
+    ['1.2 tools.arguments', '1.2 tools.is-error', '1.2 errors.is-error', '2.0 tools.arguments'],
+  ],
   ['badVersion', ['1.2 doc.semver', '2.0 doc.semver']],
   ['healthVersionDiffers', ['1.2 doc.version', '2.0 doc.version']],
   ['noChallenge', ['1.2 auth.www-authenticate', '2.0 auth.www-authenticate']],

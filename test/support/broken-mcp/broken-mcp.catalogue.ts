@@ -8,7 +8,12 @@ export function tools(d: Defects): Record<string, unknown>[] {
     {
       name: d.camelCaseTool ? 'getStatus' : 'get_status',
       ...(d.toolWithoutDescription ? {} : { description: 'Returns the status of one service.' }),
-      inputSchema: { type: 'object', properties: { service: { type: 'string' } }, required: ['service'] },
+      inputSchema: {
+        ...(d.schemaDraftNotString ? { $schema: 7 } : {}),
+        type: 'object',
+        properties: { service: { type: 'string' } },
+        required: ['service'],
+      },
       annotations: { readOnlyHint: true },
     },
     {

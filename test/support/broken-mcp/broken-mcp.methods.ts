@@ -72,7 +72,11 @@ export function answer(m: Message, modern: boolean, d: Defects, version: string,
   switch (m.method) {
     case 'initialize':
       if (modern) return unknownMethod();
-      return ok({ protocolVersion: LEGACY, capabilities: caps, serverInfo: info });
+      return ok({
+        protocolVersion: LEGACY,
+        capabilities: caps,
+        serverInfo: d.initializeWithoutVersion ? { name: SERVICE } : info,
+      });
     case 'server/discover':
       if (!modern) return unknownMethod();
       return ok({ supportedVersions: [MODERN, LEGACY], capabilities: caps });
@@ -87,6 +91,7 @@ export function answer(m: Message, modern: boolean, d: Defects, version: string,
     case 'prompts/list':
       return ok({ prompts: prompts(d) }, true);
     case 'prompts/get':
+      if (d.unknownNameAsMethodNotFound) return error(m, modern ? 404 : 200, -32601, 'Method not found');
       return error(m, modern ? 400 : 200, -32602, 'Unknown prompt', { field: 'name' });
     case 'resources/list':
       return ok({ resources: resources(d).map(({ text: _text, ...r }) => r) }, true);
@@ -94,6 +99,7 @@ export function answer(m: Message, modern: boolean, d: Defects, version: string,
       return ok({ resourceTemplates: TEMPLATES }, true);
     case 'resources/read': {
       const found = resources(d).find((r) => r.uri === m.params?.uri);
+      if (!found && d.unknownNameAsMethodNotFound) return error(m, modern ? 404 : 200, -32601, 'Method not found');
       if (!found)
         return modern && !d.legacyNotFoundInModern
           ? error(m, 400, -32602, 'Resource not found', { uri: m.params?.uri })
@@ -111,9 +117,11 @@ export function answer(m: Message, modern: boolean, d: Defects, version: string,
 function callTool(m: Message, modern: boolean, d: Defects, ok: (r: Record<string, unknown>) => Answer): Answer {
   const name = m.params?.name;
   const tool = tools(d).find((t) => t.name === name);
+  if (!tool && d.unknownNameAsMethodNotFound) return error(m, modern ? 404 : 200, -32601, 'Method not found');
   if (!tool) return error(m, modern ? 400 : 200, -32602, 'Unknown tool', { field: 'name' });
   const args = (m.params?.arguments ?? {}) as Record<string, unknown>;
   if (typeof args.service !== 'string') {
+    if (d.validationAsInternalError) return error(m, modern ? 500 : 200, -32603, 'Internal error');
     if (d.validationAsRpcError) return error(m, modern ? 400 : 200, -32602, 'Invalid params', { field: 'service' });
     const text = d.validationWithoutField ? 'Invalid arguments' : 'Invalid arguments: service must be a string';
     return ok({ content: [{ type: 'text', text }], isError: true });

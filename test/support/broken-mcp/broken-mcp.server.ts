@@ -80,12 +80,13 @@ async function handle(
     ...(typeof requestId === 'string' && !d.noRequestId ? { 'x-request-id': requestId } : {}),
     ...(d.corsWildcard ? { 'access-control-allow-origin': '*' } : {}),
   };
+  const type = d.textPlainAnswers ? 'text/plain' : 'application/json';
   const send = ({ status, body }: Answer, headers: Record<string, string> = {}) => {
-    res.writeHead(status, { ...(body ? { 'content-type': 'application/json' } : {}), ...echo, ...headers });
+    res.writeHead(status, { ...(body ? { 'content-type': type } : {}), ...echo, ...headers });
     res.end(body ? JSON.stringify(body) : undefined);
   };
   const path = new URL(req.url ?? '/', 'http://x').pathname;
-  if (req.method === 'GET' && path === '/health')
+  if (req.method === 'GET' && path === '/health' && !d.noHealth)
     return send({ status: 200, body: { status: 'ok', version: d.healthVersionDiffers ? '9.9.9' : version } });
   if (req.method === 'GET' && path === '/.well-known/oauth-protected-resource/mcp' && !d.noProtectedResourceMetadata)
     return send({
@@ -109,7 +110,7 @@ async function handle(
   } catch (e) {
     return rpcError(400, -32700, d.stackTrace ? String((e as Error).stack) : 'Parse error');
   }
-  if (!(await authorized(req)))
+  if (!(d.anonymousToolCalls && m.method === 'tools/call') && !(await authorized(req)))
     return send(
       { status: 401, body: { jsonrpc: '2.0', id: m.id ?? null, error: { code: -32001, message: 'Unauthorized' } } },
       d.noChallenge ? {} : { 'www-authenticate': 'Bearer realm="broken-mcp", error="invalid_token"' },
@@ -122,7 +123,9 @@ async function handle(
     if (refused) return send(refused);
   } else {
     if (d.modernOnly) return rpcError(400, -32022, 'This server speaks 2026-07-28 only', m.id ?? null);
-    if (pv !== undefined && pv !== LEGACY) return rpcError(400, -32600, 'Unsupported protocol version', m.id ?? null);
+    if (pv !== undefined && pv !== LEGACY && !d.ignoresProtocolVersionHeader)
+      return rpcError(400, -32600, 'Unsupported protocol version', m.id ?? null);
+    if (m.id === undefined && d.initializedRefused) return rpcError(400, -32600, 'Unexpected notification');
     if (m.id === undefined) return send({ status: 202 });
   }
   const sessionHeader: Record<string, string> =

@@ -67,4 +67,22 @@ export interface Defects {
   noProtectedResourceMetadata?: boolean;
   /** A request with `traceparent` is refused. */
   traceparentRejected?: boolean;
+  /** `initialize` answers without `serverInfo.version`. */
+  initializeWithoutVersion?: boolean;
+  /** No `GET /health`. */
+  noHealth?: boolean;
+  /** A wrong `MCP-Protocol-Version` in the 2025 session is taken. */
+  ignoresProtocolVersionHeader?: boolean;
+  /** Answers are sent as `text/plain`, which the client did not accept. */
+  textPlainAnswers?: boolean;
+  /** `tools/call` is served without a token. */
+  anonymousToolCalls?: boolean;
+  /** `notifications/initialized` is refused. */
+  initializedRefused?: boolean;
+  /** An unknown tool, prompt or resource is "method not found". */
+  unknownNameAsMethodNotFound?: boolean;
+  /** A tool's `$schema` is not a string. */
+  schemaDraftNotString?: boolean;
+  /** A wrong argument is an internal error (`-32603`). */
+  validationAsInternalError?: boolean;
 }

@@ -48,9 +48,12 @@ export const HTTP_CHECKS: Record<string, Check> = {
   'http.accept': async (ctx) => {
     const { init } = await ctx.legacy();
     const sent = 'Accept: application/json, text/event-stream';
-    return init.status === 200
-      ? pass(`${sent}; ${evidence(init, init.headers.get('content-type') ?? '')}`)
-      : fail(`${sent}; ${evidence(init, init.body ?? init.text)}`);
+    // Answered, in one of the two types the client said it takes.
+    const type = init.headers.get('content-type') ?? '';
+    const accepted = /^(application\/json|text\/event-stream)\b/i.test(type);
+    return init.status === 200 && accepted
+      ? pass(`${sent}; ${evidence(init, type)}`)
+      : fail(`${sent}; ${evidence(init, `Content-Type: ${type || '(none)'}`)}`);
   },
   'http.protocol-version': async (ctx) => {
     const ok = await ctx.legacyPost({ id: 'pv-ok', method: 'ping' });
