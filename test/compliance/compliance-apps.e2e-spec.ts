@@ -1,9 +1,6 @@
 import { resolve } from 'node:path';
 import { appProjects } from '../../libs/contract/src/contract-source';
-import { McpTestIssuer } from '../../libs/mcp-testing/src/mcp-test-issuer';
 import { buildComplianceTool, compliance, failedItems } from '../support/compliance-cli';
-import { CONFORMANCE_MAIN } from '../support/conformance-fixture';
-import { startHttpServer } from '../support/server-process';
 
 const ROOT = resolve(__dirname, '../..');
 /** Every app under apps/, whatever a team named it. */
@@ -12,8 +9,8 @@ const APPS = appProjects(ROOT).map((a) => a.name);
 /**
  * `npm run compliance -- <app>`: each app under apps/ built and started in its production configuration with the
  * command's own issuer passes both checklists with no MUST failing, including what only this mode can show (the
- * refused tokens, the app's log, its folder's README, CHANGELOG and contract snapshot); so does the conformance
- * fixture; an app that is not there or does not start is exit 2 with the reason.
+ * refused tokens, the app's log, its folder's README, CHANGELOG and contract snapshot); an app that is not there or
+ * does not start is exit 2 with the reason. Whatever the apps are named: the any-app-name suite runs this file too.
  */
 describe('npm run compliance -- <app>', () => {
   beforeAll(() => buildComplianceTool(), 120_000);
@@ -44,22 +41,6 @@ describe('npm run compliance -- <app>', () => {
     },
     240_000,
   );
-
-  it('passes the conformance fixture with an issuer configured, no MUST failing in either checklist', async () => {
-    const issuer = await McpTestIssuer.start({ audience: 'mcp:test' });
-    const server = await startHttpServer(CONFORMANCE_MAIN, { ...issuer.env(), NODE_ENV: 'production' });
-    try {
-      const token = await issuer.mint({ scope: '*' });
-      const { code, items } = await compliance(['--url', server.url, '--token', token, '--format', 'json']);
-      // A fixture of the official suite takes no part in agent routing: the SHOULD that asks for it fails, alone.
-      expect(failedItems(items)).toEqual(['1.2 prompts.agent', '2.0 prompts.agent']);
-      expect(code).toBe(0);
-      expect(items.find((i) => i.id === 'spec.conformance')!.status).toBe('pass');
-    } finally {
-      await server.stop();
-      await issuer.close();
-    }
-  }, 240_000);
 
   it('exits 2 with the reason for an app that is not there, or that does not start in production', async () => {
     const unknown = await compliance(['no-such-app']);

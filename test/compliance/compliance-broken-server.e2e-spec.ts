@@ -1,15 +1,7 @@
 import { rmSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { BROKEN_CHANGELOG, BROKEN_README } from '../support/broken-mcp/broken-mcp.folder';
-import { BrokenServer, Defects, startBrokenMcpServer } from '../support/broken-mcp/broken-mcp.server';
-import {
-  ReportItem,
-  buildComplianceTool,
-  compliance,
-  failedItems,
-  folderWith,
-  issuerKeyFile,
-} from '../support/compliance-cli';
+import { Defects, startBrokenMcpServer } from '../support/broken-mcp/broken-mcp.server';
+import { buildComplianceTool, checkServer, failedItems, folderWith } from '../support/compliance-cli';
 
 /** Each defect and the items it must fail (`<standard> <id>`); a SHOULD alone leaves the exit code 0. */
 const DEFECTS: [keyof Defects, string[]][] = [
@@ -80,17 +72,8 @@ describe('npm run compliance against a server written without the platform, brok
   beforeAll(() => buildComplianceTool(), 120_000);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  async function check(defects: Defects): Promise<{ code: number; items: ReportItem[] }> {
-    const server: BrokenServer = await startBrokenMcpServer(defects);
-    const key = issuerKeyFile(server.issuerKey);
-    try {
-      const args = ['--url', server.url, '--token', server.token, '--issuer-key', key, '--dir', dir];
-      return await compliance([...args, '--skip', 'spec.conformance', '--format', 'json']);
-    } finally {
-      await server.close();
-      rmSync(dirname(key), { recursive: true, force: true });
-    }
-  }
+  const check = async (defects: Defects) =>
+    checkServer(await startBrokenMcpServer(defects), dir, ['--skip', 'spec.conformance']);
 
   it('passes the correct server on every item of both checklists but the ones a person must judge', async () => {
     const { code, items } = await check({});

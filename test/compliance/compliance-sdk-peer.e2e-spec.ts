@@ -1,14 +1,6 @@
 import { rmSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { PeerDefects, PeerServer, startSdkPeerServer } from '../support/sdk-peer-server';
-import {
-  ReportItem,
-  buildComplianceTool,
-  compliance,
-  failedItems,
-  folderWith,
-  issuerKeyFile,
-} from '../support/compliance-cli';
+import { PeerDefects, startSdkPeerServer } from '../support/sdk-peer-server';
+import { buildComplianceTool, checkServer, failedItems, folderWith } from '../support/compliance-cli';
 
 const README = [
   '# peer',
@@ -29,17 +21,8 @@ describe('npm run compliance against a server written with the official SDK 1.x 
   beforeAll(() => buildComplianceTool(), 120_000);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  async function check(defects: PeerDefects, extra: string[] = []): Promise<{ code: number; items: ReportItem[] }> {
-    const server: PeerServer = await startSdkPeerServer(defects);
-    const key = issuerKeyFile(server.issuerKey);
-    try {
-      const args = ['--url', server.url, '--token', server.token, '--issuer-key', key, '--dir', dir];
-      return await compliance([...args, '--format', 'json', ...extra]);
-    } finally {
-      await server.close();
-      rmSync(dirname(key), { recursive: true, force: true });
-    }
-  }
+  const check = async (defects: PeerDefects, extra: string[] = []) =>
+    checkServer(await startSdkPeerServer(defects), dir, extra);
 
   it('passes v1.2, the checklist of the revision it speaks, with only what a person must judge left', async () => {
     const { code, items } = await check({});

@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -65,9 +65,23 @@ export function folderWith(files: Record<string, string>): string {
   return dir;
 }
 
-/** A private JWK file for `--issuer-key`. */
-export function issuerKeyFile(key: unknown): string {
-  const dir = mkdtempSync(join(tmpdir(), 'compliance-key-'));
-  writeFileSync(join(dir, 'issuer-key.json'), JSON.stringify(key));
-  return join(dir, 'issuer-key.json');
+/**
+ * `npm run compliance -- --url … --token … --issuer-key … --dir <dir> --format json [extra]` against a test server,
+ * which is closed afterwards: what the tests of servers written without the platform run.
+ */
+export async function checkServer(
+  server: { url: string; token: string; issuerKey: unknown; close(): Promise<void> },
+  dir: string,
+  extra: string[] = [],
+): Promise<{ code: number; items: ReportItem[] }> {
+  const keyDir = mkdtempSync(join(tmpdir(), 'compliance-key-'));
+  const key = join(keyDir, 'issuer-key.json');
+  writeFileSync(key, JSON.stringify(server.issuerKey));
+  try {
+    const args = ['--url', server.url, '--token', server.token, '--issuer-key', key, '--dir', dir];
+    return await compliance([...args, '--format', 'json', ...extra]);
+  } finally {
+    await server.close();
+    rmSync(keyDir, { recursive: true, force: true });
+  }
 }

@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import express, { NextFunction, Request, Response } from 'express';
-import { SignJWT, createLocalJWKSet, exportJWK, generateKeyPair, jwtVerify, type JWK } from 'jose';
 import { z } from 'zod';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { IssuerKeyFile, serverIssuer } from './server-issuer';
 
 /** Defects a team could leave in such a server, each breaking one §18 item. */
 export interface PeerDefects {
@@ -25,7 +25,7 @@ export interface PeerDefects {
 export interface PeerServer {
   url: string;
   token: string;
-  issuerKey: { privateJwk: JWK; issuer: string; audience: string };
+  issuerKey: IssuerKeyFile;
   close(): Promise<void>;
 }
 
@@ -78,13 +78,7 @@ function mcpServer(d: PeerDefects): McpServer {
  * fairly as it judges the platform.
  */
 export async function startSdkPeerServer(d: PeerDefects = {}): Promise<PeerServer> {
-  const { publicKey, privateKey } = await generateKeyPair('RS256', { extractable: true });
-  const issuerKey = {
-    privateJwk: { ...(await exportJWK(privateKey)), kid: 'peer-1', alg: 'RS256' },
-    issuer: 'https://issuer.peer.example',
-    audience: 'mcp:peer',
-  };
-  const jwks = createLocalJWKSet({ keys: [{ ...(await exportJWK(publicKey)), kid: 'peer-1', alg: 'RS256' }] });
+  const { issuerKey, verify, token } = await serverIssuer('peer');
   const app = express();
   app.use((req: Request, res: Response, next: NextFunction) => {
     const id = req.header('x-request-id');
@@ -104,13 +98,8 @@ export async function startSdkPeerServer(d: PeerDefects = {}): Promise<PeerServe
   );
   app.use('/mcp', express.json({ limit: MAX_BODY }));
   app.use('/mcp', async (req: Request, res: Response, next: NextFunction) => {
-    const token = /^Bearer (.+)$/.exec(req.header('authorization') ?? '')?.[1];
-    const ok = token
-      ? await jwtVerify(token, jwks, { issuer: issuerKey.issuer, audience: issuerKey.audience }).then(
-          () => true,
-          () => false,
-        )
-      : false;
+    const bearer = /^Bearer (.+)$/.exec(req.header('authorization') ?? '')?.[1];
+    const ok = bearer ? await verify(bearer) : false;
     if (ok) return next();
     if (!d.noChallenge) res.setHeader('www-authenticate', 'Bearer realm="peer", error="invalid_token"');
     res.status(401).json({ jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Unauthorized' } });
@@ -146,13 +135,7 @@ export async function startSdkPeerServer(d: PeerDefects = {}): Promise<PeerServe
   const { port } = http.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/mcp`,
-    token: await new SignJWT({})
-      .setProtectedHeader({ alg: 'RS256', kid: 'peer-1' })
-      .setIssuer(issuerKey.issuer)
-      .setAudience(issuerKey.audience)
-      .setSubject('reviewer')
-      .setExpirationTime('1h')
-      .sign(privateKey),
+    token: await token(),
     issuerKey,
     close: () => {
       http.closeAllConnections();

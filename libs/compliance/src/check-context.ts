@@ -56,7 +56,7 @@ export class CheckContext {
     this.stdio = options.stdio;
   }
 
-  /** A 2025-11-25 session: `initialize` with the token, then `notifications/initialized`. */
+  /** A 2025-11-25 session: `initialize` with the token (`notifications/initialized` is life.initialized's to send). */
   legacy(): Promise<{ init: Exchange; sessionId?: string }> {
     this.legacyAnswer ??= (async () => {
       const init = await this.probe.post(

@@ -1,7 +1,7 @@
 // `npm run compliance -- <app>` builds an app under apps/ and checks it in its production configuration;
 // `npm run compliance -- --url <endpoint> [--token <bearer>] [--issuer-key <file>] [--dir <folder>]` checks a
 // running MCP server written with any framework. Both take [--standard 1.2|2.0] [--format md|json] [--out <file>],
-// check the §18 checklists of the corporate standard and print (or write) the report.
+// check the §18 checklists of the corporate standard (docs/compliance.md#s18) and print (or write) the report.
 // Exit 0: no MUST fails; 1: a MUST fails; 2: bad arguments, or no server (or the app did not start).
 import { existsSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
-import { createLocalJWKSet, exportJWK, generateKeyPair, jwtVerify, type JWK } from 'jose';
+import { IssuerKeyFile, serverIssuer } from '../server-issuer';
 import { Defects } from './defects';
 import { Answer, LEGACY, MODERN, Message, answer, modernHeaders } from './broken-mcp.methods';
 
@@ -15,7 +15,7 @@ export interface BrokenServer {
   url: string;
   token: string;
   /** What `--issuer-key` reads: the private key, issuer and audience of the JWTs the server also takes. */
-  issuerKey: { privateJwk: JWK; issuer: string; audience: string };
+  issuerKey: IssuerKeyFile;
   close: () => Promise<void>;
 }
 
@@ -27,23 +27,13 @@ export interface BrokenServer {
  */
 export async function startBrokenMcpServer(defects: Defects = {}): Promise<BrokenServer> {
   const version = defects.badVersion ? 'v1' : '1.4.2';
-  const { publicKey, privateKey } = await generateKeyPair('RS256', { extractable: true });
-  const issuerKey = {
-    privateJwk: { ...(await exportJWK(privateKey)), kid: 'broken-1', alg: 'RS256' },
-    issuer: 'https://issuer.broken.example',
-    audience: 'mcp:broken',
-  };
-  const jwks = createLocalJWKSet({ keys: [{ ...(await exportJWK(publicKey)), kid: 'broken-1', alg: 'RS256' }] });
+  const { issuerKey, verify: jwtOk } = await serverIssuer('broken');
   // The JWT checks, each left out by its defect (two hours of clock tolerance take a token expired an hour ago).
   const verify = (token: string) =>
-    jwtVerify(token, jwks, {
-      issuer: issuerKey.issuer,
+    jwtOk(token, {
       ...(defects.ignoresAudience ? {} : { audience: issuerKey.audience }),
       ...(defects.ignoresExpiry ? { clockTolerance: 7_200 } : {}),
-    }).then(
-      () => true,
-      () => false,
-    );
+    });
   const authorized = async (req: IncomingMessage) => {
     const query = new URL(req.url ?? '/', 'http://x').searchParams.get('access_token');
     const header = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];

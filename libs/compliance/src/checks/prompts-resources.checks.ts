@@ -4,7 +4,7 @@ import { evidence } from '../http-probe';
 import { errorCode, listAll, serverInfo } from './catalogue';
 import { readDirFile } from './static.checks';
 
-/** The schemes §18 allows besides the service's own name. */
+/** The schemes the standard allows besides the service's own name (docs/compliance.md#s11). */
 const CORPORATE_SCHEMES = ['use', 'project', 'doc'];
 
 /** The service's name as the server states it (`serverInfo.name`). */
