@@ -50,6 +50,7 @@ const DEFECTS: [keyof Defects, string[]][] = [
   ['promptsWithoutCapability', ['1.2 life.negotiated', '1.2 prompts.capability', '2.0 prompts.capability']],
   ['promptWithInputSchema', ['1.2 prompts.arguments', '2.0 prompts.arguments']],
   ['noAgentPrompts', ['1.2 prompts.agent', '2.0 prompts.agent']],
+  ['noHttpHeadersResource', ['1.2 resources.http-headers', '2.0 resources.http-headers']],
   ['foreignScheme', ['1.2 resources.schemes', '2.0 resources.schemes']],
   ['readWithoutMimeType', ['1.2 resources.read-shape']],
   ['subscribeUndeclared', ['1.2 resources.capabilities']],

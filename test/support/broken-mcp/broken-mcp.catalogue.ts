@@ -48,7 +48,9 @@ export function prompts(d: Defects): Record<string, unknown>[] {
 /** The fixed resources, and their texts. */
 export function resources(d: Defects): { uri: string; name: string; mimeType: string; text: string }[] {
   return [
-    { uri: 'use://http-headers', name: 'http-headers', mimeType: 'application/json', text: '{"headers":[]}' },
+    ...(d.noHttpHeadersResource
+      ? []
+      : [{ uri: 'use://http-headers', name: 'http-headers', mimeType: 'application/json', text: '{"headers":[]}' }]),
     ...(d.noProjectVersion
       ? []
       : [{ uri: 'project://version', name: 'version', mimeType: 'text/plain', text: '1.4.2' }]),

@@ -4,6 +4,7 @@ export const BROKEN_README = [
   '',
   'Tools: `get_status` returns the status of one service; `restart_service` restarts one.',
   'Limits: request size limit 64 KiB, tool timeout 60 s, rate limit 100 calls per minute.',
+  'Send `X-Tenant-Id` with every call (see `use://http-headers`).',
   '',
 ].join('\n');
 

@@ -49,6 +49,8 @@ export interface Defects {
   readWithoutMimeType?: boolean;
   /** `resources/subscribe` answered without the `subscribe` capability. */
   subscribeUndeclared?: boolean;
+  /** No `use://http-headers`, though the README asks for `X-Tenant-Id`. */
+  noHttpHeadersResource?: boolean;
   /** No `project://version` resource. */
   noProjectVersion?: boolean;
   /** 2026-07-28 requests whose headers contradict the body are served. */

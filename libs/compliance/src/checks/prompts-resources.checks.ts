@@ -7,6 +7,15 @@ import { readDirFile } from './static.checks';
 /** The schemes the standard allows besides the service's own name (docs/compliance.md#s11). */
 const CORPORATE_SCHEMES = ['use', 'project', 'doc'];
 
+/** The headers every MCP server may take without listing them: HTTP's, MCP's and the corporate standard's. */
+const STANDARD_HEADERS = new Set(['x-request-id', 'x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host']);
+
+/** `X-…` headers a README names that MCP and the standard do not define (`X-Tenant-Id`, say). */
+function nonStandardHeaders(readme: string): string[] {
+  const names = [...readme.matchAll(/\bX-[A-Za-z][A-Za-z0-9-]*[A-Za-z0-9]\b/g)].map((m) => m[0]);
+  return [...new Set(names)].filter((n) => !STANDARD_HEADERS.has(n.toLowerCase()));
+}
+
 /** The service's name as the server states it (`serverInfo.name`). */
 async function serviceName(ctx: CheckContext, standard: StandardVersion): Promise<string | undefined> {
   const { info } = await serverInfo(ctx, standard);
@@ -84,8 +93,13 @@ export const PROMPTS_RESOURCES_CHECKS: Record<string, Check> = {
   'resources.http-headers': async (ctx, standard) => {
     const { items } = await listAll(ctx, standard, 'resources/list', 'resources');
     if ((items ?? []).some((r) => r.uri === 'use://http-headers')) return pass('`use://http-headers` is listed');
+    // As far as a machine can tell whether the server takes non-standard headers: its README names one.
+    const readme = ctx.dir ? readDirFile(ctx.dir, 'README.md') : undefined;
+    const named = readme ? nonStandardHeaders(readme) : [];
+    if (named.length)
+      return fail(`\`use://http-headers\` is not listed, and README.md names ${named.slice(0, 5).join(', ')}`);
     return manual(
-      '`use://http-headers` is not listed: the reviewer judges whether the server reads non-standard headers',
+      `\`use://http-headers\` is not listed${readme ? ' and README.md names no non-standard header' : ''}: the reviewer judges whether the server reads one`,
     );
   },
   'resources.schemes': async (ctx, standard) => {
