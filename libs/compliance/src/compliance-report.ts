@@ -32,6 +32,13 @@ export function summarize(results: ItemResult[]): { line: string; mustFailed: bo
 /** The report a reviewer reads: one table per checklist, the evidence of each item, the summary last. */
 export function markdownReport(server: string, results: ItemResult[]): string {
   const out = [`# MCP compliance report`, '', `Server: ${server}`, `Checked: ${new Date().toISOString()}`, ''];
+  out.push(
+    'A failed MUST fails the review; a failed SHOULD needs its reason in the README. "pass (in part)": what a machine',
+    'can check passed, and "For the reviewer" says what a person still judges; "manual": a person judges the item;',
+    '"n/a": the item does not apply, for the reason given. The evidence is the request sent and the part of the answer',
+    'that decides, with tokens masked.',
+    '',
+  );
   for (const standard of [...new Set(results.map((r) => r.standard))] as StandardVersion[]) {
     out.push(`## Corporate MCP standard v${standard}, §18`, '', '| Status | Level | Section | Item | Evidence |');
     out.push('| --- | --- | --- | --- | --- |');
