@@ -3,7 +3,7 @@
 
 // The module and the app's main.ts
 export { McpModule } from './mcp.module';
-export { McpModuleOptions, McpModuleAsyncOptions, McpOptionsFactory } from './interfaces/mcp-module-options.interface';
+export { McpModuleOptions, McpModuleAsyncOptions, McpOptionsFactory } from './mcp-module-options.interface';
 export { bootstrapMcpServer, McpBootstrapOptions } from './bootstrap/mcp-server.bootstrap';
 export { createMcpHttpApp } from './bootstrap/mcp-http-app.factory';
 
@@ -23,10 +23,10 @@ export {
   McpPromptOptions,
   McpResourceOptions,
   McpResourceTemplateOptions,
-} from './interfaces/definitions.interface';
+} from './decorators/decorator-options.interface';
 
 // Inside a call
-export { McpAskOptions, McpCallContext } from './interfaces/call-context.interface';
+export { McpAskOptions, McpCallContext } from './context/call-context.interface';
 export { McpPrincipal } from './auth/mcp-principal';
 export { McpExecutionContext } from './context/mcp-execution-context';
 export { MCP_CONTEXT_TYPE } from './mcp.constants';

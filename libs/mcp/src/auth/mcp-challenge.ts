@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { MCP_MODULE_OPTIONS } from '../mcp.constants';
-import { ResolvedMcpOptions } from '../interfaces/mcp-module-options.interface';
+import { ResolvedMcpOptions } from '../mcp-module-options.interface';
 import { MCP_AUTH_CONFIG } from './auth.constants';
 import { ResolvedAuthConfig } from './auth-options.interface';
 import { resourceMetadataUrl } from './resource-url';

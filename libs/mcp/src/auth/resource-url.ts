@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { ResolvedMcpOptions } from '../interfaces/mcp-module-options.interface';
+import { ResolvedMcpOptions } from '../mcp-module-options.interface';
 import { ResolvedAuthConfig } from './auth-options.interface';
 
 /** Where a client finds how to get a token (RFC 9728). @internal */

@@ -1,6 +1,6 @@
 import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { MCP_MODULE_OPTIONS } from '../mcp.constants';
-import { ResolvedMcpOptions } from '../interfaces/mcp-module-options.interface';
+import { ResolvedMcpOptions } from '../mcp-module-options.interface';
 import { McpRegistry } from '../registry/mcp.registry';
 import { MCP_AUTH_CONFIG } from './auth.constants';
 import { ResolvedAuthConfig } from './auth-options.interface';

@@ -2,7 +2,7 @@ import { INestApplication, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NodeSDK } from '@opentelemetry/sdk-node';
 import { MCP_MODULE_OPTIONS } from '../mcp.constants';
-import { ResolvedMcpOptions } from '../interfaces/mcp-module-options.interface';
+import { ResolvedMcpOptions } from '../mcp-module-options.interface';
 import { McpStdioTransport } from '../transports/stdio/mcp-stdio.transport';
 import { McpMetricsServer } from '../observability/mcp-metrics.server';
 import { stopMcpTelemetry } from '../observability/mcp-telemetry';

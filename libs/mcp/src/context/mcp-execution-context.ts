@@ -1,6 +1,6 @@
 import { ExecutionContext } from '@nestjs/common';
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host.js';
-import { McpCallContext } from '../interfaces/call-context.interface';
+import { McpCallContext } from './call-context.interface';
 
 /**
  * The MCP view of an `ExecutionContext`, like `GqlExecutionContext`: use it in guards,

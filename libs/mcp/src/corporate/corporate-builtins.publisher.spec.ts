@@ -11,8 +11,8 @@ import { McpRegistry } from '../registry/mcp.registry';
 import { CORPORATE_URIS } from '../registry/resource-entry.factory';
 import { CORPORATE_SCHEMES, uriScheme } from '../registry/registry-rules';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '../wire/protocol-version';
-import { McpCallContext } from '../interfaces/call-context.interface';
-import { McpModuleOptions, ResolvedMcpOptions } from '../interfaces/mcp-module-options.interface';
+import { McpCallContext } from '../context/call-context.interface';
+import { McpModuleOptions, ResolvedMcpOptions } from '../mcp-module-options.interface';
 import { McpCorporateOptions } from './corporate-options.interface';
 
 const ctx = {} as McpCallContext;

@@ -1,6 +1,6 @@
 import { SetMetadata } from '@nestjs/common';
 import { MCP_COMPLETION_METADATA } from '../mcp.constants';
-import { McpCompletionOptions } from '../interfaces/definitions.interface';
+import { McpCompletionOptions } from './decorator-options.interface';
 
 /**
  * Completes one prompt argument or template variable for `completion/complete`. The method receives

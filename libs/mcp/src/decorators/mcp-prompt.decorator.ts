@@ -1,6 +1,6 @@
 import { SetMetadata } from '@nestjs/common';
 import { MCP_PROMPT_METADATA } from '../mcp.constants';
-import { McpPromptOptions } from '../interfaces/definitions.interface';
+import { McpPromptOptions } from './decorator-options.interface';
 
 /**
  * Publishes a provider method as an MCP prompt. The method receives the string arguments

@@ -1,6 +1,6 @@
 import { SetMetadata } from '@nestjs/common';
 import { MCP_RESOURCE_METADATA, MCP_RESOURCE_TEMPLATE_METADATA } from '../mcp.constants';
-import { McpResourceOptions, McpResourceTemplateOptions } from '../interfaces/definitions.interface';
+import { McpResourceOptions, McpResourceTemplateOptions } from './decorator-options.interface';
 
 /**
  * Publishes a provider method as a fixed-URI resource. The method returns a string (text with the

@@ -1,6 +1,6 @@
 import { SetMetadata } from '@nestjs/common';
 import { MCP_TOOL_METADATA } from '../mcp.constants';
-import { McpToolOptions } from '../interfaces/definitions.interface';
+import { McpToolOptions } from './decorator-options.interface';
 
 /**
  * Publishes a provider method as an MCP tool. The method runs through Nest's pipeline (guards,

@@ -13,7 +13,7 @@ import {
   McpResourceOptions,
   McpResourceTemplateOptions,
   McpToolOptions,
-} from '../interfaces/definitions.interface';
+} from '../decorators/decorator-options.interface';
 
 /** A provider method as the reflector sees it. @internal */
 export type McpMethod = (...args: never[]) => unknown;

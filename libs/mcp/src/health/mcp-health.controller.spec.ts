@@ -6,7 +6,7 @@ import { createServer, Server } from 'node:http';
 import request from 'supertest';
 import { MCP_MODULE_OPTIONS } from '../mcp.constants';
 import { resolveMcpOptions } from '../mcp-options.resolver';
-import { McpModuleOptions } from '../interfaces/mcp-module-options.interface';
+import { McpModuleOptions } from '../mcp-module-options.interface';
 import { MCP_AUTH_CONFIG } from '../auth/auth.constants';
 import { ResolvedAuthConfig } from '../auth/auth-options.interface';
 import { McpScopesGuard } from '../auth/mcp-scopes.guard';

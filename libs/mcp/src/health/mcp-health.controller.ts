@@ -1,7 +1,7 @@
 import { Controller, Get, Inject, NotFoundException, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { MCP_MODULE_OPTIONS } from '../mcp.constants';
-import { ResolvedMcpOptions } from '../interfaces/mcp-module-options.interface';
+import { ResolvedMcpOptions } from '../mcp-module-options.interface';
 import { HealthAnswer } from './health-body.mapper';
 import { McpHealthService } from './mcp-health.service';
 

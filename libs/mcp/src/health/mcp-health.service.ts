@@ -7,7 +7,7 @@ import type {
   HealthIndicatorStatus,
 } from '@nestjs/terminus';
 import { MCP_MODULE_OPTIONS } from '../mcp.constants';
-import { ResolvedMcpOptions } from '../interfaces/mcp-module-options.interface';
+import { ResolvedMcpOptions } from '../mcp-module-options.interface';
 import { McpSessionManager } from '../sessions/mcp-session.manager';
 import { HEALTH_MAX_HEAP_ENV } from './health.constants';
 import { HealthAnswer, healthAnswer, readinessAnswer } from './health-body.mapper';

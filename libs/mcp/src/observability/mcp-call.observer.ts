@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { Context, Span } from '@opentelemetry/api';
 import type { Logger as PinoLogger } from 'pino';
 import { MCP_MODULE_OPTIONS } from '../mcp.constants';
-import { ResolvedMcpOptions } from '../interfaces/mcp-module-options.interface';
+import { ResolvedMcpOptions } from '../mcp-module-options.interface';
 import { McpRegistry } from '../registry/mcp.registry';
 import { ToolEntry } from '../registry/registry-entries';
 import { JsonRpcRequest } from '../wire/json-rpc';

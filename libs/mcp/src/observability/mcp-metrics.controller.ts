@@ -2,7 +2,7 @@ import { Controller, Get, Header, Inject, NotFoundException, Req, Res, Unauthori
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { MCP_MODULE_OPTIONS } from '../mcp.constants';
-import { ResolvedMcpOptions } from '../interfaces/mcp-module-options.interface';
+import { ResolvedMcpOptions } from '../mcp-module-options.interface';
 import { McpMetrics } from './mcp-metrics.service';
 
 const digest = (s: string) => createHash('sha256').update(s).digest();

@@ -4,7 +4,7 @@ import { McpSession } from '../sessions/mcp-session';
 import { CallLimiter } from '../limits/call-limiter';
 import { ResourceNotFoundError, TimeoutError, ToolExecutionError } from '../errors/mcp.error';
 import { ErrorCode } from '../wire/json-rpc';
-import { McpCallContext } from '../interfaces/call-context.interface';
+import { McpCallContext } from '../context/call-context.interface';
 import { Invocation, invoke } from './invocation.stage';
 import { InvocationScope } from './invocation-scope';
 import { RequestStateCodec } from './request-state.codec';

@@ -2,7 +2,7 @@ import { InvalidParamsError, McpError, RateLimitedError, TimeoutError, ToolExecu
 import { callerSubject } from '../auth/mcp-principal';
 import { toJsonRpcError, toolErrorText } from '../errors/error-mapper';
 import { ErrorCode } from '../wire/json-rpc';
-import { McpCallContext } from '../interfaces/call-context.interface';
+import { McpCallContext } from '../context/call-context.interface';
 import { createCallContext } from './call-context.factory';
 import { McpCallLimits } from '../limits/call-limiter';
 import { InvocationScope } from './invocation-scope';

@@ -1,5 +1,5 @@
 import { McpError } from '../errors/mcp.error';
-import { LOGGING_LEVELS, LoggingLevel } from '../interfaces/call-context.interface';
+import { LOGGING_LEVELS, LoggingLevel } from '../wire/logging-level';
 import { McpRegistry } from '../registry/mcp.registry';
 import { ErrorCode } from '../wire/json-rpc';
 import { MethodHandler, MethodResult, RequestScope } from './handlers/handler-context';

@@ -1,6 +1,6 @@
 import { getMetadataStorage } from 'class-validator';
 import { targetConstructorToSchema } from 'class-validator-jsonschema';
-import { DtoClass, JsonSchema } from '../interfaces/definitions.interface';
+import { DtoClass, JsonSchema } from '../decorators/decorator-options.interface';
 
 /**
  * Builds a JSON Schema 2020-12 object from a class-validator DTO: `properties` with their

@@ -1,4 +1,4 @@
-import { JsonSchema } from '../interfaces/definitions.interface';
+import { JsonSchema } from '../decorators/decorator-options.interface';
 
 /** A tool argument mirrored in an `Mcp-Param-{name}` header (SEP-2243, `x-mcp-header`). @internal */
 export interface HeaderParam {

@@ -1,6 +1,6 @@
 import { Test } from '@nestjs/testing';
 import { McpModule } from '../mcp.module';
-import { McpCallContext } from '../interfaces/call-context.interface';
+import { McpCallContext } from '../context/call-context.interface';
 import { McpListKind, McpRegistry } from './mcp.registry';
 
 const ctx = {} as McpCallContext;

@@ -1,11 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { MCP_MODULE_OPTIONS } from '../mcp.constants';
-import { ResolvedMcpOptions } from '../interfaces/mcp-module-options.interface';
+import { ResolvedMcpOptions } from '../mcp-module-options.interface';
 import { ListPager } from './list-pager';
 import { ListKind, projectDefinition } from '../wire/era-projection';
 import { ProtocolVersion, eraFeatures } from '../wire/protocol-version';
-import { McpPromptOptions, McpResourceOptions } from '../interfaces/definitions.interface';
-import { McpCallContext } from '../interfaces/call-context.interface';
+import { McpPromptOptions, McpResourceOptions } from '../decorators/decorator-options.interface';
+import { McpCallContext } from '../context/call-context.interface';
 import { RegistryViolations } from './registry-rules';
 import { buildResourceEntry } from './resource-entry.factory';
 import { buildPromptEntry } from './prompt-entry.factory';

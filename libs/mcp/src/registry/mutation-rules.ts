@@ -1,4 +1,4 @@
-import { JsonSchema, McpToolMutation } from '../interfaces/definitions.interface';
+import { JsonSchema, McpToolMutation } from '../decorators/decorator-options.interface';
 
 const RISKS = ['low', 'medium', 'high'];
 

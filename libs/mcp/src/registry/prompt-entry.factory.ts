@@ -1,4 +1,4 @@
-import { McpPromptOptions } from '../interfaces/definitions.interface';
+import { McpPromptOptions } from '../decorators/decorator-options.interface';
 import { RegistryViolations, TOOL_NAME_PATTERN, toSnakeCase } from './registry-rules';
 import { McpHandler, PromptEntry } from './registry-entries';
 

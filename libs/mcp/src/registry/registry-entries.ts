@@ -1,5 +1,5 @@
-import { DtoClass } from '../interfaces/definitions.interface';
-import { McpCallContext } from '../interfaces/call-context.interface';
+import { DtoClass } from '../decorators/decorator-options.interface';
+import { McpCallContext } from '../context/call-context.interface';
 import type { HeaderParam } from './header-params';
 import type { SchemaValidator } from './schema-compiler';
 

@@ -1,4 +1,4 @@
-import { McpResourceOptions, McpResourceTemplateOptions } from '../interfaces/definitions.interface';
+import { McpResourceOptions, McpResourceTemplateOptions } from '../decorators/decorator-options.interface';
 import { CORPORATE_SCHEMES, RegistryViolations, uriScheme } from './registry-rules';
 import { UriTemplateMatcher } from './uri-template.matcher';
 import { McpHandler, ResourceEntry, ResourceTemplateEntry } from './registry-entries';

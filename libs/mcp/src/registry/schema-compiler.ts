@@ -1,7 +1,7 @@
 import Ajv2020, { ErrorObject, ValidateFunction } from 'ajv/dist/2020';
 import AjvDraft7 from 'ajv';
 import addFormats from 'ajv-formats';
-import { JsonSchema } from '../interfaces/definitions.interface';
+import { JsonSchema } from '../decorators/decorator-options.interface';
 
 const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
 

@@ -1,4 +1,4 @@
-import { McpToolOptions } from '../interfaces/definitions.interface';
+import { McpToolOptions } from '../decorators/decorator-options.interface';
 import { resolveToolTask } from './task-support.rules';
 
 const resolve = (options: Partial<McpToolOptions>) => {

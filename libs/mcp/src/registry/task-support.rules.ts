@@ -1,4 +1,4 @@
-import { McpToolOptions, McpToolTaskOptions } from '../interfaces/definitions.interface';
+import { McpToolOptions, McpToolTaskOptions } from '../decorators/decorator-options.interface';
 import { ToolTask } from './registry-entries';
 
 const SUPPORT = ['optional', 'required'];

@@ -1,4 +1,4 @@
-import { McpToolAnnotations, McpToolOptions } from '../interfaces/definitions.interface';
+import { McpToolAnnotations, McpToolOptions } from '../decorators/decorator-options.interface';
 
 /** `_meta` key carrying the corporate safety metadata in machine-readable form. */
 export const TOOL_SAFETY_META_KEY = 'corporate/tool-safety';

@@ -1,5 +1,5 @@
 import { sensitivePaths } from '../observability/argument-masker';
-import { DtoClass, JsonSchema, McpToolOptions } from '../interfaces/definitions.interface';
+import { DtoClass, JsonSchema, McpToolOptions } from '../decorators/decorator-options.interface';
 import { dtoToJsonSchema } from './dto-schema.factory';
 import { RegistryViolations, TOOL_NAME_PATTERN, toSnakeCase } from './registry-rules';
 import { mutationProblems } from './mutation-rules';

@@ -1,4 +1,4 @@
-import { JsonSchema } from '../interfaces/definitions.interface';
+import { JsonSchema } from '../decorators/decorator-options.interface';
 
 type Schema = JsonSchema;
 

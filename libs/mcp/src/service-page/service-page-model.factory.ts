@@ -1,5 +1,5 @@
 import { ResolvedAuthConfig } from '../auth/auth-options.interface';
-import { ResolvedMcpOptions } from '../interfaces/mcp-module-options.interface';
+import { ResolvedMcpOptions } from '../mcp-module-options.interface';
 import { LATEST_PROTOCOL_VERSION } from '../wire/protocol-version';
 import { McpRegistry } from '../registry/mcp.registry';
 import { authView } from './auth-view.factory';

@@ -1,5 +1,5 @@
 import { renderToolSafety } from '../registry/tool-description.renderer';
-import { McpToolOptions } from '../interfaces/definitions.interface';
+import { McpToolOptions } from '../decorators/decorator-options.interface';
 import { exampleArguments } from './argument-example.factory';
 import { riskLevel, toolView } from './tool-view.factory';
 

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { LOGGING_LEVELS, LoggingLevel, McpClientInfo } from '../interfaces/call-context.interface';
+import { LOGGING_LEVELS, LoggingLevel } from '../wire/logging-level';
+import { McpClientInfo } from '../wire/client-info';
 import { McpError } from '../errors/mcp.error';
 import { ErrorCode, JsonRpcId, JsonRpcMessage, JsonRpcResponse } from '../wire/json-rpc';
 import { MessageSink } from '../wire/message-sink';

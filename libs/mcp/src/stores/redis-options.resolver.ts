@@ -1,4 +1,4 @@
-import type { McpRedisOptions } from '../interfaces/mcp-module-options.interface';
+import type { McpRedisOptions } from './redis-options.interface';
 
 const list = (value: string | undefined): string[] | undefined =>
   value?.trim()

@@ -1,4 +1,5 @@
-import { LoggingLevel, McpClientInfo } from '../interfaces/call-context.interface';
+import { LoggingLevel } from '../wire/logging-level';
+import { McpClientInfo } from '../wire/client-info';
 
 /**
  * What is shared of a 2025-era HTTP session: metadata only, never live objects (streams, abort controllers,

@@ -6,7 +6,7 @@ import { McpTaskRecord } from '../stores/task.store';
 import { RequestStateCodec } from '../pipeline/request-state.codec';
 import { McpRegistry } from '../registry/mcp.registry';
 import { ToolEntry } from '../registry/registry-entries';
-import { McpCallContext } from '../interfaces/call-context.interface';
+import { McpCallContext } from '../context/call-context.interface';
 import { McpTaskEvents } from './task-events';
 import { McpTaskObserver } from './task-observer';
 import { McpTaskQueue } from './task.queue';

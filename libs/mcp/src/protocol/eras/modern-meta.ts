@@ -1,5 +1,6 @@
 import { InvalidParamsError, McpError } from '../../errors/mcp.error';
-import { LOGGING_LEVELS, LoggingLevel, McpClientInfo } from '../../interfaces/call-context.interface';
+import { LOGGING_LEVELS, LoggingLevel } from '../../wire/logging-level';
+import { McpClientInfo } from '../../wire/client-info';
 import { ErrorCode, JsonRpcRequest } from '../../wire/json-rpc';
 import { MetaKey } from '../../wire/meta-keys';
 import {

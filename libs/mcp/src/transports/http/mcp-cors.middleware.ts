@@ -1,7 +1,7 @@
 import { Inject, Injectable, NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { MCP_MODULE_OPTIONS } from '../../mcp.constants';
-import { ResolvedMcpOptions } from '../../interfaces/mcp-module-options.interface';
+import { ResolvedMcpOptions } from '../../mcp-module-options.interface';
 import { checkOriginAndHost, hostMatcher, originMatcher } from './http-checks';
 
 const ALLOW_HEADERS =

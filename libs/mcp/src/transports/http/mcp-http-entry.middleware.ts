@@ -1,7 +1,7 @@
 import { Inject, Injectable, NestMiddleware, Optional } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { MCP_MODULE_OPTIONS } from '../../mcp.constants';
-import { ResolvedMcpOptions } from '../../interfaces/mcp-module-options.interface';
+import { ResolvedMcpOptions } from '../../mcp-module-options.interface';
 import { PROTECTED_RESOURCE_PATH } from '../../auth/resource-url';
 import { requestIdFor } from '../../observability/request-id';
 import { McpHttpTraceMiddleware } from '../../observability/mcp-http-trace.middleware';

@@ -1,29 +1,10 @@
 import type { McpPrincipal } from '../auth/mcp-principal';
 import { JsonRpcId } from '../wire/json-rpc';
-
-/** Syslog severities of MCP `notifications/message`, lowest first. */
-export const LOGGING_LEVELS = [
-  'debug',
-  'info',
-  'notice',
-  'warning',
-  'error',
-  'critical',
-  'alert',
-  'emergency',
-] as const;
-export type LoggingLevel = (typeof LOGGING_LEVELS)[number];
+import { LoggingLevel } from '../wire/logging-level';
+import { McpClientInfo } from '../wire/client-info';
 
 /** Sends `notifications/message` to the client of the current call, filtered by its `logging/setLevel`. */
 export type McpClientLogger = Record<LoggingLevel, (data: unknown, logger?: string) => void>;
-
-/** Identity of the MCP client as it introduced itself in `initialize`. */
-export interface McpClientInfo {
-  name: string;
-  version: string;
-  title?: string;
-  [key: string]: unknown;
-}
 
 /** Options of a question to the client (`elicit`, `sample`, `listRoots`). */
 export interface McpAskOptions {
