@@ -1,6 +1,6 @@
 import { Check, manual, fail, pass } from '../check-context';
 import { AuthProxy } from '../conformance/auth-proxy';
-import { GENERIC_SCENARIOS, runScenario } from '../conformance/conformance-suite';
+import { GENERIC_SCENARIOS, runScenarios } from '../conformance/conformance-suite';
 
 /**
  * The specification's own conformance verdicts, from the official suite the repository pins (not re-implemented
@@ -17,12 +17,10 @@ export const CONFORMANCE_CHECKS: Record<string, Check> = {
     const lines = [`official conformance suite ${ctx.suite.version}, through a loopback proxy adding the token`];
     let ok = true;
     try {
-      for (const scenario of scenarios) {
-        const r = await runScenario(ctx.suite.cli, proxy.url, scenario);
+      for (const r of await runScenarios(ctx.suite.cli, proxy.url, scenarios)) {
         ok &&= r.failed === 0 && r.total > 0;
-        lines.push(
-          `${scenario}: ${r.passed}/${r.total} passed${r.failures.length ? `; ${r.failures.slice(0, 3).join('; ')}` : ''}`,
-        );
+        const failures = r.failures.length ? `; ${r.failures.slice(0, 3).join('; ')}` : '';
+        lines.push(`${r.scenario}: ${r.passed}/${r.total} passed${failures}`);
       }
     } finally {
       await proxy.close();

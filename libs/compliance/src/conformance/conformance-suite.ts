@@ -61,3 +61,25 @@ export function runScenario(cli: string, url: string, scenario: string, timeoutM
     );
   });
 }
+
+/**
+ * Runs the scenarios `concurrency` at a time (each is its own process, mostly waiting on the server), their verdicts
+ * in the order given.
+ */
+export async function runScenarios(
+  cli: string,
+  url: string,
+  scenarios: string[],
+  concurrency = 3,
+): Promise<ScenarioResult[]> {
+  const results: ScenarioResult[] = new Array(scenarios.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < scenarios.length) {
+      const i = next++;
+      results[i] = await runScenario(cli, url, scenarios[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, scenarios.length) }, worker));
+  return results;
+}
