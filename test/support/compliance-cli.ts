@@ -54,6 +54,17 @@ export async function compliance(
   return { code, items, stderr, stdout };
 }
 
+/**
+ * The report fails exactly `expected` (`<standard> <id>`), each with evidence, and exits 1 when one of them is a MUST
+ * (0 when only SHOULDs fail).
+ */
+export function expectFailsExactly(result: { code: number; items: ReportItem[] }, expected: string[]): void {
+  expect(failedItems(result.items).sort()).toEqual([...expected].sort());
+  const failed = result.items.filter((i) => i.status === 'fail');
+  for (const item of failed) expect([item.id, item.evidence.join(' ').trim()]).not.toEqual([item.id, '']);
+  expect(result.code).toBe(failed.some((i) => i.level === 'MUST') ? 1 : 0);
+}
+
 /** The failed items as `<standard> <id>`. */
 export const failedItems = (items: ReportItem[]): string[] =>
   items.filter((i) => i.status === 'fail').map((i) => `${i.standard} ${i.id}`);

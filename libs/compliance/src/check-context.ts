@@ -33,6 +33,7 @@ export interface CheckOptions {
 export class CheckContext {
   private legacyAnswer?: Promise<{ init: Exchange; sessionId?: string }>;
   private discoverAnswer?: Promise<Exchange>;
+  private readonly asked = new Map<string, Promise<unknown>>();
 
   /** The server's folder (README.md, CHANGELOG.md, mcp-contract.json) for the documentation items, when given. */
   readonly dir?: string;
@@ -130,6 +131,12 @@ export class CheckContext {
   async capabilities(standard: StandardVersion): Promise<Record<string, Record<string, unknown> | undefined>> {
     const answer = standard === '1.2' ? (await this.legacy()).init : await this.discover();
     return (answer.body?.result?.capabilities as Record<string, Record<string, unknown>> | undefined) ?? {};
+  }
+
+  /** What `ask` answers, asked once per run under `key` (the tool list of an era, say) and shared by the checks. */
+  once<T>(key: string, ask: () => Promise<T>): Promise<T> {
+    if (!this.asked.has(key)) this.asked.set(key, ask());
+    return this.asked.get(key) as Promise<T>;
   }
 
   /** `server/discover` of 2026-07-28. */

@@ -1,7 +1,7 @@
 import { Check, CheckContext, fail, manual, notApplicable, pass, passInPart } from '../check-context';
 import { StandardVersion, Verdict } from '../compliance.types';
 import { Exchange, evidence } from '../http-probe';
-import { errorCode } from './catalogue';
+import { errorCode, listAll } from './catalogue';
 import { ListedTool, listTools } from './tools.checks';
 
 type Annotated = ListedTool & { annotations?: Record<string, unknown>; _meta?: Record<string, unknown> };
@@ -21,26 +21,29 @@ const external = (t: Annotated) => {
 
 /**
  * A call that must fail validation, sent only to a tool marked read-only (so a server that does not validate
- * changes nothing): a value of the wrong type for one of its typed properties.
+ * changes nothing): a value of the wrong type for one of its typed properties. Sent once per era; the argument, the
+ * error and the log checks all read its answer.
  */
-export async function invalidCall(
+export function invalidCall(
   ctx: CheckContext,
   standard: StandardVersion,
 ): Promise<{ tool: string; field: string; answer: Exchange } | undefined> {
-  const { tools } = await listTools(ctx, standard);
-  for (const t of (tools ?? []) as Annotated[]) {
-    if (mutating(t) || typeof t.name !== 'string') continue;
-    const properties = (t.inputSchema?.properties ?? {}) as Record<string, { type?: unknown }>;
-    const typed = Object.entries(properties).find(
-      ([, p]) => p?.type === 'string' || p?.type === 'integer' || p?.type === 'number',
-    );
-    if (!typed) continue;
-    const [field, schema] = typed;
-    const wrong = schema.type === 'string' ? 12345 : 'not-a-number';
-    const answer = await ctx.request(standard, 'tools/call', { name: t.name, arguments: { [field]: wrong } }, t.name);
-    return { tool: t.name, field, answer };
-  }
-  return undefined;
+  return ctx.once(`invalid call ${standard}`, async () => {
+    const { tools } = await listTools(ctx, standard);
+    for (const t of (tools ?? []) as Annotated[]) {
+      if (mutating(t) || typeof t.name !== 'string') continue;
+      const properties = (t.inputSchema?.properties ?? {}) as Record<string, { type?: unknown }>;
+      const typed = Object.entries(properties).find(([, p]) =>
+        ['string', 'integer', 'number'].includes(String(p?.type)),
+      );
+      if (!typed) continue;
+      const [field, schema] = typed;
+      const wrong = schema.type === 'string' ? 12345 : 'not-a-number';
+      const answer = await ctx.request(standard, 'tools/call', { name: t.name, arguments: { [field]: wrong } }, t.name);
+      return { tool: t.name, field, answer };
+    }
+    return undefined;
+  });
 }
 
 /** Not applicable, with the list's answer, when the server lists no tools in this era. */
@@ -98,16 +101,20 @@ export const TOOL_CALLS_CHECKS: Record<string, Check> = {
   'tools.deterministic': async (ctx, standard) => {
     const none = await noTools(ctx, standard);
     if (none) return none;
-    const [a, b] = [await listTools(ctx, standard), await listTools(ctx, standard)];
-    if (!a.tools) return notApplicable('no tools listed');
-    const same = JSON.stringify(a.tools) === JSON.stringify(b.tools);
+    // Two fresh listings, one after the other (not the shared one).
+    const [a, b] = [
+      await listAll(ctx, standard, 'tools/list', 'tools'),
+      await listAll(ctx, standard, 'tools/list', 'tools'),
+    ];
+    const same = JSON.stringify(a.items) === JSON.stringify(b.items);
     const line = `tools/list twice: ${same ? 'the same tools, in the same order' : 'the answers differ'}`;
-    const withOutput = a.tools.filter((t) => (t as Record<string, unknown>).outputSchema).length;
+    const listed = a.items ?? [];
+    const withOutput = listed.filter((t) => t.outputSchema).length;
     return same
       ? passInPart(
           'that each tool’s result has a fixed format',
           line,
-          `${withOutput} of ${a.tools.length} tools declare an outputSchema`,
+          `${withOutput} of ${listed.length} tools declare an outputSchema`,
         )
       : fail(line);
   },

@@ -12,13 +12,18 @@ export interface ListedTool {
   inputSchema?: { $schema?: unknown } & Record<string, unknown>;
 }
 
-/** Every page of `tools/list` in the era of the checklist, or no tools with the answer when there are none. */
-export async function listTools(
+/**
+ * Every page of `tools/list` in the era of the checklist, or no tools with the answer when there are none; listed once
+ * per run and shared by the checks (`tools.deterministic` lists again itself).
+ */
+export function listTools(
   ctx: CheckContext,
   standard: StandardVersion,
 ): Promise<{ tools?: ListedTool[]; answer: Exchange }> {
-  const { items, answer } = await listAll(ctx, standard, 'tools/list', 'tools');
-  return { ...(items ? { tools: items as ListedTool[] } : {}), answer };
+  return ctx.once(`tools/list ${standard}`, async () => {
+    const { items, answer } = await listAll(ctx, standard, 'tools/list', 'tools');
+    return { ...(items ? { tools: items as ListedTool[] } : {}), answer };
+  });
 }
 
 /** A check over the listed tools: `bad` names what is wrong with one tool, or undefined. */
