@@ -15,23 +15,22 @@ import {
 import { McpSession } from '../sessions/mcp-session';
 import { MessageSink } from '../wire/message-sink';
 import { BATCH_PARALLELISM, joinBatchAnswer, mapBounded } from './batch-answer';
-import { MethodHandler, MethodResult } from './handlers/handler-context';
+import { MethodResult } from './handlers/handler-context';
 import { initializeResult } from './initialize';
 import { McpSessionManager } from '../sessions/mcp-session.manager';
 import { McpPrincipal } from '../auth/mcp-principal';
 import { DispatchOutcome, failure } from './dispatch-outcome';
-import { legacyMethods, modernMethods } from './method-table';
+import { LEGACY_METHODS, MODERN_METHODS, MethodTable, routeOf } from './method-table';
 import { McpRequestRunner } from './request-runner';
 import { StreamLimiter } from '../limits/stream-limiter';
 import { ModernHeaders, readModernMeta } from './eras/modern-meta';
 import { ModernEnvelope } from './eras/modern-envelope';
 import { checkParamHeaders } from './eras/param-headers';
 import { McpError } from '../errors/mcp.error';
-import { discoverResult } from './server-discover';
 import { listenHandler } from './handlers/subscriptions.handler';
 import { MCP_AUTH_CONFIG } from '../auth/auth.constants';
-import { ProtocolVersion, eraFeatures } from '../wire/protocol-version';
-import { TASKS_EXTENSION } from '../tasks/tasks.constants';
+import { serverCapabilities } from './server-capabilities';
+import { ProtocolVersion } from '../wire/protocol-version';
 
 /** The metric label of a message that runs no handler, by kind (never the client's own text). */
 const NOT_RUN = { invalid: 'invalid_request', response: 'response', notification: 'notification' } as const;
@@ -58,8 +57,8 @@ export interface ModernRequestContext {
 @Injectable()
 export class McpDispatcher {
   private readonly logger = new Logger('McpDispatcher');
-  private readonly legacy: Map<string, MethodHandler>;
-  private readonly modern: Map<string, MethodHandler>;
+  /** The 2026-07-28 methods: the era's table and `subscriptions/listen`, which holds this replica's streams. */
+  private readonly modern: MethodTable;
   private readonly envelope: ModernEnvelope;
 
   constructor(
@@ -70,36 +69,9 @@ export class McpDispatcher {
     streams: StreamLimiter,
     @Inject(MCP_AUTH_CONFIG) private readonly auth: { mode: string },
   ) {
-    this.legacy = legacyMethods(registry);
-    this.modern = modernMethods(registry, [
-      ['server/discover', () => discoverResult(this.capabilities('2026-07-28'), options)],
-      ['subscriptions/listen', listenHandler(sessions, () => this.capabilities(), streams)],
-    ]);
+    const listen = listenHandler(sessions, () => serverCapabilities(registry), streams);
+    this.modern = { ...MODERN_METHODS, 'subscriptions/listen': { handler: listen } };
     this.envelope = new ModernEnvelope(options);
-  }
-
-  /**
-   * The capabilities this registry supports; declared in `initialize` and `server/discover`. With task tools: the
-   * tasks extension to 2026-07-28 clients, the tasks utility to 2025-11-25 sessions (`tasks/list` only when callers
-   * are told apart: without authentication every caller would see every task).
-   */
-  capabilities(version?: ProtocolVersion): Record<string, unknown> {
-    const r = this.registry;
-    const caps: Record<string, unknown> = { logging: {} };
-    if (r.tools.size) caps.tools = { listChanged: true };
-    if (r.prompts.size) caps.prompts = { listChanged: true };
-    if (r.resources.size || r.templates.size) caps.resources = { subscribe: true, listChanged: true };
-    if (r.completions.size) caps.completions = {};
-    if (version && [...r.tools.values()].some((t) => t.task)) {
-      if (eraFeatures(version).modern) caps.extensions = { [TASKS_EXTENSION]: {} };
-      else if (eraFeatures(version).tasksUtility)
-        caps.tasks = {
-          ...(this.auth.mode === 'disabled' ? {} : { list: {} }),
-          cancel: {},
-          requests: { tools: { call: {} } },
-        };
-    }
-    return caps;
   }
 
   /**
@@ -168,8 +140,8 @@ export class McpDispatcher {
     } catch (error) {
       return this.refusedEarly(request.id, toJsonRpcError(error, request.method), from);
     }
-    const handler = this.modern.get(request.method);
-    if (!handler) return this.runner.unknownMethod(request, session, from.rid, from.principal);
+    const route = routeOf(this.modern, request.method);
+    if (!route) return this.runner.unknownMethod(request, session, from.rid, from.principal);
     const tool = request.method === 'tools/call' ? this.registry.tools.get(request.params?.name as string) : undefined;
     if (tool?.headerParams.length && from.headers) {
       try {
@@ -180,7 +152,7 @@ export class McpDispatcher {
     }
     from.closed?.addEventListener('abort', () => session.cancel(request.id), { once: true });
     const serialise = (id: JsonRpcId, result: MethodResult) => this.envelope.serialise(id, request.method, result);
-    return this.runner.run(request, handler, session, from.sink, serialise, from.rid, from.principal);
+    return this.runner.run(request, route, session, from.sink, serialise, from.rid, from.principal);
   }
 
   /**
@@ -209,7 +181,9 @@ export class McpDispatcher {
       if (session.initialized)
         return failure(id, ErrorCode.InvalidRequest, 'Invalid Request: session already initialized', undefined, rid);
       try {
-        const result = initializeResult(request.params ?? {}, session, (v) => this.capabilities(v), this.options);
+        const capabilities = (v: ProtocolVersion) =>
+          serverCapabilities(this.registry, v, this.auth.mode === 'disabled');
+        const result = initializeResult(request.params ?? {}, session, capabilities, this.options);
         return { body: JSON.stringify({ jsonrpc: '2.0', id, result }) };
       } catch (error) {
         const e = toJsonRpcError(error, 'initialize');
@@ -219,9 +193,9 @@ export class McpDispatcher {
     if (!session.initialized && method !== 'ping') {
       return failure(id, ErrorCode.InvalidRequest, 'Invalid Request: send initialize first', undefined, rid);
     }
-    const handler = this.legacy.get(method);
-    if (!handler) return this.runner.unknownMethod(request, session, rid, principal ?? session.principal);
-    return this.runner.run(request, handler, session, sink, serialise, rid, principal ?? session.principal);
+    const route = routeOf(LEGACY_METHODS, method);
+    if (!route) return this.runner.unknownMethod(request, session, rid, principal ?? session.principal);
+    return this.runner.run(request, route, session, sink, serialise, rid, principal ?? session.principal);
   }
 
   private notification(n: JsonRpcNotification, session: McpSession): void {

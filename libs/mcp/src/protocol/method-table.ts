@@ -1,6 +1,5 @@
 import { McpError } from '../errors/mcp.error';
 import { LOGGING_LEVELS, LoggingLevel } from '../wire/logging-level';
-import { McpRegistry } from '../registry/mcp.registry';
 import { ErrorCode } from '../wire/json-rpc';
 import { MethodHandler, MethodResult, RequestScope } from './handlers/handler-context';
 import { callTool, listTools } from './handlers/tools.handler';
@@ -16,72 +15,75 @@ import {
   updateTask,
 } from './handlers/tasks.handler';
 import { taskResult } from './handlers/task-result.handler';
+import { Capability, serverCapabilities } from './server-capabilities';
+import { discoverResult } from './server-discover';
 
-type Capability = 'tools' | 'prompts' | 'resources' | 'completions';
+/**
+ * One method: the function that answers it, and the capability it belongs to (a registry without entries of that
+ * capability answers `-32601`, checked by the request runner). Plain references, so go-to-definition leads from a
+ * method's name straight to its handler.
+ * @internal
+ */
+export interface MethodRoute {
+  readonly handler: MethodHandler;
+  readonly capability?: Capability;
+}
 
-/** A method of a capability the registry does not have (yet: entries may be added at run time) is `-32601`. */
-function needs(registry: McpRegistry, capability: Capability, handler: MethodHandler): MethodHandler {
-  const has = {
-    tools: () => registry.tools.size > 0,
-    prompts: () => registry.prompts.size > 0,
-    resources: () => registry.resources.size > 0 || registry.templates.size > 0,
-    completions: () => registry.completions.size > 0,
-  }[capability];
-  return (scope) => {
-    if (!has()) throw new McpError(ErrorCode.MethodNotFound, 'Method not found');
-    return handler(scope);
-  };
+/** A protocol era's methods by name. @internal */
+export type MethodTable = Readonly<Record<string, MethodRoute>>;
+
+/** The method of `name` in `table`; never an inherited property (`constructor`, `toString`). @internal */
+export function routeOf(table: MethodTable, name: string): MethodRoute | undefined {
+  return Object.hasOwn(table, name) ? table[name] : undefined;
 }
 
 /** The methods both eras share: the catalogue, calls, reads and completion. */
-function shared(registry: McpRegistry): [string, MethodHandler][] {
-  return [
-    ['tools/list', needs(registry, 'tools', listTools)],
-    ['tools/call', needs(registry, 'tools', callTool)],
-    ['prompts/list', needs(registry, 'prompts', listPrompts)],
-    ['prompts/get', needs(registry, 'prompts', getPrompt)],
-    ['resources/list', needs(registry, 'resources', listResources)],
-    ['resources/read', needs(registry, 'resources', readResource)],
-    ['resources/templates/list', needs(registry, 'resources', listTemplates)],
-    ['completion/complete', needs(registry, 'completions', complete)],
-  ];
-}
+const SHARED_METHODS = {
+  'tools/list': { capability: 'tools', handler: listTools },
+  'tools/call': { capability: 'tools', handler: callTool },
+  'prompts/list': { capability: 'prompts', handler: listPrompts },
+  'prompts/get': { capability: 'prompts', handler: getPrompt },
+  'resources/list': { capability: 'resources', handler: listResources },
+  'resources/read': { capability: 'resources', handler: readResource },
+  'resources/templates/list': { capability: 'resources', handler: listTemplates },
+  'completion/complete': { capability: 'completions', handler: complete },
+} as const satisfies MethodTable;
 
 /**
- * The 2025 sessions' methods (`initialize` is the session's own, handled before the table). `ping`,
+ * The 2025 sessions' methods (`initialize` is the session's own, answered by the dispatcher before the table). `ping`,
  * `logging/setLevel` and `resources/(un)subscribe` exist in this era only.
  * @internal
  */
-export function legacyMethods(registry: McpRegistry): Map<string, MethodHandler> {
-  return new Map<string, MethodHandler>([
-    ['ping', () => ({})],
-    ['logging/setLevel', setLevel],
-    ...shared(registry),
-    ['resources/subscribe', needs(registry, 'resources', subscribe)],
-    ['resources/unsubscribe', needs(registry, 'resources', unsubscribe)],
-    // The 2025-11-25 tasks utility (other 2025 revisions get -32601 from the handlers).
-    ['tasks/get', getLegacyTask],
-    ['tasks/result', taskResult],
-    ['tasks/list', listLegacyTasks],
-    ['tasks/cancel', cancelLegacyTask],
-  ]);
-}
+export const LEGACY_METHODS: MethodTable = {
+  ping: { handler: () => ({}) },
+  'logging/setLevel': { handler: setLevel },
+  ...SHARED_METHODS,
+  'resources/subscribe': { capability: 'resources', handler: subscribe },
+  'resources/unsubscribe': { capability: 'resources', handler: unsubscribe },
+  // The 2025-11-25 tasks utility (other 2025 revisions get -32601 from the handlers).
+  'tasks/get': { handler: getLegacyTask },
+  'tasks/result': { handler: taskResult },
+  'tasks/list': { handler: listLegacyTasks },
+  'tasks/cancel': { handler: cancelLegacyTask },
+};
 
 /**
- * The 2026-07-28 methods: the shared ones plus `server/discover` and `subscriptions/listen` (given by the
- * dispatcher, which owns them). Removed methods (`initialize`, `ping`, `logging/setLevel`, `resources/subscribe`)
- * are simply absent: `-32601`.
+ * The 2026-07-28 methods: the shared ones, `server/discover` and the tasks extension. `subscriptions/listen` is added
+ * by the dispatcher, which owns the streams it holds. Removed methods (`initialize`, `ping`, `logging/setLevel`,
+ * `resources/subscribe`) are simply absent: `-32601`.
  * @internal
  */
-export function modernMethods(registry: McpRegistry, own: [string, MethodHandler][]): Map<string, MethodHandler> {
-  return new Map<string, MethodHandler>([
-    ...own,
-    ...shared(registry),
-    // The tasks extension (io.modelcontextprotocol/tasks); tasks/result and tasks/list left with the 2025 utility.
-    ['tasks/get', getTask],
-    ['tasks/update', updateTask],
-    ['tasks/cancel', cancelTask],
-  ]);
+export const MODERN_METHODS: MethodTable = {
+  'server/discover': { handler: discover },
+  ...SHARED_METHODS,
+  // The tasks extension (io.modelcontextprotocol/tasks); tasks/result and tasks/list left with the 2025 utility.
+  'tasks/get': { handler: getTask },
+  'tasks/update': { handler: updateTask },
+  'tasks/cancel': { handler: cancelTask },
+};
+
+function discover({ registry, options }: RequestScope): MethodResult {
+  return discoverResult(serverCapabilities(registry, '2026-07-28'), options);
 }
 
 function setLevel({ params, session }: RequestScope): MethodResult {

@@ -14,7 +14,9 @@ import { InsufficientScopeError } from '../auth/insufficient-scope.error';
 import { McpCallObserver } from '../observability/mcp-call.observer';
 import { errorClassOf, statusOfResult } from '../observability/call-outcome';
 import { answerOrAbort } from './answer-or-abort';
-import { MethodHandler, MethodResult, RequestScope } from './handlers/handler-context';
+import { MethodResult, RequestScope } from './handlers/handler-context';
+import { MethodRoute } from './method-table';
+import { serves } from './server-capabilities';
 import { DispatchOutcome, failure } from './dispatch-outcome';
 import { RequestStateCodec } from '../pipeline/request-state.codec';
 import { McpTasks } from '../tasks/mcp-tasks.service';
@@ -83,7 +85,7 @@ export class McpRequestRunner {
 
   async run(
     request: JsonRpcRequest,
-    handler: MethodHandler,
+    route: MethodRoute,
     session: McpSession,
     sink: MessageSink,
     serialise: ResultSerialiser,
@@ -118,6 +120,10 @@ export class McpRequestRunner {
         { reason: tokenProblem, field: '_meta.progressToken', max: MAX_TOKEN_CHARS },
       );
 
+    // A method of a capability the registry does not have (yet: entries may be added at run time).
+    if (route.capability && !serves(this.registry, route.capability))
+      return refuse(ErrorCode.MethodNotFound, 'Method not found');
+
     const key = McpSession.inflightKey(id);
     if (session.inflight.has(key))
       return refuse(ErrorCode.InvalidRequest, 'Invalid Request: id already in use by a running request');
@@ -142,7 +148,8 @@ export class McpRequestRunner {
     try {
       // The request's span is active while it runs: the pipeline, the handler and its own calls nest under it. A span
       // taken over from the HTTP request (not owned) is active already.
-      const work = observed.ctx && observed.owned ? context.with(observed.ctx, () => handler(scope)) : handler(scope);
+      const work =
+        observed.ctx && observed.owned ? context.with(observed.ctx, () => route.handler(scope)) : route.handler(scope);
       const result = await answerOrAbort(work, call.controller.signal);
       if (call.cancelled) {
         this.observer.end(observed, 'cancelled');
