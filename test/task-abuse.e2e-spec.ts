@@ -116,3 +116,49 @@ describe('task abuse: kept records, sizes and blocked waits are bounded per call
     expect(again[0].error).toMatchObject({ message: 'The task was cancelled before it finished' });
   });
 });
+
+/** The deployment's caps, whoever asks: open tasks (the queue's depth) and kept tasks, each with its own error. */
+describe('task abuse: the deployment-wide caps on open and kept tasks', () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startDeskHttp({
+      DESK_TASK_TOOLS: 'on',
+      MCP_MAX_TASKS: '2',
+      MCP_MAX_KEPT_TASKS: '3',
+      MCP_MAX_TASKS_PER_SUBJECT: '1',
+      MCP_MAX_KEPT_TASKS_PER_SUBJECT: '2',
+    });
+  });
+  afterAll(() => server?.stop());
+
+  const as = async (sub: string) => {
+    const token = await server.issuer!.mint({ sub });
+    const rpc = async (method: string, params: Record<string, unknown>) => {
+      const res = await modernPost(server.url, method, params, { token, meta: WITH_TASKS });
+      const [message] = await messagesOf(res);
+      return { status: res.status, ...message } as Rpc;
+    };
+    return {
+      rpc,
+      call: (args: Record<string, unknown>) => rpc('tools/call', { name: 'bulk_export', arguments: args }),
+    };
+  };
+
+  it('refuses past the open tasks of the deployment (task_queue_full), then past its kept tasks (task_store_full)', async () => {
+    const [a, b, c, d] = await Promise.all(['a', 'b', 'c', 'd'].map(as));
+    const long = { steps: 300, stepMs: 100 };
+    const first = (await a.call(long)).result.taskId as string;
+    expect((await b.call(long)).result.resultType).toBe('task');
+    const full = await c.call(long);
+    expect(full.status).toBe(429);
+    expect(full.error).toMatchObject({ code: -32003, data: { reason: 'task_queue_full', max: 2, retryAfter: 5 } });
+    // A place opens when a task ends; the cancelled one is still kept until it expires.
+    await a.rpc('tasks/cancel', { taskId: first });
+    const quick = (await c.call({ steps: 1, stepMs: 0 })).result.taskId as string;
+    for (let i = 0; i < 50 && (await c.rpc('tasks/get', { taskId: quick })).result.status !== 'completed'; i++)
+      await sleep(50);
+    const kept = await d.call({ steps: 1, stepMs: 0 });
+    expect(kept.status).toBe(429);
+    expect(kept.error).toMatchObject({ code: -32003, data: { reason: 'task_store_full', max: 3, retryAfter: 30 } });
+  });
+});

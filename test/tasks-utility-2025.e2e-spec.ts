@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema, CreateTaskResultSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { RunningServer, startDeskHttp } from './support/server-process';
+import { MODERN_META, messagesOf, modernPost } from './support/modern-post';
 import { rpcError } from './support/rpc-error';
 import { sleep, waitFor } from './support/wait';
 
@@ -138,6 +139,66 @@ describe('tasks: the 2025-11-25 utility', () => {
         CreateTaskResultSchema,
       );
       expect((await rpcError(asTask)).code).toBe(-32601);
+    });
+  });
+
+  /** One store and queue for both eras, and `tasks/list` in pages: a server of its own with two tasks a page. */
+  describe('both eras on one task store; tasks/list pages', () => {
+    let paged: RunningServer;
+    let client: Client;
+    let token: string;
+    const WITH_TASKS = {
+      ...MODERN_META,
+      'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } },
+    };
+    const modern = async (method: string, params: Record<string, unknown>) => {
+      const [message] = await messagesOf(await modernPost(paged.url, method, params, { token, meta: WITH_TASKS }));
+      return message as { result?: any; error?: any };
+    };
+
+    beforeAll(async () => {
+      paged = await startDeskHttp({ DESK_TASK_TOOLS: 'on', MCP_PAGE_SIZE: '2', MCP_TASK_POLL_INTERVAL_MS: '200' });
+      token = await paged.issuer!.mint({ sub: 'pager' });
+      client = new Client({ name: 'tasks-pages', version: '1.0.0' });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(paged.url), {
+          requestInit: { headers: { authorization: `Bearer ${token}` } },
+        }),
+      );
+    });
+    afterAll(async () => {
+      await client?.close();
+      await paged?.stop();
+    });
+
+    it('reads a task created in one era from the other, and lists it in 2025 pages with nextCursor', async () => {
+      const modernId = (await modern('tools/call', { name: 'bulk_export', arguments: { steps: 1, stepMs: 0 } })).result
+        .taskId as string;
+      const legacyIds: string[] = [];
+      for (let i = 0; i < 2; i++) {
+        const created = await client.request(
+          { method: 'tools/call', params: { name: 'bulk_export', arguments: { steps: 1, stepMs: 0 }, task: {} } },
+          CreateTaskResultSchema,
+        );
+        legacyIds.push(created.task.taskId);
+      }
+      // 2026-07-28 created, read by the 2025 session (its own shape), and the other way round.
+      for (let i = 0; i < 50 && (await client.experimental.tasks.getTask(modernId)).status !== 'completed'; i++)
+        await sleep(100);
+      const legacyView = await client.experimental.tasks.getTask(modernId);
+      expect(legacyView).toMatchObject({ taskId: modernId, status: 'completed' });
+      expect(legacyView).not.toHaveProperty('resultType');
+      const modernView = (await modern('tasks/get', { taskId: legacyIds[0] })).result;
+      expect(modernView).toMatchObject({ taskId: legacyIds[0], resultType: 'complete' });
+      // Three tasks, two a page: newest first, a cursor after the first page only.
+      const first = await client.experimental.tasks.listTasks();
+      expect(first.tasks).toHaveLength(2);
+      expect(typeof first.nextCursor).toBe('string');
+      const second = await client.experimental.tasks.listTasks(first.nextCursor);
+      expect(second.nextCursor).toBeUndefined();
+      const listed = [...first.tasks, ...second.tasks].map((t) => t.taskId);
+      expect(listed).toEqual([legacyIds[1], legacyIds[0], modernId]);
+      expect((await rpcError(client.experimental.tasks.listTasks('not-a-cursor'))).code).toBe(-32602);
     });
   });
 });

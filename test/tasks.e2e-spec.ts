@@ -134,6 +134,20 @@ describe('tasks: the 2026-07-28 extension on one server', () => {
       expect((await rpc('tasks/cancel', { taskId })).result.resultType).toBe('complete');
     });
 
+    it('stops a run at its tool’s time limit (task.timeoutMs): failed with -32004 and no result', async () => {
+      const { taskId } = (await call('slow_report', { steps: 50, stepMs: 100 })).result;
+      const started = Date.now();
+      const done = await settle(taskId);
+      expect(done).toMatchObject({ status: 'failed', error: { code: -32004 } });
+      expect(done.result).toBeUndefined();
+      // One second of a five-second run: it was stopped, not left to finish.
+      expect(Date.now() - started).toBeLessThan(4_000);
+      expect(done.statusMessage ?? '').not.toBe('section 50 of 50');
+      // Within its limit the same tool completes.
+      const quick = (await call('slow_report', { steps: 2, stepMs: 10 })).result;
+      expect((await settle(quick.taskId)).result.structuredContent).toEqual({ sections: 2 });
+    });
+
     it("tells another subject that someone's task does not exist, exactly as for an id never issued", async () => {
       const { taskId } = (await call('bulk_export', { steps: 20, stepMs: 100 })).result;
       const unknown = await rpc('tasks/get', { taskId: 'AAAAAAAAAAAAAAAAAAAAAA' }, { token: mallory });
@@ -217,5 +231,17 @@ describe('tasks: the 2026-07-28 extension on one server', () => {
       /^mcp_task_run_duration_seconds_count\{service="desk",tool="bulk_export",status="completed"\} [1-9]/m,
     );
     expect(metrics).toMatch(/^mcp_tasks\{state="open",service="desk"\} \d+/m);
+  });
+
+  it('counts a running task in mcp_tasks (open in the deployment, running on this replica)', async () => {
+    const { taskId } = (await call('bulk_export', { steps: 100, stepMs: 100 })).result;
+    try {
+      for (let i = 0; i < 50 && !(await rpc('tasks/get', { taskId })).result.statusMessage; i++) await sleep(100);
+      const metrics = await (await fetch(await managementUrlOf(server))).text();
+      expect(metrics).toMatch(/^mcp_tasks\{state="running",service="desk"\} [1-9]/m);
+      expect(metrics).toMatch(/^mcp_tasks\{state="open",service="desk"\} [1-9]/m);
+    } finally {
+      await rpc('tasks/cancel', { taskId });
+    }
   });
 });

@@ -92,6 +92,11 @@ describe('tasks: the run span and the audit event', () => {
     expect(creator).toBeDefined();
     expect(run.links.map((l) => l.context.spanId)).toEqual([creator.spanContext().spanId]);
     expect(run.spanContext().traceId).not.toBe(TRACE);
+    // The tool's own work nests under the run (the desk's export starts a span of its own).
+    const work = spans().filter(
+      (s) => s.name === 'desk.export' && s.spanContext().traceId === run.spanContext().traceId,
+    );
+    expect(work.map((s) => s.parentSpanContext?.spanId)).toEqual([run.spanContext().spanId]);
   });
 
   it('audits the run of a mutating task tool with the task id and its outcome', async () => {

@@ -122,6 +122,20 @@ export function taskReplicaSuite() {
     ).then((a) => a.result);
   };
 
+  /**
+   * The pid of the process running `taskId`, read from its status ("… on worker <pid>", as `provision_desk` and
+   * `sync_desk` report it) through `url`, whichever replica answers.
+   */
+  async function runnerOf(url: string, taskId: string): Promise<number> {
+    const seen = await until(
+      `task ${taskId} to report its worker`,
+      15_000,
+      () => getTask(url, taskId),
+      (a) => a.result?.status === 'working' && / on worker \d+$/.test(a.result.statusMessage ?? ''),
+    );
+    return Number(/ on worker (\d+)$/.exec(seen.result.statusMessage)![1]);
+  }
+
   /** SIGKILL, resolved once the process is gone. */
   async function kill(server: RunningServer): Promise<void> {
     if (server.process.exitCode !== null || server.process.signalCode !== null) return;
@@ -189,5 +203,6 @@ export function taskReplicaSuite() {
     settle,
     kill,
     listenTasks,
+    runnerOf,
   };
 }

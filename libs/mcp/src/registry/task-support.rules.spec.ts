@@ -54,12 +54,19 @@ describe('a tool’s task option at boot', () => {
       resolve({ task: 'optional', mutation: { ...mutation, idempotency: { none: 'each run adds one' } } }).task
         ?.idempotent,
     ).toBe(false);
-    expect(
-      resolve({
-        task: 'optional',
-        annotations: { idempotentHint: true },
-        mutation: { ...mutation, idempotency: { none: 'x' } },
-      }).task?.idempotent,
-    ).toBe(true);
+    expect(resolve({ task: 'optional', annotations: { readOnlyHint: true } }).task?.idempotent).toBe(true);
+  });
+
+  it('refuses a hint that contradicts idempotency: { none } instead of letting either win', () => {
+    const mutation = {
+      risk: 'low',
+      sideEffects: 'Changes things.',
+      idempotency: { none: 'each run adds one' },
+    } as const;
+    for (const hint of ['idempotentHint', 'readOnlyHint'] as const)
+      expect(resolve({ task: 'optional', annotations: { [hint]: true }, mutation }).problems).toEqual([
+        `tool "job" says mutation.idempotency: { none } (a run cut short fails the task) but ${hint}: true (running ` +
+          'it twice is safe); make them agree',
+      ]);
   });
 });

@@ -39,9 +39,14 @@ export function resolveToolTask(
         `{ key: '<argument>' } when running it twice is safe (a run cut short is run again), ` +
         `or { none: '...' } (a run cut short fails the task instead)`,
     );
-  const idempotent =
-    readOnly ||
-    options.annotations?.idempotentHint === true ||
-    (typeof idempotency === 'object' && idempotency !== null && 'key' in idempotency);
+  // The mutation metadata decides when it is there; a hint that contradicts it is a mistake to fix, not a tie-break.
+  const none = typeof idempotency === 'object' && idempotency !== null && 'none' in idempotency;
+  const hinted = (['readOnlyHint', 'idempotentHint'] as const).filter((h) => options.annotations?.[h] === true);
+  if (none && hinted.length)
+    fail(
+      `tool "${name}" says mutation.idempotency: { none } (a run cut short fails the task) but ${hinted.join(' and ')}: ` +
+        `true (running it twice is safe); make them agree`,
+    );
+  const idempotent = idempotency ? !none : readOnly;
   return { support: o.support, asksFirst: o.asksFirst === true, ttlMs: o.ttlMs, timeoutMs: o.timeoutMs, idempotent };
 }

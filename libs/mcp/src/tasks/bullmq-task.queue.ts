@@ -83,7 +83,8 @@ export class BullmqTaskQueue implements McpTaskQueue {
       concurrency,
       lockDuration: this.timing.lockMs,
       stalledInterval: Math.max(500, Math.floor(this.timing.lockMs / 2)),
-      // A task cut short twice is not tried a third time (the runner fails non-idempotent ones at once anyway).
+      // A stalled job is given back twice: a task runs at most three times, then fails (the runner fails
+      // non-idempotent ones at their second start anyway).
       maxStalledCount: 2,
       removeOnComplete: { count: 0 },
       removeOnFail: { count: 0 },
@@ -119,7 +120,12 @@ export class BullmqTaskQueue implements McpTaskQueue {
     await Promise.all(this.connections.map((c) => closeRedisClient(c)));
   }
 
+  /**
+   * The queue's own connection answers. It opens the queue when nothing has yet (a request-only replica before its
+   * first task): readiness must not wait for traffic that only a ready replica receives.
+   */
   async ping(): Promise<void> {
+    void this.queue; // opens the queue, and with it a connection, on first use
     await this.connections[0].ping();
   }
 
