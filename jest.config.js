@@ -13,6 +13,39 @@ const common = {
   modulePathIgnorePatterns: ['<rootDir>/dist/'],
 };
 
+/**
+ * The HTTP end-to-end suites, run a second time on Nest's Fastify adapter (`MCP_HTTP_ADAPTER=fastify` for every server
+ * they start): Streamable HTTP in both eras, legacy HTTP+SSE, the service page, health, metrics, CORS and Origin
+ * checks, auth, limits, tracing and logs, tasks, the conformance suites, the replicas on Redis and the shutdown.
+ */
+const FASTIFY_SUITES = [
+  'test/auth*.e2e-spec.ts',
+  'test/conformance*.e2e-spec.ts',
+  'test/connection-limits.e2e-spec.ts',
+  'test/corporate-builtins.e2e-spec.ts',
+  'test/deep-json.e2e-spec.ts',
+  'test/error-*.e2e-spec.ts',
+  'test/event-log-budget.e2e-spec.ts',
+  'test/health.e2e-spec.ts',
+  'test/http-*.e2e-spec.ts',
+  'test/legacy-sse*.e2e-spec.ts',
+  'test/limits.e2e-spec.ts',
+  'test/modern-listen-shutdown.e2e-spec.ts',
+  'test/optional-modules.e2e-spec.ts',
+  'test/pipeline.e2e-spec.ts',
+  'test/request-*.e2e-spec.ts',
+  'test/resource-templates.e2e-spec.ts',
+  'test/service-page.e2e-spec.ts',
+  'test/session-limits.e2e-spec.ts',
+  'test/shutdown.e2e-spec.ts',
+  'test/stream-abuse.e2e-spec.ts',
+  'test/task*.e2e-spec.ts',
+  'test/compliance/compliance-fixture.e2e-spec.ts',
+  'test/fuzz/http*.e2e-spec.ts',
+  'test/observability/{logs,metrics,tracing,task-tracing}.e2e-spec.ts',
+  'test/replicas/*.e2e-spec.ts',
+].map((glob) => `<rootDir>/${glob}`);
+
 module.exports = {
   projects: [
     {
@@ -27,6 +60,17 @@ module.exports = {
       rootDir: __dirname,
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts', '<rootDir>/apps/*/test/**/*.e2e-spec.ts'],
       setupFiles: ['<rootDir>/test/support/quiet-logger.js', '<rootDir>/test/support/jest-env.js'],
+    },
+    {
+      ...common,
+      displayName: 'e2e-fastify',
+      rootDir: __dirname,
+      testMatch: FASTIFY_SUITES,
+      setupFiles: [
+        '<rootDir>/test/support/quiet-logger.js',
+        '<rootDir>/test/support/jest-env.js',
+        '<rootDir>/test/support/fastify-env.js',
+      ],
     },
   ],
   reporters: ['default', '<rootDir>/test/support/count-reporter.js'],

@@ -81,7 +81,7 @@ check "typecheck (tsc --noEmit)" tsc -p tsconfig.json --noEmit
 # Every server under apps/ against its committed public contract (corporate standard §17, see docs/compliance.md#s17).
 check "contract:check (every app under apps/)" npm run -s contract:check
 
-jest --ci "$@"
+jest --ci --maxWorkers=2 "$@"
 status=$?
 if [ -s "$count_file" ]; then
   read -r passed _ failed _ <"$count_file"

@@ -31,6 +31,21 @@ describe('Streamable HTTP transport, by hand', () => {
 
   const inSession = (message: unknown, version: string | undefined = V) => call(url, sid, message, version);
 
+  it('serves on the adapter this run asks for, and says which when it starts listening', () => {
+    // jest's e2e-fastify project sets MCP_HTTP_ADAPTER=fastify for every server it starts; e2e leaves the default.
+    const adapter = process.env.MCP_HTTP_ADAPTER ?? 'express';
+    expect(server.stderr()).toContain(`desk MCP server listening on ${url} (${adapter})\n`);
+  });
+
+  it('matches the endpoint as Express routes do: case-insensitively, a trailing slash ignored', async () => {
+    for (const path of ['/MCP', '/mcp/'])
+      expect(
+        await (
+          await post(new URL(path, url).href, { jsonrpc: '2.0', id: 1, method: 'ping' }, { sessionId: sid })
+        ).json(),
+      ).toEqual(rpcResult(1, {}));
+  });
+
   describe('POST framing', () => {
     it('refuses a Content-Type other than application/json with 415 (parameters are fine)', async () => {
       const res = await post(

@@ -38,6 +38,14 @@ describe('platform layers (libs/mcp/src)', () => {
     expect(offending('wire', (f) => f !== 'wire')).toEqual([]);
   });
 
+  it('http-adapter/ is the one HTTP edge: it imports nothing else of the platform, and nothing else imports express', () => {
+    expect(offending('http-adapter', (f) => f !== 'http-adapter')).toEqual([]);
+    const express = importsOf('.').filter(({ file }) =>
+      /from '(express|@nestjs\/platform-express)'/.test(readFileSync(join(SRC, file), 'utf8')),
+    );
+    expect(express.map(({ file }) => file)).toEqual([]);
+  });
+
   it('sessions/ never imports the protocol, the transports or the registry above it', () => {
     const above = ['protocol', 'transports', 'registry', 'discovery', 'decorators', 'health', 'service-page'];
     expect(offending('sessions', (f) => above.includes(f))).toEqual([]);

@@ -2,11 +2,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { INestApplication, Type } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
 import { SpanKind, context, propagation, trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace';
 import type { NodeSDK } from '@opentelemetry/sdk-node';
 import { startMcpTelemetry } from '@app/mcp/telemetry';
+import { createMcpHttpApp } from '@app/mcp';
 import { TestIssuer } from '../support/test-issuer';
 import { MODERN_META, messagesOf, modernPost } from '../support/modern-post';
 import { waitFor } from '../support/wait';
@@ -48,7 +48,7 @@ describe('tasks: the run span and the audit event', () => {
       MCP_AUDIT_LOG: auditFile,
     });
     const { AppModule } = require('../fixtures/desk/src/app.module') as { AppModule: Type<unknown> };
-    app = await NestFactory.create(AppModule, { bodyParser: false, logger: false });
+    app = await createMcpHttpApp(AppModule, { logger: false });
     await app.listen(0, '127.0.0.1');
     url = `http://127.0.0.1:${(app.getHttpServer().address() as { port: number }).port}/mcp`;
   });

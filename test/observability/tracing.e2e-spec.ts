@@ -1,11 +1,11 @@
 import { INestApplication, Type } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
 import { SpanKind, SpanStatusCode, context, propagation, trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace';
 import type { NodeSDK } from '@opentelemetry/sdk-node';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startMcpTelemetry } from '@app/mcp/telemetry';
+import { createMcpHttpApp } from '@app/mcp';
 import { TestIssuer } from '../support/test-issuer';
 import { MODERN_META, modernPost } from '../support/modern-post';
 import { mcpPost } from '../support/mcp-post';
@@ -42,7 +42,7 @@ describe('OpenTelemetry tracing', () => {
     Object.assign(process.env, issuer.env(), { LOG_LEVEL: 'silent', MCP_METRICS_PORT: 'false' });
     // Loaded only now: McpModule.forRoot reads the auth settings from the environment at import time.
     const { AppModule } = require('../fixtures/desk/src/app.module') as { AppModule: Type<unknown> };
-    app = await NestFactory.create(AppModule, { bodyParser: false, logger: false });
+    app = await createMcpHttpApp(AppModule, { logger: false });
     await app.listen(0, '127.0.0.1');
     const { port } = app.getHttpServer().address() as { port: number };
     client = new Client({ name: 'tracing-e2e', version: '1.0.0' });

@@ -175,4 +175,25 @@ describe('a team starts its own server with nest g (README flow, in a temporary 
     for (const name of generated) expect(specs).toContain(`apps/${APP}/src/${name}/`);
     expect(specs).toContain(`apps/${APP}/test/${APP}.e2e-spec.ts`);
   });
+
+  it('a server generated with --type fastify serves on Fastify, and its own specs pass there', () => {
+    const EDGE = freeAppName(dir, 'edge');
+    run(dir, 'npx', ['nest', 'g', 'mcp-server', EDGE, '--project', EDGE, '--type', 'fastify']);
+    expect(readFileSync(join(dir, `apps/${EDGE}/src/main.ts`), 'utf8')).toContain("adapter: 'fastify'");
+    run(dir, 'npm', ['run', 'build', '--', EDGE]);
+    const specs = run(dir, 'npm', ['run', 'jest', '--', '--ci', `apps/${EDGE}`]);
+    expect(specs).toMatch(/Tests:\s+\d+ passed, \d+ total/);
+    expect(specs).not.toMatch(/failed/);
+    // Its main.ts as a deployment runs it: the listening line names the adapter.
+    const started = spawnSync(process.execPath, [`dist/apps/${EDGE}/apps/${EDGE}/src/main.js`], {
+      cwd: dir,
+      env: serverEnv({ NODE_ENV: 'development', HOST: '127.0.0.1', PORT: '0', MCP_METRICS_PORT: 'false' }),
+      encoding: 'utf8',
+      timeout: 8_000,
+      killSignal: 'SIGTERM',
+    });
+    expect(started.stderr).toMatch(
+      new RegExp(`${EDGE} MCP server listening on http://127\\.0\\.0\\.1:\\d+/mcp \\(fastify\\)`),
+    );
+  });
 });

@@ -1,5 +1,5 @@
 import { INestApplication, Type } from '@nestjs/common';
-import { McpRegistry, createMcpHttpApp } from '@app/mcp';
+import { McpHttpAdapter, McpRegistry, createMcpHttpApp } from '@app/mcp';
 import { McpTestClient, McpTestClientOptions } from './mcp-test-client';
 import { McpTestIssuer, McpTestTokenOptions } from './mcp-test-issuer';
 
@@ -9,6 +9,8 @@ export interface McpTestServerOptions {
   env?: Record<string, string>;
   /** `issuer` (default): a fresh {@link McpTestIssuer} the app trusts; `none`: authentication off. */
   auth?: 'issuer' | 'none';
+  /** The HTTP adapter, as the app's `main.ts` gives it to `bootstrapMcpServer` (else `MCP_HTTP_ADAPTER`). */
+  adapter?: McpHttpAdapter;
 }
 
 /** A running app under test: see {@link startMcpTestServer}. */
@@ -27,11 +29,12 @@ export interface McpTestServer {
 }
 
 /**
- * Boots `module` as the production `main.ts` would (`createMcpHttpApp`: Express, the MCP transport, guards,
- * interceptors, limits, logs off) on an ephemeral 127.0.0.1 port, trusting a fresh local JWKS issuer. Apps
- * are configured from the environment, so the issuer's `MCP_JWKS_URI`/`MCP_JWT_ISSUER`/`MCP_JWT_AUDIENCE`,
- * `NODE_ENV=test`, `LOG_LEVEL=silent` and `MCP_AUDIT_LOG=/dev/null` (unless set), `MCP_METRICS_PORT=0` and
- * `options.env` are set in `process.env` while the app boots, and the previous values are put back afterwards.
+ * Boots `module` as the production `main.ts` would (`createMcpHttpApp`: on Express or Fastify as `options.adapter` or
+ * `MCP_HTTP_ADAPTER` says, the MCP transport, guards, interceptors, limits, logs off) on an ephemeral 127.0.0.1 port,
+ * trusting a fresh local JWKS issuer. Apps are configured from the environment, so the issuer's `MCP_JWKS_URI` /
+ * `MCP_JWT_ISSUER` / `MCP_JWT_AUDIENCE`, `NODE_ENV=test`, `LOG_LEVEL=silent` and `MCP_AUDIT_LOG=/dev/null` (unless
+ * set), `MCP_METRICS_PORT=0` and `options.env` are set in `process.env` while the app boots, and the previous values
+ * are put back afterwards.
  *
  * @example
  * const server = await startMcpTestServer(AppModule);
@@ -56,7 +59,7 @@ export async function startMcpTestServer(
   let app: INestApplication | undefined;
   try {
     app = await withEnv(env, async () => {
-      const created = await createMcpHttpApp(module, { logger: false });
+      const created = await createMcpHttpApp(module, { logger: false, adapter: options.adapter });
       await created.listen(0, '127.0.0.1');
       return created;
     });

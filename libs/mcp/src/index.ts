@@ -5,7 +5,8 @@
 export { McpModule } from './mcp.module';
 export { McpModuleOptions, McpModuleAsyncOptions, McpOptionsFactory } from './mcp-module-options.interface';
 export { bootstrapMcpServer, McpBootstrapOptions } from './bootstrap/mcp-server.bootstrap';
-export { createMcpHttpApp } from './bootstrap/mcp-http-app.factory';
+export { createMcpHttpApp, McpHttpAppOptions } from './bootstrap/mcp-http-app.factory';
+export { McpHttpAdapter } from './http-adapter/http-adapter';
 
 // Decorators and what they take
 export { McpTool } from './decorators/mcp-tool.decorator';

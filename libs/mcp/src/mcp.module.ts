@@ -33,7 +33,7 @@ import { SessionAdmission } from './sessions/session-admission';
 import { HttpServerTuning } from './transports/http/http-server-tuning';
 import { TokenIntrospector } from './auth/token-introspector';
 import { UsageResources } from './auth/usage-resources';
-import { ProtectedResourceController } from './auth/protected-resource.controller';
+import { createProtectedResourceController } from './auth/protected-resource.controller';
 import { ResolvedMcpOptions } from './mcp-module-options.interface';
 import { McpCorsMiddleware } from './transports/http/mcp-cors.middleware';
 import { McpHttpEntryMiddleware } from './transports/http/mcp-http-entry.middleware';
@@ -92,7 +92,7 @@ const CORE_PROVIDERS: Provider[] = [
 /** Controllers served with the Streamable HTTP transport (each answers 404 when its feature is off). */
 const HTTP_CONTROLLERS = (path: string) => [
   createMcpHttpController(path),
-  ProtectedResourceController,
+  createProtectedResourceController(path),
   ...HEALTH_CONTROLLERS,
   ...OBSERVABILITY_CONTROLLERS,
   ...SERVICE_PAGE_CONTROLLERS,

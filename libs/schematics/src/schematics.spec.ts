@@ -260,10 +260,25 @@ describe('mcp-server', () => {
     [{ name: 'bad_name', project: 'Bad_Name' }, kebab('Bad_Name')],
     [{ name: 'bad-name', project: 'BadName' }, kebab('BadName')],
     [{ name: 'new-server', project: 'billing' }, 'mcp-server: --project "billing" must repeat the name "new-server"'],
-    [{ name: 'new-server', type: 'large' }, 'mcp-server: unknown --type "large": it takes no --type'],
+    [{ name: 'new-server', type: 'large' }, 'mcp-server: unknown --type "large": use express or fastify'],
     [{ name: 'shop' }, 'mcp-server: a project "shop" already exists'],
   ])('%j is refused, writing nothing', async (opts, message) => {
     await expectRefusal('mcp-server', opts, message);
+  });
+
+  it('--type fastify serves the app on Fastify, and its e2e spec boots it there', async () => {
+    const tree = await runner.runSchematic('mcp-server', { name: 'new-server', type: 'fastify' }, workspace());
+    expect(tree.readContent('/apps/new-server/src/main.ts')).toContain(
+      "void bootstrapMcpServer(AppModule, { telemetry, adapter: 'fastify' });",
+    );
+    expect(tree.readContent('/apps/new-server/test/new-server.e2e-spec.ts')).toContain(
+      "server = await startMcpTestServer(AppModule, { adapter: 'fastify' });",
+    );
+    const express = await runner.runSchematic('mcp-server', { name: 'new-server', type: 'express' }, workspace());
+    expect(express.readContent('/apps/new-server/src/main.ts')).not.toContain('adapter');
+    expect(express.readContent('/apps/new-server/test/new-server.e2e-spec.ts')).toContain(
+      'server = await startMcpTestServer(AppModule);',
+    );
   });
 
   it('takes --project when it repeats the name (how `nest g` skips its project picker)', async () => {

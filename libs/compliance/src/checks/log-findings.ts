@@ -4,7 +4,7 @@ const TOKEN_IN_LOG = /\beyJ[\w-]{8,}\.eyJ[\w-]{8,}\.[\w-]{8,}|Bearer\s+(?![\w-]+
  * The platform's start lines ("<name> MCP server listening on <url>", "<name> metrics on <url>"): written for the
  * person who started it, not log entries.
  */
-const START_LINE = /^(?:\S+ MCP server )?listening on \S+$|^\S+ metrics on \S+$/;
+const START_LINE = /^(?:\S+ MCP server )?listening on \S+(?: \((?:express|fastify)\))?$|^\S+ metrics on \S+$/;
 
 /** What a server's log shows: its entries, how many are JSON objects, the first that is not, one holding a token. */
 export interface LogFindings {

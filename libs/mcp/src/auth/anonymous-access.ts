@@ -1,4 +1,4 @@
-import type { Request } from 'express';
+import type { IncomingMessage } from 'node:http';
 import { McpAuthError } from './mcp-auth.error';
 import { isAnonymousPrincipal, principalOf } from './mcp-principal';
 
@@ -20,7 +20,7 @@ const ANONYMOUS_METHODS = new Set([
  * once the body is parsed, anything but initialize, ping and the lists is refused with 401.
  * @internal
  */
-export function assertAnonymousMayCall(req: Request, body: unknown): void {
+export function assertAnonymousMayCall(req: IncomingMessage, body: unknown): void {
   if (!isAnonymousPrincipal(principalOf(req))) return;
   const method =
     !Array.isArray(body) && typeof body === 'object' && body !== null
@@ -36,4 +36,4 @@ export function assertAnonymousMayCall(req: Request, body: unknown): void {
 }
 
 /** True for a request let through anonymously. @internal */
-export const isAnonymous = (req: Request): boolean => isAnonymousPrincipal(principalOf(req));
+export const isAnonymous = (req: IncomingMessage): boolean => isAnonymousPrincipal(principalOf(req));

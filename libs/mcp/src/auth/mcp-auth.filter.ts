@@ -3,9 +3,9 @@ import { McpMetrics } from '../observability/mcp-metrics.service';
 import { McpRefusalLog } from '../observability/refusal-log';
 import { authFailureKind } from './auth-failure-kind';
 import { McpChallenge } from './mcp-challenge';
-import type { Request, Response } from 'express';
 import { McpAuthError } from './mcp-auth.error';
 import { ErrorCode, errorResponse } from '../wire/json-rpc';
+import { clientAddress, nodeRequest, nodeResponse, pathOf } from '../http-adapter/node-http';
 
 /**
  * Answers auth failures on the MCP endpoints: 401/403, a `WWW-Authenticate: Bearer` challenge with
@@ -21,17 +21,17 @@ export class McpAuthExceptionFilter implements ExceptionFilter {
   ) {}
 
   catch(error: McpAuthError, host: ArgumentsHost): void {
-    const req = host.switchToHttp().getRequest<Request>();
-    const res = host.switchToHttp().getResponse<Response>();
+    const req = nodeRequest(host.switchToHttp().getRequest());
+    const res = nodeResponse(host.switchToHttp().getResponse());
     const kind = authFailureKind(error);
     this.metrics.authFailures.inc({ reason: kind });
     // The reason, never the token: passport and jose messages name the failed check, not the value. Aggregated per
     // source address and reason: a flood of bad tokens writes a few lines, while the metric counts each one.
-    this.refusals?.note(`auth:${kind}`, req.ip ?? req.socket?.remoteAddress ?? 'unknown', {
+    this.refusals?.note(`auth:${kind}`, clientAddress(req), {
       detail: error.reason.slice(0, 200),
       status: error.status,
       requestId: res.getHeader('X-Request-Id'),
-      path: req.path,
+      path: pathOf(req.url),
     });
     if (res.headersSent) return;
     const headers: Record<string, string> =

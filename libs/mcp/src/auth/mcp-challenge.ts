@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Request } from 'express';
+import type { IncomingMessage } from 'node:http';
 import { MCP_MODULE_OPTIONS } from '../mcp.constants';
 import { ResolvedMcpOptions } from '../mcp-module-options.interface';
 import { MCP_AUTH_CONFIG } from './auth.constants';
@@ -14,7 +14,7 @@ export class McpChallenge {
     @Inject(MCP_AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
   ) {}
 
-  build(req: Request, error?: string, description?: string, scope?: string): string {
+  build(req: IncomingMessage, error?: string, description?: string, scope?: string): string {
     const params = [
       `realm="${this.options.name}"`,
       `resource_metadata="${resourceMetadataUrl(req, this.config, this.options)}"`,
@@ -25,7 +25,7 @@ export class McpChallenge {
     return `Bearer ${params.join(', ')}`;
   }
 
-  insufficientScope(req: Request, scope: string): string {
+  insufficientScope(req: IncomingMessage, scope: string): string {
     return this.build(req, 'insufficient_scope', 'The token lacks a required scope', scope);
   }
 }

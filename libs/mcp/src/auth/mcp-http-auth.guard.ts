@@ -1,6 +1,6 @@
 import { ExecutionContext, Inject, Injectable, Logger } from '@nestjs/common';
 import { AuthGuard } from '@nestjs/passport';
-import type { Request } from 'express';
+import type { IncomingMessage } from 'node:http';
 import { MCP_AUTH_CONFIG } from './auth.constants';
 import { ResolvedAuthConfig } from './auth-options.interface';
 import { McpAuthError } from './mcp-auth.error';
@@ -10,6 +10,7 @@ import { TokenIntrospector } from './token-introspector';
 import { anonymousFrom } from './mcp-principal';
 import { KeySourceUnavailableError } from './jwks-key.source';
 import { redact } from '../health/redact';
+import { clientAddress, nodeRequest } from '../http-adapter/node-http';
 
 const TOKEN_QUERY_PARAMS = ['access_token', 'token', 'bearer', 'id_token'];
 
@@ -36,8 +37,8 @@ export class McpHttpAuthGuard extends AuthGuard('mcp-jwt') {
 
   override async canActivate(context: ExecutionContext): Promise<boolean> {
     if (this.config.mode === 'disabled' || context.getType() !== 'http') return true;
-    const req = context.switchToHttp().getRequest<Request & { user?: McpPrincipal }>();
-    if (hasQueryToken(req.url))
+    const req = this.getRequest(context);
+    if (hasQueryToken(req.url ?? ''))
       this.fail(
         401,
         'invalid_request',
@@ -58,7 +59,7 @@ export class McpHttpAuthGuard extends AuthGuard('mcp-jwt') {
     const header = req.headers.authorization;
     if (!header && this.config.anonymousListing) {
       // Only initialize, ping and the lists get through; the transport refuses the rest (401).
-      req.user = anonymousFrom(req.ip ?? req.socket?.remoteAddress ?? 'unknown');
+      req.user = anonymousFrom(clientAddress(req));
       return true;
     }
     if (!header) this.fail(401, undefined, 'Authentication required', 'missing token');
@@ -85,6 +86,14 @@ export class McpHttpAuthGuard extends AuthGuard('mcp-jwt') {
     await super.canActivate(context);
     this.cache.set(token, req.user!);
     return true;
+  }
+
+  /**
+   * Node's request on either adapter: passport and this guard put the principal on it (`user`), where the transports
+   * read it.
+   */
+  override getRequest(context: ExecutionContext): IncomingMessage & { user?: McpPrincipal } {
+    return nodeRequest(context.switchToHttp().getRequest());
   }
 
   private readonly refused = new Map<string, number>();

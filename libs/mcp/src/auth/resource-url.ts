@@ -1,4 +1,5 @@
-import type { Request } from 'express';
+import type { IncomingMessage } from 'node:http';
+import type { TLSSocket } from 'node:tls';
 import { ResolvedMcpOptions } from '../mcp-module-options.interface';
 import { ResolvedAuthConfig } from './auth-options.interface';
 
@@ -6,7 +7,11 @@ import { ResolvedAuthConfig } from './auth-options.interface';
 export const PROTECTED_RESOURCE_PATH = '/.well-known/oauth-protected-resource';
 
 /** The absolute URL of this server's protected resource metadata. @internal */
-export function resourceMetadataUrl(req: Request, config: ResolvedAuthConfig, options: ResolvedMcpOptions): string {
+export function resourceMetadataUrl(
+  req: IncomingMessage,
+  config: ResolvedAuthConfig,
+  options: ResolvedMcpOptions,
+): string {
   return `${resourceUrl(req, config, options).replace(/\/$/, '')}${PROTECTED_RESOURCE_PATH}`.replace(
     `${options.path}${PROTECTED_RESOURCE_PATH}`,
     PROTECTED_RESOURCE_PATH,
@@ -14,7 +19,9 @@ export function resourceMetadataUrl(req: Request, config: ResolvedAuthConfig, op
 }
 
 /** This server's resource URL: configured, or derived from the (already allow-listed) Host. @internal */
-export function resourceUrl(req: Request, config: ResolvedAuthConfig, options: ResolvedMcpOptions): string {
+export function resourceUrl(req: IncomingMessage, config: ResolvedAuthConfig, options: ResolvedMcpOptions): string {
   if (config.resourceUrl) return config.resourceUrl;
-  return `${req.protocol}://${req.headers.host ?? 'localhost'}${options.path}`;
+  // The connection's own scheme: no proxy header is trusted (X-Forwarded-Proto would let any client pick it).
+  const scheme = (req.socket as TLSSocket | undefined)?.encrypted ? 'https' : 'http';
+  return `${scheme}://${req.headers.host ?? 'localhost'}${options.path}`;
 }

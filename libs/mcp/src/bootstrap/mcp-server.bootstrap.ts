@@ -8,6 +8,7 @@ import { McpMetricsServer } from '../observability/mcp-metrics.server';
 import { stopMcpTelemetry } from '../observability/mcp-telemetry';
 import { structuredLogger } from './app-logger';
 import { createMcpHttpApp } from './mcp-http-app.factory';
+import { McpHttpAdapter } from '../http-adapter/http-adapter';
 import { StderrLogger } from './stderr.logger';
 import { armShutdownDeadline } from './shutdown-deadline';
 
@@ -15,6 +16,8 @@ import { armShutdownDeadline } from './shutdown-deadline';
 export interface McpBootstrapOptions {
   /** What `startMcpTelemetry()` returned (from `@app/mcp/telemetry`): flushed and stopped on exit. */
   telemetry?: NodeSDK;
+  /** The HTTP platform, `'express'` or `'fastify'`; default `MCP_HTTP_ADAPTER`, else Express. */
+  adapter?: McpHttpAdapter;
 }
 
 /** The transport a process serves: stdio with `--stdio` or `MCP_TRANSPORT=stdio`, else HTTP. @internal */
@@ -23,10 +26,11 @@ export function wantsStdio(argv: string[] = process.argv, env: NodeJS.ProcessEnv
 }
 
 /**
- * Starts an MCP server app, the whole of a `main.ts`: Streamable HTTP on `HOST`:`PORT` (default
- * `127.0.0.1:3000`), or stdio with `--stdio` / `MCP_TRANSPORT=stdio`. Over HTTP, SIGTERM and SIGINT drain
- * (new calls refused, calls in flight finish within the grace period), close and exit 0; the listening URL
- * goes to stderr. Over stdio, stdout carries MCP messages only and the process exits when stdin closes.
+ * Starts an MCP server app, the whole of a `main.ts`: Streamable HTTP on `HOST`:`PORT` (default `127.0.0.1:3000`) on
+ * Express or Fastify (`options.adapter`, else `MCP_HTTP_ADAPTER`), or stdio with `--stdio` / `MCP_TRANSPORT=stdio`.
+ * Over HTTP, SIGTERM and SIGINT drain (new calls refused, calls in flight finish within the grace period), close and
+ * exit 0; the listening URL goes to stderr, with the adapter's name. Over stdio, stdout carries MCP messages only and
+ * the process exits when stdin closes.
  * A boot failure prints one line to stderr and exits 1.
  *
  * @example
@@ -60,7 +64,7 @@ async function serveStdio(module: Type<unknown>, options: McpBootstrapOptions): 
 }
 
 async function serveHttp(module: Type<unknown>, options: McpBootstrapOptions): Promise<void> {
-  const app = await createMcpHttpApp(module);
+  const app = await createMcpHttpApp(module, { adapter: options.adapter });
   closeOnSignals(app, options);
   const host = process.env.HOST ?? '127.0.0.1';
   const port = Number(process.env.PORT ?? 3000);
@@ -71,7 +75,7 @@ async function serveHttp(module: Type<unknown>, options: McpBootstrapOptions): P
   const metrics = app.get(McpMetricsServer, { strict: false }).url;
   // One write: whoever waits for the listening line (a supervisor, a test) finds the metrics line with it.
   process.stderr.write(
-    `${mcp.name} MCP server listening on http://${shown}:${address.port}${mcp.path}\n` +
+    `${mcp.name} MCP server listening on http://${shown}:${address.port}${mcp.path} (${app.getHttpAdapter().getType()})\n` +
       (metrics ? `${mcp.name} metrics on ${metrics}\n` : ''),
   );
 }

@@ -1,9 +1,11 @@
 import { Controller, Get, Inject, NotFoundException, Req, Res } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MCP_MODULE_OPTIONS } from '../mcp.constants';
 import { ResolvedMcpOptions } from '../mcp-module-options.interface';
 import { HealthAnswer } from './health-body.mapper';
 import { McpHealthService } from './mcp-health.service';
+import { nodeRequest, nodeResponse, pathOf } from '../http-adapter/node-http';
+import { sendJson } from '../http-adapter/json-response';
 
 /**
  * `GET /health` (liveness) and `GET /ready` (readiness), corporate standard §16 (see docs/compliance.md#s16): no
@@ -19,23 +21,23 @@ export class McpHealthController {
   ) {}
 
   @Get('health')
-  async liveness(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.ensureEnabled(req);
-    send(res, await this.health.liveness());
+  async liveness(@Req() req: unknown, @Res() res: unknown): Promise<void> {
+    this.ensureEnabled(nodeRequest(req));
+    send(nodeResponse(res), await this.health.liveness());
   }
 
   @Get('ready')
-  async readiness(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.ensureEnabled(req);
-    send(res, await this.health.readiness());
+  async readiness(@Req() req: unknown, @Res() res: unknown): Promise<void> {
+    this.ensureEnabled(nodeRequest(req));
+    send(nodeResponse(res), await this.health.readiness());
   }
 
-  private ensureEnabled(req: Request): void {
-    if (!this.options.health.enabled) throw new NotFoundException(`Cannot ${req.method} ${req.path}`);
+  private ensureEnabled(req: IncomingMessage): void {
+    if (!this.options.health.enabled) throw new NotFoundException(`Cannot ${req.method} ${pathOf(req.url)}`);
   }
 }
 
-function send(res: Response, { code, body }: HealthAnswer<unknown>): void {
+function send(res: ServerResponse, { code, body }: HealthAnswer<unknown>): void {
   // Probes must see the live state, never a proxy's copy.
-  res.status(code).set('Cache-Control', 'no-store').json(body);
+  sendJson(res, code, { 'Cache-Control': 'no-store' }, JSON.stringify(body));
 }

@@ -6,13 +6,14 @@ import {
   ATTR_URL_PATH,
   ATTR_CLIENT_ADDRESS,
 } from '@opentelemetry/semantic-conventions';
-import type { NextFunction, Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MCP_ATTR, RequestSpanOffer, incomingTraceContext, mcpTracer, offerKey, tracingActive } from './mcp-tracer';
 import { requestIdFor } from './request-id';
+import { pathOf, requestTarget } from '../http-adapter/node-http';
 
 const SPAN = Symbol('mcpHttpSpan');
 const OFFER = Symbol('mcpHttpSpanOffer');
-type TracedResponse = Response & { [SPAN]?: Span; [OFFER]?: RequestSpanOffer };
+type TracedResponse = ServerResponse & { [SPAN]?: Span; [OFFER]?: RequestSpanOffer };
 
 /**
  * Called by the transport once it knows the body is one JSON-RPC message (not a batch): the MCP request it carries
@@ -20,7 +21,7 @@ type TracedResponse = Response & { [SPAN]?: Span; [OFFER]?: RequestSpanOffer };
  * a child, so a call costs one span, not two. Without a recording span, nothing happens.
  * @internal
  */
-export function offerRequestSpan(res: Response): void {
+export function offerRequestSpan(res: ServerResponse): void {
   const offer = (res as TracedResponse)[OFFER];
   if (offer) offer.open = true;
 }
@@ -48,10 +49,10 @@ export class McpHttpTraceMiddleware implements NestMiddleware {
   private readonly active = tracingActive();
   private readonly tracer = mcpTracer();
 
-  use(req: Request, res: Response, next: NextFunction): void {
+  use(req: IncomingMessage, res: ServerResponse, next: () => void): void {
     if (!this.active) return next();
     const parent = incomingTraceContext.extract(context.active(), req.headers, defaultTextMapGetter);
-    const route = req.baseUrl || req.path;
+    const route = pathOf(requestTarget(req));
     const span = this.tracer.startSpan(`${req.method} ${route}`, { kind: SpanKind.SERVER }, parent);
     // Attributes and listeners only for a recording span: without an SDK (or unsampled) this stays near free.
     if (span.isRecording()) {

@@ -1,5 +1,4 @@
 import { Controller, Get, Inject, NotFoundException, Req, Res } from '@nestjs/common';
-import type { Request, Response } from 'express';
 import { MCP_MODULE_OPTIONS } from '../mcp.constants';
 import { ResolvedMcpOptions } from '../mcp-module-options.interface';
 import { MCP_AUTH_CONFIG } from '../auth/auth.constants';
@@ -15,6 +14,7 @@ import { servicePageModel } from './service-page-model.factory';
 import { renderServicePage } from './service-page.renderer';
 import { SERVICE_PAGE_SCRIPT } from './service-page.script';
 import { SERVICE_PAGE_CSS } from './service-page.styles';
+import { nodeRequest, nodeResponse, pathOf } from '../http-adapter/node-http';
 
 /**
  * `GET /`: the HTML service page (catalogue, endpoints, auth scheme, a console to call a tool), and
@@ -36,27 +36,31 @@ export class ServicePageController {
   }
 
   @Get(SERVICE_PAGE_PATH)
-  index(@Req() req: Request, @Res() res: Response): void {
+  index(@Req() req: unknown, @Res() res: unknown): void {
     this.page ??= renderServicePage(servicePageModel(this.options, this.auth, this.registry));
     this.send(req, res, 'text/html; charset=utf-8', this.page, 'no-store');
   }
 
   @Get(SERVICE_PAGE_SCRIPT_PATH)
-  script(@Req() req: Request, @Res() res: Response): void {
+  script(@Req() req: unknown, @Res() res: unknown): void {
     this.send(req, res, 'text/javascript; charset=utf-8', SERVICE_PAGE_SCRIPT, 'public, max-age=300');
   }
 
   @Get(SERVICE_PAGE_STYLE_PATH)
-  style(@Req() req: Request, @Res() res: Response): void {
+  style(@Req() req: unknown, @Res() res: unknown): void {
     this.send(req, res, 'text/css; charset=utf-8', SERVICE_PAGE_CSS, 'public, max-age=300');
   }
 
-  private send(req: Request, res: Response, type: string, body: string, cache: string): void {
+  private send(req: unknown, res: unknown, type: string, body: string, cache: string): void {
     // The same answer as a route that does not exist, so a switched-off page reveals nothing.
-    if (!this.options.servicePage) throw new NotFoundException(`Cannot GET ${req.path}`);
-    res
-      .set({ ...SERVICE_PAGE_HEADERS, 'Content-Type': type, 'Cache-Control': cache })
-      .status(200)
-      .send(body);
+    if (!this.options.servicePage) throw new NotFoundException(`Cannot GET ${pathOf(nodeRequest(req).url)}`);
+    nodeResponse(res)
+      .writeHead(200, {
+        ...SERVICE_PAGE_HEADERS,
+        'Content-Type': type,
+        'Cache-Control': cache,
+        'Content-Length': Buffer.byteLength(body),
+      })
+      .end(body);
   }
 }

@@ -1,4 +1,4 @@
-import type { Request } from 'express';
+import type { IncomingMessage } from 'node:http';
 import { McpSession } from './mcp-session';
 import { McpAuthError } from '../auth/mcp-auth.error';
 import { isAnonymousPrincipal, principalOf } from '../auth/mcp-principal';
@@ -8,7 +8,7 @@ import { isAnonymousPrincipal, principalOf } from '../auth/mcp-principal';
  * carrying another subject's (valid) token for this session is refused with 403.
  * @internal
  */
-export function bindPrincipal(session: McpSession, req: Request): void {
+export function bindPrincipal(session: McpSession, req: IncomingMessage): void {
   const principal = principalOf(req);
   if (!principal) return;
   const owner = session.principal;

@@ -19,7 +19,7 @@ export interface McpServerSchematicOptions {
   name: string;
   /** The new app's name again: `nest g` asks which project to generate into unless it is given. */
   project?: string;
-  /** Refused: a server has no variants (the Nest CLI forwards `--type`, so it is refused, not ignored). */
+  /** The HTTP adapter the server serves on: `express` (the default) or `fastify`; anything else is refused. */
   type?: string;
   spec?: boolean;
 }
@@ -30,7 +30,8 @@ interface NestCliJson {
 }
 
 /**
- * `nest g mcp-server <name>`: a new application `apps/<name>` (main.ts through `bootstrapMcpServer`, an
+ * `nest g mcp-server <name> [--type express|fastify]`: a new application `apps/<name>` (main.ts through
+ * `bootstrapMcpServer`, on Express or with `--type fastify` on Fastify, its e2e spec on the same adapter, an
  * AppModule configured from the environment, one read-only sample tool with its DTO, a health module, the
  * agent brief and prompt, its own version and CHANGELOG, an e2e spec on the testing kit, a Kubernetes overlay of
  * deploy/kubernetes/base), registered in nest-cli.json so `npm start -- <name>` and `npm run build -- <name>` know it.
@@ -43,7 +44,12 @@ export function main(options: McpServerSchematicOptions): Rule {
     registerProject(name),
     mergeWith(
       apply(url('../../files/mcp-server'), [
-        template({ ...strings, name, title: strings.capitalize(name.replace(/-/g, ' ')) }),
+        template({
+          ...strings,
+          name,
+          title: strings.capitalize(name.replace(/-/g, ' ')),
+          fastify: options.type === 'fastify',
+        }),
         renameTemplateFiles(),
         move(`apps/${name}`),
       ]),

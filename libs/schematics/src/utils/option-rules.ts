@@ -12,7 +12,7 @@ export const MCP_SCHEMATICS: readonly McpSchematic[] = ['mcp-server', 'mcp-tool'
 
 /** The `--type` values each generator accepts; the first is the default. */
 export const ACCEPTED_TYPES: Record<McpSchematic, readonly string[]> = {
-  'mcp-server': [],
+  'mcp-server': ['express', 'fastify'],
   'mcp-tool': ['readonly', 'low', 'medium', 'high', 'task'],
   'mcp-prompt': [],
   'mcp-resource': ['fixed', 'template'],

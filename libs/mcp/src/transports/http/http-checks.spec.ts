@@ -1,10 +1,10 @@
 import { Readable } from 'node:stream';
-import type { Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { accepts, checkOriginAndHost, hostMatcher, originMatcher, readJsonBody } from './http-checks';
 
 /** A request whose body is `chunks`, with `headers`. */
 const requestOf = (chunks: string[], headers: Record<string, string> = {}) =>
-  Object.assign(Readable.from(chunks.map((c) => Buffer.from(c))), { headers }) as unknown as Request;
+  Object.assign(Readable.from(chunks.map((c) => Buffer.from(c))), { headers }) as unknown as IncomingMessage;
 
 /** A response that records the status, headers and body it was given. */
 function responseRecorder() {
@@ -21,7 +21,7 @@ function responseRecorder() {
     },
     end: (body?: string) => void (r.body = body ?? ''),
   };
-  return { res: res as unknown as Response, r, json: () => JSON.parse(r.body) };
+  return { res: res as unknown as ServerResponse, r, json: () => JSON.parse(r.body) };
 }
 
 describe('HTTP checks', () => {

@@ -1,7 +1,7 @@
 import { DEFAULT_MAX_JSON_DEPTH, nestingExceeds, valueNestingExceeds } from '../../wire/json-depth';
-import type { Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode, JsonRpcId, errorResponse, isJsonRpcId } from '../../wire/json-rpc';
-import { sendJson } from './json-response';
+import { sendJson } from '../../http-adapter/json-response';
 
 /** Default `Host` names: loopback only (DNS-rebinding protection for local servers). @internal */
 export const DEFAULT_ALLOWED_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
@@ -40,7 +40,7 @@ export function hostMatcher(allowed: string[]): (host: string) => boolean {
  * `null`. @internal
  */
 export function sendHttpError(
-  res: Response,
+  res: ServerResponse,
   status: number,
   code: number,
   message: string,
@@ -66,8 +66,8 @@ export function requestIdOfBody(body: unknown): JsonRpcId | null {
  * @internal
  */
 export function checkOriginAndHost(
-  req: Request,
-  res: Response,
+  req: IncomingMessage,
+  res: ServerResponse,
   originAllowed: (origin: string) => boolean,
   hostAllowed: (host: string) => boolean,
 ): boolean {
@@ -85,7 +85,7 @@ export function checkOriginAndHost(
 }
 
 /** The media type of `Content-Type`, lower-cased, without parameters (`''` when absent). @internal */
-export function mediaType(req: Request): string {
+export function mediaType(req: IncomingMessage): string {
   return (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
 }
 
@@ -95,15 +95,16 @@ export function mediaType(req: Request): string {
  * @internal
  */
 export async function readJsonBody(
-  req: Request,
-  res: Response,
+  req: IncomingMessage,
+  res: ServerResponse,
   limit: number,
   maxDepth = DEFAULT_MAX_JSON_DEPTH,
 ): Promise<{ value: unknown } | undefined> {
   if ((req as { _body?: boolean })._body === true) {
     // Express's own parser has parsed it already: the depth can only be checked now.
-    if (valueNestingExceeds(req.body, maxDepth)) return void tooDeep(res, maxDepth);
-    return { value: req.body };
+    const body = (req as { body?: unknown }).body;
+    if (valueNestingExceeds(body, maxDepth)) return void tooDeep(res, maxDepth);
+    return { value: body };
   }
   const raw = await readBody(req, limit).catch(() => undefined);
   if (raw === undefined)
@@ -123,7 +124,7 @@ export async function readJsonBody(
 }
 
 /** 400 `-32600` for a body nested deeper than the limit (refused before it is parsed). */
-function tooDeep(res: Response, maxDepth: number): void {
+function tooDeep(res: ServerResponse, maxDepth: number): void {
   const message = `Invalid Request: JSON nested deeper than ${maxDepth} levels`;
   sendHttpError(res, 400, ErrorCode.InvalidRequest, message, {}, null, { reason: 'too_deep', maxDepth });
 }
@@ -135,7 +136,7 @@ function tooDeep(res: Response, maxDepth: number): void {
 const DISCARD_BYTES = 4 * 1024 * 1024;
 
 /** Reads and drops the rest of a refused body, up to {@link DISCARD_BYTES}; a longer one loses its connection. */
-function discardRest(req: Request): void {
+function discardRest(req: IncomingMessage): void {
   let seen = 0;
   req.removeAllListeners('data');
   req.on('data', (chunk: Buffer) => {
@@ -146,7 +147,7 @@ function discardRest(req: Request): void {
 }
 
 /** Reads the raw body, refusing more than `limit` bytes while reading. @internal */
-export function readBody(req: Request, limit: number): Promise<Buffer | 'too-large'> {
+export function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too-large'> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) {
     discardRest(req);

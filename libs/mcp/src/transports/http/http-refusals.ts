@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode } from '../../wire/json-rpc';
 import { isModernVersion } from '../../wire/protocol-version';
 import { sendHttpError } from './http-checks';
@@ -13,7 +13,7 @@ const logger = new Logger('McpHttp');
  * function: 405 with `Allow: POST` (change notifications come from `subscriptions/listen`).
  * @internal
  */
-export function noModernFunction(req: Request, res: Response, method: string): boolean {
+export function noModernFunction(req: IncomingMessage, res: ServerResponse, method: string): boolean {
   if (!isModernVersion(req.headers['mcp-protocol-version'])) return false;
   sendHttpError(res, 405, ErrorCode.InvalidRequest, `Method Not Allowed: ${method} has no function in 2026-07-28`, {
     Allow: 'POST',
@@ -22,7 +22,7 @@ export function noModernFunction(req: Request, res: Response, method: string): b
 }
 
 /** The session store cannot be reached (Redis down): a clear 503 the client retries, never a hang or a stack. */
-export function storeUnavailable(res: Response, error: unknown, what = 'session store'): void {
+export function storeUnavailable(res: ServerResponse, error: unknown, what = 'session store'): void {
   logger.warn(`${what} unavailable: ${(error as Error).message}`);
   sendHttpError(res, 503, ErrorCode.UpstreamUnavailable, `Unavailable: the ${what} cannot be reached; retry shortly`, {
     'Retry-After': '2',
@@ -33,7 +33,7 @@ export function storeUnavailable(res: Response, error: unknown, what = 'session 
  * A limit's or a store's refusal as the whole answer: 429 for `-32003`, 503 otherwise, with `Retry-After` from the
  * error's `data.retryAfter` (1 when it has none) and its `data` in the JSON-RPC error.
  */
-export function sendRefusal(res: Response, error: unknown, what: string): void {
+export function sendRefusal(res: ServerResponse, error: unknown, what: string): void {
   const e = toJsonRpcError(error, what);
   const data = e.data as Record<string, unknown> | undefined;
   const retryAfter = String((data?.retryAfter as number | undefined) ?? 1);
@@ -42,6 +42,6 @@ export function sendRefusal(res: Response, error: unknown, what: string): void {
 }
 
 /** 429 `-32003` for a caller over its request budget, refused before its body is read. */
-export function tooManyRequests(res: Response, retryAfterSec: number): void {
+export function tooManyRequests(res: ServerResponse, retryAfterSec: number): void {
   sendRefusal(res, new RateLimitedError(retryAfterSec, 'Rate limited: too many requests; retry later'), 'POST');
 }

@@ -1,4 +1,4 @@
-import type { Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { McpSessionManager } from '../../sessions/mcp-session.manager';
 import { McpSession } from '../../sessions/mcp-session';
 import { ErrorCode, JsonRpcId } from '../../wire/json-rpc';
@@ -14,8 +14,8 @@ import { storeUnavailable } from './http-refusals';
 export async function findHttpSession(
   sessions: McpSessionManager,
   id: string | undefined,
-  req: Request,
-  res: Response,
+  req: IncomingMessage,
+  res: ServerResponse,
   rpcId: JsonRpcId | null = null,
 ): Promise<McpSession | undefined> {
   if (!id) {

@@ -1,5 +1,5 @@
 import { Inject, Injectable, NestMiddleware } from '@nestjs/common';
-import type { NextFunction, Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MCP_MODULE_OPTIONS } from '../../mcp.constants';
 import { ResolvedMcpOptions } from '../../mcp-module-options.interface';
 import { checkOriginAndHost, hostMatcher, originMatcher } from './http-checks';
@@ -38,7 +38,7 @@ export class McpCorsMiddleware implements NestMiddleware {
     this.hostAllowed = hostMatcher(options.allowedHosts);
   }
 
-  use(req: Request, res: Response, next: NextFunction): void {
+  use(req: IncomingMessage, res: ServerResponse, next: () => void): void {
     // The one place Origin and Host are checked, before auth and before anything builds URLs from Host.
     if (!checkOriginAndHost(req, res, this.allowed, this.hostAllowed)) return;
     const origin = req.headers.origin;

@@ -1,5 +1,5 @@
 import { Inject, Injectable, NestMiddleware, Optional } from '@nestjs/common';
-import type { NextFunction, Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MCP_MODULE_OPTIONS } from '../../mcp.constants';
 import { ResolvedMcpOptions } from '../../mcp-module-options.interface';
 import { PROTECTED_RESOURCE_PATH } from '../../auth/resource-url';
@@ -13,6 +13,7 @@ import {
   SERVICE_PAGE_STYLE_PATH,
 } from '../../service-page/service-page.constants';
 import { McpCorsMiddleware } from './mcp-cors.middleware';
+import { requestTarget } from '../../http-adapter/node-http';
 
 /**
  * The one middleware in front of every route: the request id for all of them; on the MCP endpoints
@@ -47,7 +48,7 @@ export class McpHttpEntryMiddleware implements NestMiddleware {
     ]);
   }
 
-  use(req: Request, res: Response, next: NextFunction): void {
+  use(req: IncomingMessage, res: ServerResponse, next: () => void): void {
     // Express announces itself on every response; nothing outside needs to know the framework.
     res.removeHeader('X-Powered-By');
     const id = requestIdFor(req, res);
@@ -56,8 +57,8 @@ export class McpHttpEntryMiddleware implements NestMiddleware {
     runWithRequestId(id, () => this.route(req, res, next));
   }
 
-  private route(req: Request, res: Response, next: NextFunction): void {
-    const path = normalise(req.originalUrl ?? req.url);
+  private route(req: IncomingMessage, res: ServerResponse, next: () => void): void {
+    const path = normalise(requestTarget(req));
     if (this.mcpPaths.has(path)) return this.trace.use(req, res, () => this.cors.use(req, res, next));
     if (this.checkedPaths.has(path) || path.startsWith(`${PROTECTED_RESOURCE_PATH}/`))
       return this.cors.use(req, res, next);

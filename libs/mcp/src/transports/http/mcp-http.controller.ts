@@ -4,13 +4,15 @@ import { ErrorCode } from '../../wire/json-rpc';
 import { sendHttpError } from './http-checks';
 import { McpHttpAuthGuard } from '../../auth/mcp-http-auth.guard';
 import { McpAuthExceptionFilter } from '../../auth/mcp-auth.filter';
-import type { Request, Response } from 'express';
+import type { ServerResponse } from 'node:http';
 import { McpHttpService } from './mcp-http.service';
 import { McpSessionStreams } from './session-streams.service';
+import { nodeRequest, nodeResponse } from '../../http-adapter/node-http';
 
 /**
- * Builds the Streamable HTTP controller for `path`. A Nest controller (not a raw Express route),
- * so global and module guards and interceptors see MCP traffic like any other.
+ * Builds the Streamable HTTP controller for `path`. A Nest controller (not a raw route of the adapter), so global and
+ * module guards and interceptors see MCP traffic like any other. The edge: past it the transport works on Node's own
+ * request and response, on Express and Fastify alike.
  * @internal
  */
 export function createMcpHttpController(path: string): Type<unknown> {
@@ -24,18 +26,19 @@ export function createMcpHttpController(path: string): Type<unknown> {
     ) {}
 
     @Post()
-    post(@Req() req: Request, @Res() res: Response): Promise<void> {
-      return this.http.post(req, res).catch((error: unknown) => internalError(error, res));
+    post(@Req() req: unknown, @Res() reply: unknown): Promise<void> {
+      const res = nodeResponse(reply);
+      return this.http.post(nodeRequest(req), res).catch((error: unknown) => internalError(error, res));
     }
 
     @Get()
-    get(@Req() req: Request, @Res() res: Response): Promise<void> {
-      return this.streams.get(req, res);
+    get(@Req() req: unknown, @Res() reply: unknown): Promise<void> {
+      return this.streams.get(nodeRequest(req), nodeResponse(reply));
     }
 
     @Delete()
-    delete(@Req() req: Request, @Res() res: Response): Promise<void> {
-      return this.streams.delete(req, res);
+    delete(@Req() req: unknown, @Res() reply: unknown): Promise<void> {
+      return this.streams.delete(nodeRequest(req), nodeResponse(reply));
     }
   }
   return McpHttpController;
@@ -44,7 +47,7 @@ export function createMcpHttpController(path: string): Type<unknown> {
 const logger = new Logger('McpHttp');
 
 /** Last line of defence: a JSON-RPC `-32603` instead of Nest's generic 500 body; auth errors go on to their filter. */
-function internalError(error: unknown, res: Response): void {
+function internalError(error: unknown, res: ServerResponse): void {
   if (error instanceof McpAuthError) throw error;
   logger.error(
     `unexpected failure in the MCP transport: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,

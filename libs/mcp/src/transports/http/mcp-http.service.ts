@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MCP_MODULE_OPTIONS } from '../../mcp.constants';
 import { ResolvedMcpOptions } from '../../mcp-module-options.interface';
 import { McpDispatcher } from '../../protocol/mcp.dispatcher';
@@ -24,7 +24,7 @@ import { EventLogBudget } from '../../limits/event-log-budget';
 import { CallLimiter } from '../../limits/call-limiter';
 import { tooManyRequests } from './http-refusals';
 import { findHttpSession } from './http-session.lookup';
-import { sendJson } from './json-response';
+import { sendJson } from '../../http-adapter/json-response';
 import { offerRequestSpan } from '../../observability/mcp-http-trace.middleware';
 
 const SESSION_HEADER = 'mcp-session-id';
@@ -51,7 +51,7 @@ export class McpHttpService {
     private readonly limiter: CallLimiter,
   ) {}
 
-  async post(req: Request, res: Response): Promise<void> {
+  async post(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (mediaType(req) !== 'application/json') {
       return sendHttpError(
         res,
@@ -164,7 +164,7 @@ export class McpHttpService {
     channel.finish(outcome.body, status);
   }
 
-  private async initialize(body: unknown, req: Request, res: Response): Promise<void> {
+  private async initialize(body: unknown, req: IncomingMessage, res: ServerResponse): Promise<void> {
     let refusal: McpError | undefined;
     try {
       refusal = await this.admission.refusal(principalOf(req));
@@ -192,7 +192,7 @@ export class McpHttpService {
   }
 
   /** A refused initialize: the JSON-RPC error with the profile's status, and `Retry-After` when it has one. */
-  private refuse(body: unknown, error: McpError, res: Response): void {
+  private refuse(body: unknown, error: McpError, res: ServerResponse): void {
     const status = httpStatusFor(error.code, this.options.httpStatusProfile, false);
     const requestId = res.getHeader('X-Request-Id');
     const data = { ...error.data, ...(typeof requestId === 'string' ? { requestId } : {}) };

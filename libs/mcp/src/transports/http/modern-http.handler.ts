@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { McpDispatcher } from '../../protocol/mcp.dispatcher';
 import { modernHttpStatusFor } from '../../errors/http-status';
 import { existingRequestId as requestIdOf } from '../../observability/request-id';
@@ -9,7 +9,7 @@ import { hasModernMeta } from '../../wire/meta-keys';
 import { isSupportedVersion } from '../../wire/protocol-version';
 import { ModernResponseChannel } from './modern-response.channel';
 
-const header = (req: Request, name: string): string | undefined => {
+const header = (req: IncomingMessage, name: string): string | undefined => {
   const v = req.headers[name];
   return Array.isArray(v) ? v.join(', ') : v;
 };
@@ -21,7 +21,7 @@ const header = (req: Request, name: string): string | undefined => {
  * (`initialize`, `Mcp-Session-Id`) never matches.
  * @internal
  */
-export function isModernPost(body: unknown, req: Request): boolean {
+export function isModernPost(body: unknown, req: IncomingMessage): boolean {
   if (Array.isArray(body) || typeof body !== 'object' || body === null) return false;
   const message = body as { method?: unknown; params?: unknown };
   if (hasModernMeta(message.params)) return true;
@@ -47,7 +47,7 @@ export class ModernHttpHandler {
     private readonly challenge: McpChallenge,
   ) {}
 
-  async post(body: unknown, req: Request, res: Response): Promise<void> {
+  async post(body: unknown, req: IncomingMessage, res: ServerResponse): Promise<void> {
     const channel = new ModernResponseChannel(res);
     const outcome = await this.dispatcher.dispatchModern(body, {
       transport: 'http',
@@ -80,7 +80,7 @@ export class ModernHttpHandler {
 }
 
 /** `Mcp-Param-*` headers by their lower-cased name part. */
-function paramHeaders(req: Request): Record<string, string> {
+function paramHeaders(req: IncomingMessage): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.headers))
     if (name.startsWith('mcp-param-') && value !== undefined)

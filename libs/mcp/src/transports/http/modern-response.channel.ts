@@ -1,7 +1,7 @@
-import type { Response } from 'express';
+import type { ServerResponse } from 'node:http';
 import { JsonRpcMessage } from '../../wire/json-rpc';
 import { MessageSink } from '../../wire/message-sink';
-import { sendJson } from './json-response';
+import { sendJson } from '../../http-adapter/json-response';
 
 const KEEPALIVE_MS = 25_000;
 
@@ -17,7 +17,7 @@ export class ModernResponseChannel implements MessageSink {
   private readonly aborted = new AbortController();
 
   constructor(
-    private readonly res: Response,
+    private readonly res: ServerResponse,
     private readonly headers: Record<string, string> = {},
   ) {
     res.on('error', () => undefined);

@@ -1,10 +1,10 @@
-import type { Response } from 'express';
+import type { ServerResponse } from 'node:http';
 import { JsonRpcMessage } from '../../wire/json-rpc';
 import { MessageSink } from '../../wire/message-sink';
 import { McpSession } from '../../sessions/mcp-session';
 import { McpEventStore } from '../../stores/event.store';
 import { SseStream } from './sse-stream';
-import { sendJson } from './json-response';
+import { sendJson } from '../../http-adapter/json-response';
 import { EventLogBudget } from '../../limits/event-log-budget';
 
 /**
@@ -17,7 +17,7 @@ export class PostResponseChannel implements MessageSink {
   private stream: SseStream | undefined;
 
   constructor(
-    private readonly res: Response,
+    private readonly res: ServerResponse,
     private readonly session: McpSession,
     private readonly store: McpEventStore,
     private readonly headers: Record<string, string>,

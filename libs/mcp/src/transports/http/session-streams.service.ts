@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MCP_MODULE_OPTIONS } from '../../mcp.constants';
 import { ResolvedMcpOptions } from '../../mcp-module-options.interface';
 import { McpSessionManager } from '../../sessions/mcp-session.manager';
@@ -54,7 +54,7 @@ export class McpSessionStreams {
     });
   }
 
-  async get(req: Request, res: Response): Promise<void> {
+  async get(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (noModernFunction(req, res, 'GET')) return;
     if (isAnonymous(req)) throw new McpAuthError(401, undefined, 'Authentication required', 'anonymous GET');
     if (!accepts(req.headers.accept, 'text/event-stream')) {
@@ -91,7 +91,7 @@ export class McpSessionStreams {
     stream.attach(res, headers, session.era.sseResumePriming ? this.options.sseRetryMs : undefined);
   }
 
-  async delete(req: Request, res: Response): Promise<void> {
+  async delete(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (noModernFunction(req, res, 'DELETE')) return;
     if (isAnonymous(req)) throw new McpAuthError(401, undefined, 'Authentication required', 'anonymous DELETE');
     const session = await findHttpSession(this.sessions, req.headers[SESSION_HEADER] as string | undefined, req, res);
@@ -102,9 +102,9 @@ export class McpSessionStreams {
 
   private async resume(
     lastEventId: string,
-    req: Request,
+    req: IncomingMessage,
     session: McpSession,
-    res: Response,
+    res: ServerResponse,
     headers: Record<string, string>,
   ): Promise<void> {
     let found: McpReplay | undefined;
@@ -137,7 +137,12 @@ export class McpSessionStreams {
   }
 
   /** Counts the request against the caller's request budget; answers 429 itself and returns false when over it. */
-  private async withinBudget(req: Request, res: Response, session: McpSession, label: string): Promise<boolean> {
+  private async withinBudget(
+    req: IncomingMessage,
+    res: ServerResponse,
+    session: McpSession,
+    label: string,
+  ): Promise<boolean> {
     try {
       await this.limiter.admitCaller('http', principalOf(req) ?? session.principal, label);
       return true;

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { Response } from 'express';
+import type { ServerResponse } from 'node:http';
 import { SseStream } from './sse-stream';
 import { InMemoryEventStore } from '../../stores/in-memory-event.store';
 
@@ -30,7 +30,7 @@ describe('SseStream', () => {
     const store = new InMemoryEventStore();
     const stream = new SseStream(store, 's1');
     const res = new FakeResponse();
-    stream.attach(res as unknown as Response, {}, 1000);
+    stream.attach(res as unknown as ServerResponse, {}, 1000);
     res.end(); // the connection ends without a 'close' event yet
     expect(() => jest.advanceTimersByTime(60_000)).not.toThrow();
     expect(stream.send({ jsonrpc: '2.0', method: 'notifications/message' })).toBe(true);
@@ -41,7 +41,7 @@ describe('SseStream', () => {
     const store = new InMemoryEventStore();
     const stream = new SseStream(store, 's1');
     const res = new FakeResponse();
-    stream.attach(res as unknown as Response, {}, 1000);
+    stream.attach(res as unknown as ServerResponse, {}, 1000);
     stream.send({ jsonrpc: '2.0', method: 'a' });
     res.emit('close');
     stream.send({ jsonrpc: '2.0', method: 'b' });

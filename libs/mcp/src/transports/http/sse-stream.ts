@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Response } from 'express';
+import type { ServerResponse } from 'node:http';
 import { JsonRpcMessage } from '../../wire/json-rpc';
 import { MessageSink } from '../../wire/message-sink';
 import { McpEventStore } from '../../stores/event.store';
@@ -24,7 +24,7 @@ export interface SseStreamHooks {
  */
 export class SseStream implements MessageSink {
   readonly id = randomBytes(12).toString('base64url').replace(/_/g, '-');
-  private res: Response | undefined;
+  private res: ServerResponse | undefined;
   private keepalive: NodeJS.Timeout | undefined;
   private ended = false;
 
@@ -37,7 +37,7 @@ export class SseStream implements MessageSink {
   }
 
   /** Starts (or resumes) the stream on `res`. `primeRetryMs` sends the 2025-11-25 priming event. */
-  attach(res: Response, headers: Record<string, string>, primeRetryMs?: number): void {
+  attach(res: ServerResponse, headers: Record<string, string>, primeRetryMs?: number): void {
     // A resume while the previous connection is still open moves the stream: stop the old
     // connection's keepalive and end it, or it would hang open (and its timer leak) for good.
     const previous = this.res;
@@ -122,7 +122,7 @@ export class SseStream implements MessageSink {
   }
 }
 
-const writable = (res: Response) => !res.writableEnded && !res.destroyed;
+const writable = (res: ServerResponse) => !res.writableEnded && !res.destroyed;
 /** One SSE event carrying one JSON-RPC message, serialised already. @internal */
 export const frame = (eventId: string, json: string) => `id: ${eventId}\nevent: message\ndata: ${json}\n\n`;
 

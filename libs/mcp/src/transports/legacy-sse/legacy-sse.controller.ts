@@ -1,9 +1,9 @@
 import { Controller, Get, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import { McpHttpAuthGuard } from '../../auth/mcp-http-auth.guard';
 import { McpAuthExceptionFilter } from '../../auth/mcp-auth.filter';
-import type { Request, Response } from 'express';
 import { LEGACY_MESSAGES_PATH, LEGACY_SSE_PATH } from './legacy-sse.endpoint';
 import { LegacySseService } from './legacy-sse.service';
+import { nodeRequest, nodeResponse } from '../../http-adapter/node-http';
 
 /**
  * The legacy HTTP+SSE endpoints (`GET /sse`, `POST /messages`), registered only when
@@ -17,12 +17,12 @@ export class McpLegacySseController {
   constructor(private readonly legacy: LegacySseService) {}
 
   @Get(LEGACY_SSE_PATH)
-  sse(@Req() req: Request, @Res() res: Response): Promise<void> {
-    return this.legacy.open(req, res);
+  sse(@Req() req: unknown, @Res() res: unknown): Promise<void> {
+    return this.legacy.open(nodeRequest(req), nodeResponse(res));
   }
 
   @Post(LEGACY_MESSAGES_PATH)
-  messages(@Req() req: Request, @Res() res: Response): Promise<void> {
-    return this.legacy.message(req, res);
+  messages(@Req() req: unknown, @Res() res: unknown): Promise<void> {
+    return this.legacy.message(nodeRequest(req), nodeResponse(res));
   }
 }

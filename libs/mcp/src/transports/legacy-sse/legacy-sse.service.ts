@@ -1,6 +1,6 @@
 import { SessionAdmission } from '../../sessions/session-admission';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MCP_MODULE_OPTIONS } from '../../mcp.constants';
 import { ResolvedMcpOptions } from '../../mcp-module-options.interface';
 import { McpDispatcher } from '../../protocol/mcp.dispatcher';
@@ -17,8 +17,9 @@ import { assertAnonymousMayCall, isAnonymous } from '../../auth/anonymous-access
 import { McpAuthError } from '../../auth/mcp-auth.error';
 import { existingRequestId as requestIdOf } from '../../observability/request-id';
 import { principalOf } from '../../auth/mcp-principal';
-import { sendJson } from '../http/json-response';
+import { sendJson } from '../../http-adapter/json-response';
 import { sendRefusal } from '../http/http-refusals';
+import { requestTarget } from '../../http-adapter/node-http';
 
 /**
  * The HTTP+SSE transport of MCP 2024-11-05 (off by default; `legacySse: true` or
@@ -54,7 +55,7 @@ export class LegacySseService {
   }
 
   /** `GET /sse`: a new session, its stream, and the `endpoint` event. */
-  async open(req: Request, res: Response): Promise<void> {
+  async open(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (isAnonymous(req)) throw new McpAuthError(401, undefined, 'Authentication required', 'anonymous GET /sse');
     if (!accepts(req.headers.accept, 'text/event-stream')) {
       return sendHttpError(res, 406, ErrorCode.InvalidRequest, 'Not Acceptable: Accept must allow text/event-stream');
@@ -84,11 +85,11 @@ export class LegacySseService {
     });
     this.streams.set(session.id, stream);
     session.standalone = stream;
-    stream.open(res, messagesEndpoint(req.originalUrl ?? req.url, session.id));
+    stream.open(res, messagesEndpoint(requestTarget(req), session.id));
   }
 
   /** `POST /messages?sessionId=`: 202 for a message taken; its answer, if any, goes on the stream. */
-  async message(req: Request, res: Response): Promise<void> {
+  async message(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (mediaType(req) !== 'application/json') {
       return sendHttpError(
         res,
@@ -121,10 +122,10 @@ export class LegacySseService {
   }
 
   private async sessionFor(
-    req: Request,
-    res: Response,
+    req: IncomingMessage,
+    res: ServerResponse,
   ): Promise<{ session: McpSession; stream: LegacySseStream } | undefined> {
-    const id = new URL(req.originalUrl ?? req.url, 'http://localhost').searchParams.get('sessionId');
+    const id = new URL(requestTarget(req), 'http://localhost').searchParams.get('sessionId');
     if (!id) {
       sendHttpError(res, 400, ErrorCode.InvalidRequest, 'Bad Request: the sessionId query parameter is required');
       return undefined;

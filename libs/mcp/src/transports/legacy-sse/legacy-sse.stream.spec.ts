@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { Response } from 'express';
+import type { ServerResponse } from 'node:http';
 import { LegacySseStream, sseEvent } from './legacy-sse.stream';
 
 /** Just enough of an Express response to watch what the stream writes. */
@@ -34,7 +34,7 @@ describe('LegacySseStream', () => {
     const res = new FakeResponse();
     const onDisconnect = jest.fn();
     const stream = new LegacySseStream(onDisconnect);
-    stream.open(res as unknown as Response, '/messages?sessionId=s1');
+    stream.open(res as unknown as ServerResponse, '/messages?sessionId=s1');
     return { res, stream, onDisconnect };
   };
 

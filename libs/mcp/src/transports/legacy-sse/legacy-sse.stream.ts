@@ -1,4 +1,4 @@
-import type { Response } from 'express';
+import type { ServerResponse } from 'node:http';
 import { JsonRpcMessage } from '../../wire/json-rpc';
 import { MessageSink } from '../../wire/message-sink';
 
@@ -11,7 +11,7 @@ const KEEPALIVE_MS = 25_000;
  * @internal
  */
 export class LegacySseStream implements MessageSink {
-  private res: Response | undefined;
+  private res: ServerResponse | undefined;
   private keepalive: NodeJS.Timeout | undefined;
   private ended = false;
 
@@ -19,7 +19,7 @@ export class LegacySseStream implements MessageSink {
   constructor(private readonly onDisconnect: () => void) {}
 
   /** Starts the stream on `res` and announces where to POST messages. */
-  open(res: Response, endpoint: string): void {
+  open(res: ServerResponse, endpoint: string): void {
     this.res = res;
     // A broken connection must never become an unhandled 'error' event (that would end the process).
     res.on('error', () => undefined);
@@ -74,7 +74,7 @@ export class LegacySseStream implements MessageSink {
   }
 }
 
-const writable = (res: Response) => !res.writableEnded && !res.destroyed;
+const writable = (res: ServerResponse) => !res.writableEnded && !res.destroyed;
 
 /** One SSE event; a line break in `data` (never in compact JSON, but safe) becomes another data line. @internal */
 export const sseEvent = (event: string, data: string) =>

@@ -1,0 +1,36 @@
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { Socket } from 'node:net';
+import { nodeRequest, nodeResponse, pathOf, requestTarget } from './node-http';
+
+const request = (url: string) => Object.assign(new IncomingMessage(new Socket()), { url });
+
+describe('the HTTP edge: Node’s objects under either adapter', () => {
+  it('passes Express’s request and response through (they are Node’s own)', () => {
+    const req = request('/mcp');
+    const res = new ServerResponse(req);
+    expect(nodeRequest(req)).toBe(req);
+    expect(nodeResponse(res)).toBe(res);
+  });
+
+  it('unwraps Fastify’s request and reply, hijacking the reply once so Fastify leaves the answer alone', () => {
+    const raw = request('/mcp');
+    const rawRes = new ServerResponse(raw);
+    const reply: { raw: ServerResponse; sent: boolean; hijack: jest.Mock } = {
+      raw: rawRes,
+      sent: false,
+      hijack: jest.fn(),
+    };
+    reply.hijack.mockImplementation(() => (reply.sent = true));
+    expect(nodeRequest({ raw })).toBe(raw);
+    expect(nodeResponse(reply)).toBe(rawRes);
+    expect(nodeResponse(reply)).toBe(rawRes);
+    expect(reply.hijack).toHaveBeenCalledTimes(1);
+  });
+
+  it('reads the target the client sent and its path', () => {
+    expect(requestTarget(Object.assign(request('/x'), { originalUrl: '/mcp/x?a=1' }))).toBe('/mcp/x?a=1');
+    expect(requestTarget(request('/mcp?b=2'))).toBe('/mcp?b=2');
+    expect(pathOf('/mcp?b=2')).toBe('/mcp');
+    expect(pathOf(undefined)).toBe('/');
+  });
+});

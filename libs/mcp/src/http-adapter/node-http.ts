@@ -1,0 +1,61 @@
+import { IncomingMessage, ServerResponse } from 'node:http';
+
+/** What Fastify hands a Nest controller: its request and reply wrap Node's own objects. */
+interface FastifyRequestLike {
+  raw: IncomingMessage;
+}
+interface FastifyReplyLike {
+  raw: ServerResponse;
+  sent: boolean;
+  hijack(): unknown;
+}
+
+const isFastifyRequest = (req: unknown): req is FastifyRequestLike =>
+  !(req instanceof IncomingMessage) && (req as { raw?: unknown })?.raw instanceof IncomingMessage;
+const isFastifyReply = (res: unknown): res is FastifyReplyLike =>
+  !(res instanceof ServerResponse) &&
+  (res as { raw?: unknown })?.raw instanceof ServerResponse &&
+  typeof (res as { hijack?: unknown }).hijack === 'function';
+
+/**
+ * Node's request under what Nest gives a controller, guard or filter: Express's request is Node's own object, Fastify's
+ * wraps it (`request.raw`). Everything of the platform past this edge works on Node's objects, on either adapter.
+ * @internal
+ */
+export function nodeRequest(req: unknown): IncomingMessage {
+  return isFastifyRequest(req) ? req.raw : (req as IncomingMessage);
+}
+
+/**
+ * Node's response under what Nest gives a controller or filter, taken over by the caller: on Fastify the reply is
+ * hijacked first, so Fastify neither sends nor complains about what is written to Node's response (an SSE stream that
+ * outlives the handler, say). Call it once the handler knows it will answer itself, after any exception Nest should
+ * answer instead.
+ * @internal
+ */
+export function nodeResponse(res: unknown): ServerResponse {
+  if (!isFastifyReply(res)) return res as ServerResponse;
+  if (!res.sent) res.hijack();
+  return res.raw;
+}
+
+/**
+ * The request's target as the client sent it: Express and Fastify's middleware layer may rewrite `url` for a mounted
+ * router and keep the original beside it (`originalUrl`).
+ * @internal
+ */
+export function requestTarget(req: IncomingMessage): string {
+  return (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/';
+}
+
+/** The path of a request target, without its query string (`/mcp?x=1` → `/mcp`). @internal */
+export function pathOf(url: string | undefined): string {
+  const target = url ?? '/';
+  const q = target.indexOf('?');
+  return q < 0 ? target : target.slice(0, q);
+}
+
+/** The client's address as the socket sees it (no proxy header is trusted: the same on both adapters). @internal */
+export function clientAddress(req: IncomingMessage): string {
+  return req.socket?.remoteAddress ?? 'unknown';
+}
