@@ -23,13 +23,14 @@ writeFileSync(log, '');
 // BENCH_PROF_CONFIG=logs: the same with the JSON logs on (the `mcp-logs` server of run.mjs).
 const config = process.env.BENCH_PROF_CONFIG ?? 'prod';
 const bare = config === 'bare' || config === 'logs';
-const server = await startServer(
-  'mcp-prod',
-  'mcp',
-  bare
+// MCP_HTTP_ADAPTER=fastify: the same on Nest's Fastify adapter.
+const adapter = { MCP_HTTP_ADAPTER: process.env.MCP_HTTP_ADAPTER ?? 'express' };
+const server = await startServer('mcp-prod', 'mcp', {
+  ...(bare
     ? { NODE_ENV: 'development', BENCH_AUTH: 'off', ...(config === 'bare' ? { BENCH_LOGS: 'off' } : {}) }
-    : productionEnv({ jwksUri: issuer.jwksUri, logFile: log, otlpUrl: sink.url }),
-);
+    : productionEnv({ jwksUri: issuer.jwksUri, logFile: log, otlpUrl: sink.url })),
+  ...adapter,
+});
 const bearer = bare ? {} : { authorization: `Bearer ${issuer.token}` };
 const sessions = [];
 for (let i = 0; i < 16; i++) sessions.push(await openSession(server.url, bearer));

@@ -55,6 +55,8 @@ import { runReplicas } from './lib/replicas.mjs';
 import { runTasks } from './lib/tasks.mjs';
 import { runBoot } from './lib/boot.mjs';
 import { peersBlock, startPeers, stopPeers } from './lib/peers.mjs';
+import { startFastifyServers, stopFastifyServers } from './lib/adapters.mjs';
+import { adaptersBlock } from './lib/adapters-block.mjs';
 import { runPlan } from './lib/plan.mjs';
 import { mainPlan } from './lib/main-plan.mjs';
 import { runOnly } from './lib/only.mjs';
@@ -140,6 +142,7 @@ async function main() {
   let authCheck;
   let redisMemory;
   let peers = [];
+  let fastify;
   const runs = {};
   let production;
   try {
@@ -199,8 +202,17 @@ async function main() {
     for (let i = 0; i < Math.max(...CONNECTIONS); i++) quietSessions.push(await openSession(mcpQuiet.url, bearer));
     const redisSessions = [];
     for (let i = 0; i < Math.max(...CONNECTIONS); i++) redisSessions.push(await openSession(mcpRedis.url));
+    // Our servers on Fastify (#27): its own ceiling, bare and production, each measured next to its Express twin.
+    const fastifyLog = resolve(TMP, 'prod-fastify.log');
+    writeFileSync(fastifyLog, '');
+    fastify = await startFastifyServers({
+      callText: call.text,
+      listText: list.text,
+      prod: { jwksUri: issuer.jwksUri, logFile: fastifyLog, otlpUrl: sink.url },
+      bearer,
+    });
     // The peer frameworks, checked against our tools/list before they are measured (failed ones are kept as failed).
-    peers = await startPeers(listed.tools);
+    peers = await startPeers(listed.tools, { issuer, sink });
     console.log('');
 
     const plan = mainPlan(
@@ -208,6 +220,7 @@ async function main() {
       { fake, mcp: sessions, auth: authSessions, redis: redisSessions, prod: prodSessions, quiet: quietSessions },
       authHeaders,
       peers,
+      fastify,
     );
     await runPlan(plan, runs);
     // Redis memory per idle session: what 2,000 more sessions add to Redis's used_memory.
@@ -224,6 +237,7 @@ async function main() {
       mcpAuth?.stop(),
       mcpProd?.stop(),
       stopPeers(peers),
+      stopFastifyServers(fastify),
     ]);
     production = { exportBytes: sink.bytes(), exportRequests: sink.requests(), logBytes: statSync(prodLog).size };
     process.stdout.write(
@@ -293,6 +307,7 @@ async function main() {
     boot,
     peersBlock(peers, measured),
     tasks,
+    adaptersBlock(measured, peersBlock(peers, measured)),
   );
 }
 

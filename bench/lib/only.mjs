@@ -5,10 +5,11 @@ import { mergeAbuse, printAbuse, runAbuse } from './abuse.mjs';
 import { mergeReplicas, printReplicas, runReplicas } from './replicas.mjs';
 import { mergeTasks, printTasks, runTasks } from './tasks.mjs';
 import { mergeBoot, printBoot, runBoot } from './boot.mjs';
-import { mergePeers, runPeersOnly } from './peers.mjs';
+import { mergePeers, runPeersOnly } from './peers-only.mjs';
 import { mergeRedisOnly, printRedisOnly, runRedisOnly } from './redis-only.mjs';
 import { startIssuer } from './issuer.mjs';
 import { printPeers } from './tables.mjs';
+import { printAdapters } from './adapters-block.mjs';
 import { DURATION, ROUNDS, WARMUP } from './settings.mjs';
 
 const rounds = () =>
@@ -58,6 +59,7 @@ const PARTS = {
     console.log(`peers: ${rounds()}`);
     const peers = await runPeersOnly();
     printPeers(peers);
+    printAdapters(peers.adapters);
     mergePeers(peers);
   },
   async redis() {

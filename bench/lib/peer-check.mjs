@@ -93,8 +93,8 @@ function compareTools(tools, reference) {
 export async function checkPeer(peer, reference) {
   const url = `${peer.server.url}/mcp`;
   const req = REQUESTS[peer.era];
-  const session = peer.stateful ? await openSession(peer.server.url) : undefined;
-  const withSession = (headers) => (session ? { ...headers, 'mcp-session-id': session } : headers);
+  const session = peer.stateful ? await openSession(peer.server.url, peer.auth) : undefined;
+  const withSession = (headers) => ({ ...headers, ...peer.auth, ...(session ? { 'mcp-session-id': session } : {}) });
   const tools = [];
   let pages = 0;
   let cursor;

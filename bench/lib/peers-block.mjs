@@ -44,6 +44,7 @@ export function peersBlock(peers, measured) {
     return {
       name: p.name,
       label: p.label,
+      production: Boolean(p.production),
       versions: p.versions,
       protocolVersion: p.era,
       stateful: p.stateful,
@@ -56,7 +57,8 @@ export function peersBlock(peers, measured) {
       call,
     };
   });
-  const ok = frameworks.filter((f) => f.status === 'ok');
+  // The bare peers (each in its documented default setup); the one equipped for production is judged in adapters-block.
+  const ok = frameworks.filter((f) => f.status === 'ok' && !f.production);
   const [low, high] = [Math.min(...CONNECTIONS), Math.max(...CONNECTIONS)];
   const fastest = ok.filter((f) => f.call[low]).sort((a, b) => b.call[low].reqPerSec - a.call[low].reqPerSec)[0];
   const best = ok.filter((f) => f.call[high]).sort((a, b) => a.call[high].p99Ms - b.call[high].p99Ms)[0];

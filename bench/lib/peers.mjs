@@ -4,36 +4,20 @@
 // descriptions and input schemas; every page followed), and tools/call of `echo` answers 'hello' without `isError`.
 // Measured: tools/call at each connection count, next to the ceiling and our production configuration of the same
 // round, with p50/p99 and the peer's RSS after its load. A peer that fails to start, its check or its load is
-// reported as failed with the reason; it is never dropped, and never stops the bench.
+// reported as failed with the reason; it is never dropped, and never stops the bench. One of them, `sdk-v1-prod`
+// (#27), is the official SDK 1.x equipped for production as a team would equip it (Bearer JWTs, request logs to a
+// file, OpenTelemetry traces to the bench's sink): it is judged against our production configuration, never counted
+// among the bare peers.
 //
 // run.mjs starts them (startPeers), adds their scenarios to its plan (peerScenarios) and reports peersBlock()
-// (peers-block.mjs); the check before measuring is peer-check.mjs;
-// BENCH_ONLY=peers (runPeersOnly) measures the ceiling, our production configuration and the peers alone and merges
-// the `peers` block into bench/results/latest.json.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { randomUUID } from 'node:crypto';
+// (peers-block.mjs); the check before measuring is peer-check.mjs; BENCH_ONLY=peers is peers-only.mjs.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { isEchoAnswer } from './answers.mjs';
-import { startIssuer } from './issuer.mjs';
-import { BASE_HEADERS, CALL_BODY, LIST_BODY, newId, openSession, post } from './mcp-client.mjs';
-import { startOtlpSink } from './otlp-sink.mjs';
+import { openSession } from './mcp-client.mjs';
 import { REQUESTS, checkPeer, within } from './peer-check.mjs';
 import { peersBlock } from './peers-block.mjs';
-import { ceilingCall, runPlan } from './plan.mjs';
-import { summarise } from './report.mjs';
-import { startCeiling, startPinned, startServer } from './servers.mjs';
-import {
-  CONNECTIONS,
-  DURATION,
-  PEERS_DIR,
-  RESULTS,
-  ROOT,
-  ROUNDS,
-  TMP,
-  TOOL_COUNT,
-  WARMUP,
-  productionEnv,
-} from './settings.mjs';
+import { startPinned } from './servers.mjs';
+import { AUTH_AUDIENCE, AUTH_ISSUER, CONNECTIONS, PEERS_DIR, ROOT, TMP } from './settings.mjs';
 
 export { peersBlock };
 
@@ -51,6 +35,24 @@ export const PEERS = [
     stateful: true,
     setup:
       'McpServer + StreamableHTTPServerTransport per session (sessionIdGenerator: randomUUID), createMcpExpressApp(), SSE answers',
+  },
+  {
+    name: 'sdk-v1-prod',
+    label: 'official SDK 1.x, stateful, equipped for production',
+    packages: [
+      '@modelcontextprotocol/sdk',
+      'jose',
+      'pino-http',
+      '@opentelemetry/sdk-node',
+      '@opentelemetry/instrumentation-http',
+      '@opentelemetry/instrumentation-express',
+    ],
+    era: '2025-11-25',
+    stateful: true,
+    // What a team adds to meet the bar our production configuration meets (#27): Bearer JWTs, logs, traces.
+    production: true,
+    setup:
+      'sdk-v1 behind requireBearerAuth with a jose JWKS verifier, pino-http logging every request to a file, the OpenTelemetry Node SDK with the http and express instrumentations exporting OTLP/HTTP to the sink',
   },
   {
     name: 'sdk-v2',
@@ -95,25 +97,54 @@ function installedVersion(pkg, from) {
   return file ? JSON.parse(readFileSync(file, 'utf8')).version : undefined;
 }
 
-async function startPeer(def, reference) {
+/**
+ * The environment and headers of a peer equipped for production (`def.production`): the bench's JWKS issuer and its
+ * token, a log file of its own, the OTLP sink; nothing for the others.
+ */
+function productionSetup(def, context) {
+  if (!def.production) return { env: {}, auth: {} };
+  if (!context?.issuer || !context.sink) throw new Error('needs the bench issuer and OTLP sink');
+  const logFile = resolve(TMP, `peer-${def.name}.log`);
+  writeFileSync(logFile, '');
+  return {
+    env: {
+      PEER_JWKS_URI: context.issuer.jwksUri,
+      PEER_JWT_ISSUER: AUTH_ISSUER,
+      PEER_JWT_AUDIENCE: AUTH_AUDIENCE,
+      PEER_LOG_FILE: logFile,
+      OTEL_TRACES_EXPORTER: 'otlp',
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
+      OTEL_EXPORTER_OTLP_ENDPOINT: context.sink.url,
+      OTEL_METRICS_EXPORTER: 'none',
+      OTEL_LOGS_EXPORTER: 'none',
+    },
+    auth: { authorization: `Bearer ${context.issuer.token}` },
+    logFile,
+  };
+}
+
+async function startPeer(def, reference, context) {
   const [main] = def.packages;
   const versions = Object.fromEntries(
     def.packages.map((p) => [p, installedVersion(p, p === main ? undefined : main) ?? 'not installed']),
   );
-  const peer = { ...def, versions, status: 'failed' };
+  const peer = { ...def, versions, status: 'failed', auth: {} };
   try {
+    const setup = productionSetup(def, context);
+    peer.auth = setup.auth;
+    peer.logFile = setup.logFile;
     const missing = def.packages.filter((p) => versions[p] === 'not installed');
     if (missing.length) throw new Error(`not installed: ${missing.join(', ')} (npm ci)`);
     const script = resolve(PEERS_DIR, `${def.name}.js`);
     if (!existsSync(script)) throw new Error(`${script} is missing (npm run bench builds bench/peers/)`);
-    peer.server = await startPinned(`peer ${def.name}`, [script], { NODE_ENV: 'production' });
+    peer.server = await startPinned(`peer ${def.name}`, [script], { NODE_ENV: 'production', ...setup.env });
     peer.check = await within(checkPeer(peer, reference), 30_000, 'the check');
     // A session per load connection for the stateful ones, 16 opened at a time (fastmcp takes about 1 s to answer
     // an initialize: it polls for the client's capabilities before serving the request that brings them); none (no
     // Mcp-Session-Id) for the others.
     peer.sessionIds = def.stateful ? [] : [undefined];
     while (def.stateful && peer.sessionIds.length < Math.max(...CONNECTIONS)) {
-      const batch = Promise.all(Array.from({ length: 16 }, () => openSession(peer.server.url)));
+      const batch = Promise.all(Array.from({ length: 16 }, () => openSession(peer.server.url, peer.auth)));
       peer.sessionIds.push(...(await within(batch, 30_000, 'opening sessions')));
     }
     peer.status = 'ok';
@@ -129,10 +160,10 @@ async function startPeer(def, reference) {
  * Starts every peer and checks it against `reference` (our tools/list result's tools); prints one line a peer.
  * Resolves with them all, failed ones included (status 'failed', reason).
  */
-export async function startPeers(reference) {
+export async function startPeers(reference, context) {
   const peers = [];
   // One after another: their boots (and the checks) share core 0.
-  for (const def of PEERS) peers.push(await startPeer(def, reference));
+  for (const def of PEERS) peers.push(await startPeer(def, reference, context));
   for (const p of peers) {
     const v = p.versions[p.packages[0]];
     console.log(
@@ -159,79 +190,8 @@ export function peerScenarios(peers, c) {
       body: REQUESTS[p.era].call,
       sessions: p.sessionIds,
       verify: 'peer-call',
-      headers: REQUESTS[p.era].headers,
+      headers: { ...REQUESTS[p.era].headers, ...p.auth },
       ref: `ceiling.call.${c}`,
       peer: p,
     }));
-}
-
-/**
- * BENCH_ONLY=peers: the ceiling, our production configuration and the peers, interleaved per connection count for
- * BENCH_ROUNDS rounds; resolves with the `peers` block (print it with report.mjs's printPeers, merge with mergePeers).
- */
-export async function runPeersOnly() {
-  mkdirSync(TMP, { recursive: true });
-  const issuer = await startIssuer();
-  const sink = await startOtlpSink();
-  const prodLog = resolve(TMP, 'peers-prod.log');
-  writeFileSync(prodLog, '');
-  let prod;
-  let ceiling;
-  let peers = [];
-  try {
-    prod = await startServer(
-      'mcp-prod',
-      'mcp',
-      productionEnv({ jwksUri: issuer.jwksUri, logFile: prodLog, otlpUrl: sink.url }),
-    );
-    const bearer = { authorization: `Bearer ${issuer.token}` };
-    const headers = { ...BASE_HEADERS, ...bearer };
-    const sessions = [];
-    for (let i = 0; i < Math.max(...CONNECTIONS); i++) sessions.push(await openSession(prod.url, bearer));
-    // Our answers, captured as run.mjs does, for the ceiling's canned bodies; our tools/list is the peers' reference.
-    const call = await post(`${prod.url}/mcp`, CALL_BODY(newId()), { ...headers, 'mcp-session-id': sessions[0] });
-    const list = await post(`${prod.url}/mcp`, LIST_BODY(newId()), { ...headers, 'mcp-session-id': sessions[0] });
-    const tools = JSON.parse(list.text).result?.tools;
-    if (call.status !== 200 || !isEchoAnswer(JSON.parse(call.text)))
-      throw new Error(`tools/call check failed: ${call.status} ${call.text}`);
-    if (list.status !== 200 || tools?.length !== TOOL_COUNT)
-      throw new Error(`tools/list check failed: ${list.status}, ${tools?.length} tools`);
-    ceiling = await startCeiling(call.text, list.text);
-    peers = await startPeers(tools);
-    const fake = Array.from({ length: sessions.length }, () => randomUUID());
-    const plan = CONNECTIONS.flatMap((c) => [
-      ceilingCall(ceiling, c, fake),
-      {
-        key: `prod.call.${c}`,
-        label: `mcp tools/call (production) x${c}`,
-        server: prod,
-        path: '/mcp',
-        c,
-        body: CALL_BODY,
-        sessions,
-        verify: 'call',
-        headers,
-        ref: `ceiling.call.${c}`,
-      },
-      ...peerScenarios(peers, c),
-    ]);
-    const runs = await runPlan(plan);
-    return peersBlock(peers, summarise(runs));
-  } finally {
-    await Promise.all([prod?.stop(), ceiling?.stop(), stopPeers(peers)]);
-    await sink.stop();
-    await issuer.stop();
-  }
-}
-
-/** Merges a `peers` block into the existing results file (the other numbers there stay as they were). */
-export function mergePeers(block) {
-  const prev = existsSync(RESULTS) ? JSON.parse(readFileSync(RESULTS, 'utf8')) : {};
-  const failed = (prev.failed ?? 0) - (prev.peers?.failed ?? 0) + block.failed;
-  const settings = { date: new Date().toISOString(), durationS: DURATION, warmupS: WARMUP, rounds: ROUNDS };
-  writeFileSync(
-    RESULTS,
-    JSON.stringify({ ...prev, peers: { ...block, measuredAlone: settings }, failed }, null, 2) + '\n',
-  );
-  console.log(`results: ${RESULTS.slice(ROOT.length + 1)} (peers block merged)`);
 }

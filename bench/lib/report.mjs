@@ -1,6 +1,7 @@
 // What the bench reports: the median run per scenario, the verdicts against TARGETS, the table on
 // stdout and bench/results/latest.json.
 import { spawnSync } from 'node:child_process';
+import { printAdapters } from './adapters-block.mjs';
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { printLimiter } from './limiter.mjs';
@@ -181,6 +182,7 @@ export function report(
   boot,
   peers,
   tasks,
+  adapters,
 ) {
   const rows = buildRows(runs, measured);
   const idleVerdict =
@@ -191,6 +193,7 @@ export function report(
         : 'FAIL';
   printTable(rows);
   printPeers(peers);
+  printAdapters(adapters);
   console.log(
     `\nidle sessions: ${idle.sessions.toLocaleString('en-US')} sessions -> +${idle.addedMB.toFixed(1)} MB heapUsed ` +
       `(${idle.bytesPerSession} B/session; heap ${idle.heapUsedBeforeMB.toFixed(1)} -> ${idle.heapUsedAfterMB.toFixed(1)} MB, ` +
@@ -222,6 +225,7 @@ export function report(
     limiter.failed +
     abuse.failed +
     peers.failed +
+    adapters.failed +
     (boot.pass ? 0 : 1);
   console.log(failed ? `\n*** ${failed} target(s) FAILED ***` : '\nall targets PASS');
 
@@ -266,6 +270,7 @@ export function report(
         boot,
         peers,
         tasks,
+        adapters,
         failed,
       },
       null,

@@ -30,16 +30,19 @@ export function startServer(name, which, env, serve = SERVE) {
 }
 
 /**
- * Starts the ceiling (a bare Nest+Express app answering canned bodies) in production mode: `callText` and
- * `listText` are our own server's answers to tools/call and tools/list, written to files it serves verbatim.
+ * Starts the ceiling (a bare Nest app answering canned bodies, on Express or with `adapter` 'fastify' on Fastify) in
+ * production mode: `callText` and `listText` are our own server's answers to tools/call and tools/list, written to
+ * files it serves verbatim.
  */
-export function startCeiling(callText, listText = callText) {
-  const callFile = resolve(TMP, 'ceiling-call.json');
-  const listFile = resolve(TMP, 'ceiling-list.json');
+export function startCeiling(callText, listText = callText, adapter = 'express') {
+  const name = adapter === 'express' ? 'ceiling' : `ceiling-${adapter}`;
+  const callFile = resolve(TMP, `${name}-call.json`);
+  const listFile = resolve(TMP, `${name}-list.json`);
   writeFileSync(callFile, callText);
   writeFileSync(listFile, listText);
-  return startServer('ceiling', 'ceiling', {
+  return startServer(name, 'ceiling', {
     NODE_ENV: 'production',
+    MCP_HTTP_ADAPTER: adapter,
     BENCH_CEILING_CALL_FILE: callFile,
     BENCH_CEILING_LIST_FILE: listFile,
   });

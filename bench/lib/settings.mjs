@@ -41,6 +41,16 @@ export const TARGETS = {
   prodList: 1.0,
   peerCall: 2.5,
   peerP99: 0.25,
+  // #27: in the production configuration at x16, on each adapter against its own ceiling; Fastify against Express,
+  // against the official SDK equipped for production and the fastest bare peer; p99 at x64; tools/list.
+  adapters: {
+    prodCall: 0.5,
+    fastifyVsExpress: 1.5,
+    vsEquippedPeer: 8,
+    vsFastestBarePeer: 2,
+    p99VsEquippedPeer: 0.25,
+    prodList: 1.0,
+  },
   idleMB: 100,
   heapGrowthMB: 5,
 };

@@ -1,0 +1,131 @@
+// The `adapters` block of the results (#27): our server on Express and on Fastify, bare and in the production
+// configuration, against each adapter's own ceiling, against each other, and against the official SDK equipped for
+// production (`sdk-v1-prod`) and the fastest bare peer; every ratio between median rounds of the same run.
+import { valid } from './report.mjs';
+import { CONNECTIONS, TARGETS } from './settings.mjs';
+
+/** The scenarios the block reports, by key (the peers' are added from the peers block). */
+const KEYS = [
+  ...CONNECTIONS.flatMap((c) =>
+    ['ceiling', 'ceiling-fastify', 'mcp', 'fastify', 'prod', 'prod-fastify'].map((k) => `${k}.call.${c}`),
+  ),
+  'ceiling.list',
+  'ceiling-fastify.list',
+  'prod.list',
+  'prod-fastify.list',
+];
+
+/**
+ * The block from `measured` (summarise(runs)) and the peers block: each scenario's figures, then the targets judged
+ * on them (judgeAdapters).
+ */
+export function adaptersBlock(measured, peers) {
+  const figures = {};
+  for (const key of KEYS) {
+    const r = measured[key];
+    if (r) figures[key] = { reqPerSec: Math.round(r.reqPerSec), p99Ms: r.latencyMs.p99, valid: valid(r) };
+  }
+  for (const f of peers.frameworks)
+    for (const [c, call] of Object.entries(f.call))
+      figures[`peer.${f.name}.call.${c}`] = { reqPerSec: call.reqPerSec, p99Ms: call.p99Ms, valid: call.valid };
+  return judgeAdapters(figures, peers);
+}
+
+/** The #27 targets on `figures` (key -> { reqPerSec, p99Ms, valid }); `peers` gives each peer's status. */
+export function judgeAdapters(figures, peers) {
+  const [low, high] = [Math.min(...CONNECTIONS), Math.max(...CONNECTIONS)];
+  const ok = peers.frameworks.filter((f) => f.status === 'ok');
+  const peerKey = (f, c) => f && `peer.${f.name}.call.${c}`;
+  const fastest = ok
+    .filter((f) => !f.production && figures[peerKey(f, low)])
+    .sort((a, b) => figures[peerKey(b, low)].reqPerSec - figures[peerKey(a, low)].reqPerSec)[0];
+  const equipped = ok.find((f) => f.name === 'sdk-v1-prod');
+  const t = TARGETS.adapters;
+  const target = (name, of, against, metric, wanted, pass) => {
+    const [a, b] = [figures[of], figures[against]];
+    const ratio = a && b && b[metric] > 0 ? +(a[metric] / b[metric]).toFixed(2) : undefined;
+    const result =
+      !a || !b
+        ? 'FAIL (not measured)'
+        : !a.valid || !b.valid
+          ? 'FAIL (invalid run)'
+          : ratio === undefined
+            ? 'FAIL (no figure)'
+            : pass(ratio)
+              ? 'PASS'
+              : 'FAIL';
+    return { name, of, against, metric, ratio, target: wanted, result };
+  };
+  const atLeast = (min) => [`>= ${min}`, (r) => r >= min];
+  const prodFastify = `prod-fastify.call.${low}`;
+  const targets = [
+    target(
+      'production / ceiling, express',
+      `prod.call.${low}`,
+      `ceiling.call.${low}`,
+      'reqPerSec',
+      ...atLeast(t.prodCall),
+    ),
+    target(
+      'production / ceiling, fastify',
+      prodFastify,
+      `ceiling-fastify.call.${low}`,
+      'reqPerSec',
+      ...atLeast(t.prodCall),
+    ),
+    target(
+      'production, fastify / express',
+      prodFastify,
+      `prod.call.${low}`,
+      'reqPerSec',
+      ...atLeast(t.fastifyVsExpress),
+    ),
+    target(
+      'production, fastify / SDK 1.x equipped for production',
+      prodFastify,
+      peerKey(equipped, low),
+      'reqPerSec',
+      ...atLeast(t.vsEquippedPeer),
+    ),
+    target(
+      `production, fastify / fastest bare peer (${fastest?.name ?? 'none'})`,
+      prodFastify,
+      peerKey(fastest, low),
+      'reqPerSec',
+      ...atLeast(t.vsFastestBarePeer),
+    ),
+    target(
+      `p99 at x${high}, production, fastify / SDK 1.x equipped for production`,
+      `prod-fastify.call.${high}`,
+      peerKey(equipped, high),
+      'p99Ms',
+      `<= ${t.p99VsEquippedPeer}`,
+      (r) => r <= t.p99VsEquippedPeer,
+    ),
+    target(
+      'tools/list, production / ceiling, express',
+      'prod.list',
+      'ceiling.list',
+      'reqPerSec',
+      ...atLeast(t.prodList),
+    ),
+    target(
+      'tools/list, production / ceiling, fastify',
+      'prod-fastify.list',
+      'ceiling-fastify.list',
+      'reqPerSec',
+      ...atLeast(t.prodList),
+    ),
+  ];
+  return { figures, targets, failed: targets.filter((x) => x.result.startsWith('FAIL')).length };
+}
+
+/** Prints the block: the figures, then each target with its verdict. */
+export function printAdapters(block) {
+  console.log('\nadapters (tools/call unless named; median rounds):');
+  for (const [key, f] of Object.entries(block.figures))
+    console.log(
+      `  ${key.padEnd(28)} ${String(f.reqPerSec).padStart(7)} req/s  p99 ${f.p99Ms} ms${f.valid ? '' : ' INVALID'}`,
+    );
+  for (const x of block.targets) console.log(`  ${x.name}: ${x.ratio ?? '-'} (target ${x.target}) ${x.result}`);
+}

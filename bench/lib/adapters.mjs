@@ -1,0 +1,95 @@
+// The second HTTP adapter (#27): the same servers as the main plan's ceiling, `mcp` (bare) and `mcp-prod`
+// (production configuration), on Nest's Fastify adapter, measured in the same rounds as their Express twins.
+// run.mjs starts them (startFastifyServers) and places their scenarios (fastifyScenarios) next to the Express ones;
+// adapters-block.mjs judges the #27 targets.
+import { CALL_BODY, LIST_BODY, openSession } from './mcp-client.mjs';
+import { startCeiling, startServer } from './servers.mjs';
+import { CONNECTIONS, LIST_CONNECTIONS, TOOL_COUNT, productionEnv } from './settings.mjs';
+
+const FASTIFY = { MCP_HTTP_ADAPTER: 'fastify' };
+
+/**
+ * Starts the Fastify ceiling (serving our captured answers), our bare server and our production configuration on
+ * Fastify, and opens their sessions. `prod` carries the production environment's settings ({ jwksUri, logFile,
+ * otlpUrl }); `bearer` the issuer's Authorization header.
+ */
+export async function startFastifyServers({ callText, listText, prod, bearer }) {
+  const servers = {};
+  try {
+    servers.ceiling = await startCeiling(callText, listText, 'fastify');
+    servers.mcp = await startServer('mcp-fastify', 'mcp', {
+      NODE_ENV: 'development',
+      BENCH_AUTH: 'off',
+      BENCH_LOGS: 'off',
+      ...FASTIFY,
+    });
+    servers.prod = await startServer('mcp-prod-fastify', 'mcp', { ...productionEnv(prod), ...FASTIFY });
+    const open = async (url, headers, n) => {
+      const ids = [];
+      for (let i = 0; i < n; i++) ids.push(await openSession(url, headers));
+      return ids;
+    };
+    servers.sessions = {
+      mcp: await open(servers.mcp.url, {}, Math.max(...CONNECTIONS)),
+      prod: await open(servers.prod.url, bearer, Math.max(...CONNECTIONS, LIST_CONNECTIONS)),
+    };
+    return servers;
+  } catch (error) {
+    await stopFastifyServers(servers);
+    throw error;
+  }
+}
+
+export const stopFastifyServers = (s) => Promise.all([s?.ceiling?.stop(), s?.mcp?.stop(), s?.prod?.stop()]);
+
+/**
+ * The Fastify scenarios at `c` connections, by where the main plan places them: `ceiling` right after the Express
+ * ceiling, `bare` after our bare Express server, `prod` after our Express production configuration. `fake`: session
+ * ids the ceiling ignores; `authHeaders`: the production servers' headers.
+ */
+export function fastifyScenarios(s, c, fake, authHeaders) {
+  const scenario = (key, label, server, extra) => ({
+    key: `${key}.call.${c}`,
+    label: `${label} x${c}`,
+    server,
+    path: '/mcp',
+    c,
+    body: CALL_BODY,
+    verify: 'call',
+    ...extra,
+  });
+  return {
+    ceiling: scenario('ceiling-fastify', 'ceiling (fastify) tools/call', s.ceiling, { sessions: fake }),
+    bare: scenario('fastify', 'mcp tools/call (fastify)', s.mcp, {
+      sessions: s.sessions.mcp,
+      ref: `ceiling-fastify.call.${c}`,
+    }),
+    prod: scenario('prod-fastify', 'mcp tools/call (production, fastify)', s.prod, {
+      sessions: s.sessions.prod,
+      headers: authHeaders,
+      ref: `ceiling-fastify.call.${c}`,
+    }),
+  };
+}
+
+/** tools/list of every tool on the Fastify ceiling and our Fastify production configuration. */
+export function fastifyListScenarios(s, fake, authHeaders) {
+  const list = (key, label, server, extra) => ({
+    key: `${key}.list`,
+    label: `${label} x${LIST_CONNECTIONS}`,
+    server,
+    path: '/mcp',
+    c: LIST_CONNECTIONS,
+    body: LIST_BODY,
+    verify: 'list',
+    ...extra,
+  });
+  return [
+    list('ceiling-fastify', `ceiling (fastify) list(${TOOL_COUNT})`, s.ceiling, { sessions: fake, path: '/mcp-list' }),
+    list('prod-fastify', `mcp tools/list(${TOOL_COUNT}) (production, fastify)`, s.prod, {
+      sessions: s.sessions.prod,
+      headers: authHeaders,
+      ref: 'ceiling-fastify.list',
+    }),
+  ];
+}

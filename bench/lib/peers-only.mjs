@@ -1,0 +1,103 @@
+// BENCH_ONLY=peers (bench/lib/only.mjs): the ceiling, our production configuration and the peer frameworks alone, with
+// both HTTP adapters (#27); the `peers` block (and its `adapters` block) merged into bench/results/latest.json.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { resolve } from 'node:path';
+import { isEchoAnswer } from './answers.mjs';
+import { startIssuer } from './issuer.mjs';
+import { BASE_HEADERS, CALL_BODY, LIST_BODY, newId, openSession, post } from './mcp-client.mjs';
+import { startOtlpSink } from './otlp-sink.mjs';
+import { peersBlock } from './peers-block.mjs';
+import { peerScenarios, startPeers, stopPeers } from './peers.mjs';
+import { fastifyScenarios, startFastifyServers, stopFastifyServers } from './adapters.mjs';
+import { adaptersBlock } from './adapters-block.mjs';
+import { ceilingCall, runPlan } from './plan.mjs';
+import { summarise } from './report.mjs';
+import { startCeiling, startServer } from './servers.mjs';
+import { CONNECTIONS, DURATION, RESULTS, ROOT, ROUNDS, TMP, TOOL_COUNT, WARMUP, productionEnv } from './settings.mjs';
+
+/**
+ * BENCH_ONLY=peers: the ceiling, our production configuration and the peers, interleaved per connection count for
+ * BENCH_ROUNDS rounds, with the Fastify ceiling and our production configuration on Fastify beside them (#27);
+ * resolves with the `peers` block and its `adapters` block (print them with printPeers and printAdapters, merge with
+ * mergePeers).
+ */
+export async function runPeersOnly() {
+  mkdirSync(TMP, { recursive: true });
+  const issuer = await startIssuer();
+  const sink = await startOtlpSink();
+  const prodLog = resolve(TMP, 'peers-prod.log');
+  writeFileSync(prodLog, '');
+  let prod;
+  let ceiling;
+  let fastify;
+  let peers = [];
+  try {
+    prod = await startServer(
+      'mcp-prod',
+      'mcp',
+      productionEnv({ jwksUri: issuer.jwksUri, logFile: prodLog, otlpUrl: sink.url }),
+    );
+    const bearer = { authorization: `Bearer ${issuer.token}` };
+    const headers = { ...BASE_HEADERS, ...bearer };
+    const sessions = [];
+    for (let i = 0; i < Math.max(...CONNECTIONS); i++) sessions.push(await openSession(prod.url, bearer));
+    // Our answers, captured as run.mjs does, for the ceiling's canned bodies; our tools/list is the peers' reference.
+    const call = await post(`${prod.url}/mcp`, CALL_BODY(newId()), { ...headers, 'mcp-session-id': sessions[0] });
+    const list = await post(`${prod.url}/mcp`, LIST_BODY(newId()), { ...headers, 'mcp-session-id': sessions[0] });
+    const tools = JSON.parse(list.text).result?.tools;
+    if (call.status !== 200 || !isEchoAnswer(JSON.parse(call.text)))
+      throw new Error(`tools/call check failed: ${call.status} ${call.text}`);
+    if (list.status !== 200 || tools?.length !== TOOL_COUNT)
+      throw new Error(`tools/list check failed: ${list.status}, ${tools?.length} tools`);
+    ceiling = await startCeiling(call.text, list.text);
+    const fastifyLog = resolve(TMP, 'peers-prod-fastify.log');
+    writeFileSync(fastifyLog, '');
+    fastify = await startFastifyServers({
+      callText: call.text,
+      listText: list.text,
+      prod: { jwksUri: issuer.jwksUri, logFile: fastifyLog, otlpUrl: sink.url },
+      bearer,
+    });
+    peers = await startPeers(tools, { issuer, sink });
+    const fake = Array.from({ length: sessions.length }, () => randomUUID());
+    const plan = CONNECTIONS.flatMap((c) => [
+      ceilingCall(ceiling, c, fake),
+      fastifyScenarios(fastify, c, fake, headers).ceiling,
+      {
+        key: `prod.call.${c}`,
+        label: `mcp tools/call (production) x${c}`,
+        server: prod,
+        path: '/mcp',
+        c,
+        body: CALL_BODY,
+        sessions,
+        verify: 'call',
+        headers,
+        ref: `ceiling.call.${c}`,
+      },
+      fastifyScenarios(fastify, c, fake, headers).prod,
+      ...peerScenarios(peers, c),
+    ]);
+    const measured = summarise(await runPlan(plan));
+    const block = peersBlock(peers, measured);
+    return { ...block, adapters: adaptersBlock(measured, block) };
+  } finally {
+    await Promise.all([prod?.stop(), ceiling?.stop(), stopPeers(peers), stopFastifyServers(fastify)]);
+    await sink.stop();
+    await issuer.stop();
+  }
+}
+
+/** Merges a `peers` block into the existing results file (the other numbers there stay as they were). */
+export function mergePeers(block) {
+  const prev = existsSync(RESULTS) ? JSON.parse(readFileSync(RESULTS, 'utf8')) : {};
+  const failedIn = (b) => (b?.failed ?? 0) + (b?.adapters?.failed ?? 0);
+  const failed = (prev.failed ?? 0) - failedIn(prev.peers) + failedIn(block);
+  const settings = { date: new Date().toISOString(), durationS: DURATION, warmupS: WARMUP, rounds: ROUNDS };
+  writeFileSync(
+    RESULTS,
+    JSON.stringify({ ...prev, peers: { ...block, measuredAlone: settings }, failed }, null, 2) + '\n',
+  );
+  console.log(`results: ${RESULTS.slice(ROOT.length + 1)} (peers block merged)`);
+}
