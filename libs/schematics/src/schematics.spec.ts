@@ -274,6 +274,7 @@ describe('mcp-server', () => {
     expect(tree.readContent('/apps/new-server/test/new-server.e2e-spec.ts')).toContain(
       "server = await startMcpTestServer(AppModule, { adapter: 'fastify' });",
     );
+    expect(tree.readContent('/apps/new-server/README.md')).toContain("on Nest's Fastify adapter");
     const express = await runner.runSchematic('mcp-server', { name: 'new-server', type: 'express' }, workspace());
     expect(express.readContent('/apps/new-server/src/main.ts')).not.toContain('adapter');
     expect(express.readContent('/apps/new-server/test/new-server.e2e-spec.ts')).toContain(
