@@ -243,6 +243,20 @@ describe('Streamable HTTP transport, by hand', () => {
       expect((await inSession({ jsonrpc: '2.0', id: 2, method: 'ping' })).status).toBe(200);
     });
 
+    it('refuses a foreign Origin however the endpoint is spelled: case, a trailing slash, percent-escapes', async () => {
+      // Express routes none of the escaped spellings; Fastify's router decodes them to the endpoint: either way a foreign
+      // Origin never gets an answer from it.
+      for (const path of ['/MCP', '/mcp/', '/%6Dcp', '/%6dcp/', '/m%63p', '/%4D%43%50']) {
+        const res = await post(
+          new URL(path, url).href,
+          { jsonrpc: '2.0', id: 1, method: 'ping' },
+          { sessionId: sid, headers: { origin: 'http://evil.example.com' } },
+        );
+        expect({ path, status: res.status }).toEqual({ path, status: res.status === 404 ? 404 : 403 });
+        if (res.status === 403) expect(await res.json()).toEqual(rpcError(null, -32600, /Origin/));
+      }
+    });
+
     it('refuses a foreign Host with 403', async () => {
       const body = JSON.stringify(initializeRequest(V));
       const res = await rawRequest(

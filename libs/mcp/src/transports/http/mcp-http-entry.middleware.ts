@@ -21,7 +21,7 @@ import { requestTarget } from '../../http-adapter/node-http';
  * the Origin/Host checks and CORS, before any guard; with `McpLoggerModule`, the access line and the request id
  * of every log line written meanwhile. One layer instead of four: each Nest
  * middleware layer costs several microseconds per request, on every route.
- * Paths compare like Express routes do: case-insensitively, a trailing slash ignored.
+ * Paths compare as the routers match them (see normalise).
  * @internal
  */
 @Injectable()
@@ -66,9 +66,22 @@ export class McpHttpEntryMiddleware implements NestMiddleware {
   }
 }
 
+/**
+ * The path as a router may match it: without the query, percent-escapes decoded (Fastify's router matches `/%6Dcp`
+ * as `/mcp`; Express matches neither), lower-cased, a trailing slash dropped. So no spelling of an MCP path that
+ * reaches its handler skips the checks above; one that cannot be decoded is compared as sent (no route matches it).
+ */
 function normalise(url: string): string {
   const q = url.indexOf('?');
-  let path = (q < 0 ? url : url.slice(0, q)).toLowerCase();
+  let path = q < 0 ? url : url.slice(0, q);
+  if (path.includes('%')) {
+    try {
+      path = decodeURIComponent(path);
+    } catch {
+      // malformed escapes: compared as sent
+    }
+  }
+  path = path.toLowerCase();
   if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
   return path;
 }
