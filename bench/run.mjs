@@ -203,12 +203,11 @@ async function main() {
     const redisSessions = [];
     for (let i = 0; i < Math.max(...CONNECTIONS); i++) redisSessions.push(await openSession(mcpRedis.url));
     // Our servers on Fastify (#27): its own ceiling, bare and production, each measured next to its Express twin.
-    const fastifyLog = resolve(TMP, 'prod-fastify.log');
-    writeFileSync(fastifyLog, '');
     fastify = await startFastifyServers({
       callText: call.text,
       listText: list.text,
-      prod: { jwksUri: issuer.jwksUri, logFile: fastifyLog, otlpUrl: sink.url },
+      jwksUri: issuer.jwksUri,
+      otlpUrl: sink.url,
       bearer,
     });
     // The peer frameworks, checked against our tools/list before they are measured (failed ones are kept as failed).

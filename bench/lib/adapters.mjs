@@ -4,17 +4,22 @@
 // adapters-block.mjs judges the #27 targets.
 import { CALL_BODY, LIST_BODY, openSession } from './mcp-client.mjs';
 import { startCeiling, startServer } from './servers.mjs';
-import { CONNECTIONS, LIST_CONNECTIONS, TOOL_COUNT, productionEnv } from './settings.mjs';
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { CONNECTIONS, LIST_CONNECTIONS, TMP, TOOL_COUNT, productionEnv } from './settings.mjs';
 
 const FASTIFY = { MCP_HTTP_ADAPTER: 'fastify' };
 
 /**
  * Starts the Fastify ceiling (serving our captured answers), our bare server and our production configuration on
- * Fastify, and opens their sessions. `prod` carries the production environment's settings ({ jwksUri, logFile,
- * otlpUrl }); `bearer` the issuer's Authorization header.
+ * Fastify (its log lines to a file of its own, traces to `otlpUrl`), and opens their sessions; `bearer` is the issuer's
+ * Authorization header.
  */
-export async function startFastifyServers({ callText, listText, prod, bearer }) {
+export async function startFastifyServers({ callText, listText, jwksUri, otlpUrl, bearer }) {
   const servers = {};
+  const logFile = resolve(TMP, 'prod-fastify.log');
+  writeFileSync(logFile, '');
+  const prod = { jwksUri, logFile, otlpUrl };
   try {
     servers.ceiling = await startCeiling(callText, listText, 'fastify');
     servers.mcp = await startServer('mcp-fastify', 'mcp', {

@@ -51,12 +51,11 @@ export async function runPeersOnly() {
     if (list.status !== 200 || tools?.length !== TOOL_COUNT)
       throw new Error(`tools/list check failed: ${list.status}, ${tools?.length} tools`);
     ceiling = await startCeiling(call.text, list.text);
-    const fastifyLog = resolve(TMP, 'peers-prod-fastify.log');
-    writeFileSync(fastifyLog, '');
     fastify = await startFastifyServers({
       callText: call.text,
       listText: list.text,
-      prod: { jwksUri: issuer.jwksUri, logFile: fastifyLog, otlpUrl: sink.url },
+      jwksUri: issuer.jwksUri,
+      otlpUrl: sink.url,
       bearer,
     });
     peers = await startPeers(tools, { issuer, sink });
