@@ -50,6 +50,19 @@ describe('HTTP header hardening', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('x-powered-by')).toBeNull();
     expect((await fetch(server.url.replace('/mcp', '/health'))).headers.get('x-powered-by')).toBeNull();
+    // Nor on a target no route or middleware sees (`OPTIONS *`, an unknown path).
+    const { hostname, port } = new URL(server.url);
+    for (const [method, path] of [
+      ['OPTIONS', '*'],
+      ['GET', '/no-such-page'],
+    ]) {
+      const headers = await new Promise<IncomingHttpHeaders>((resolve, reject) => {
+        const req = request({ hostname, port, path, method }, (res) => (res.resume(), resolve(res.headers)));
+        req.on('error', reject);
+        req.end();
+      });
+      expect({ method, path, poweredBy: headers['x-powered-by'] }).toEqual({ method, path, poweredBy: undefined });
+    }
     expect(session).toMatch(/^[A-Za-z0-9_-]{43}$/);
   });
 });

@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { RunningServer, bearer, startDeskHttp } from './support/server-process';
 import {
   ACCEPT_BOTH,
@@ -254,6 +255,47 @@ describe('Streamable HTTP transport, by hand', () => {
         );
         expect({ path, status: res.status }).toEqual({ path, status: res.status === 404 ? 404 : 403 });
         if (res.status === 403) expect(await res.json()).toEqual(rpcError(null, -32600, /Origin/));
+      }
+    });
+
+    it('refuses a foreign Origin on a request target in absolute form or with a fragment', async () => {
+      const { hostname, port } = new URL(url);
+      const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
+      for (const path of ['/mcp#x', `http://${hostname}:${port}/mcp`, `http://${hostname}:${port}/MCP/#y`]) {
+        const status = await new Promise<number>((resolve, reject) => {
+          const req = httpRequest(
+            {
+              hostname,
+              port,
+              path,
+              method: 'POST',
+              headers: {
+                ...bearer(server),
+                origin: 'http://evil.example.com',
+                'content-type': 'application/json',
+                accept: ACCEPT_BOTH,
+                'mcp-session-id': sid,
+              },
+            },
+            (res) => (res.resume(), resolve(res.statusCode ?? 0)),
+          );
+          req.on('error', reject);
+          req.end(body);
+        });
+        // 403 where the endpoint is reached; 404 or 400 where the router takes no such target.
+        expect({ path, refused: [400, 403, 404].includes(status) }).toEqual({ path, refused: true });
+      }
+    });
+
+    it('answers a malformed Content-Type in its own terms on either adapter (415, JSON-RPC)', async () => {
+      for (const type of ['a', 'application/json (x)', 'application/json, text/plain']) {
+        const res = await post(
+          url,
+          { jsonrpc: '2.0', id: 1, method: 'ping' },
+          { sessionId: sid, headers: { 'content-type': type } },
+        );
+        expect({ type, status: res.status }).toEqual({ type, status: 415 });
+        expect(await res.json()).toEqual(rpcError(null, -32600, /Content-Type/));
       }
     });
 

@@ -1,10 +1,22 @@
-import { INestApplication, NestApplicationOptions, Type } from '@nestjs/common';
+import { INestApplication, NestApplicationOptions, SetMetadata, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { FastifyAdapter } from '@nestjs/platform-fastify';
 
 /** The HTTP platforms an MCP server serves on: Nest's Express adapter (the default) or its Fastify adapter. */
 export type McpHttpAdapter = 'express' | 'fastify';
 const ADAPTERS: readonly McpHttpAdapter[] = ['express', 'fastify'];
+
+/** Nest's key for a route's Fastify `config` (what `@RouteConfig()` of `@nestjs/platform-fastify` sets). */
+const FASTIFY_ROUTE_CONFIG = '__fastify_route_config__';
+const READS_OWN_BODY = 'mcpReadsOwnBody';
+
+/**
+ * Marks a route whose handler reads the request body itself (the MCP transports): on Fastify, Fastify then never
+ * judges its Content-Type (a malformed one got Fastify's own 415 before the auth guard ran); the handler answers it in
+ * the platform's terms, as on Express. Nothing on Express.
+ * @internal
+ */
+export const ReadsOwnBody = () => SetMetadata(FASTIFY_ROUTE_CONFIG, { [READS_OWN_BODY]: true });
 
 /**
  * The adapter to serve on: the option when given, else `MCP_HTTP_ADAPTER`, else Express. Anything else stops the boot
@@ -30,8 +42,12 @@ export async function createNestHttpApp(
   adapter: McpHttpAdapter,
   options: NestApplicationOptions,
 ): Promise<INestApplication> {
-  if (adapter === 'express') return NestFactory.create(module, { ...options, bodyParser: false });
-  return NestFactory.create(module, fastifyAdapter(), { ...options, bodyParser: false });
+  if (adapter === 'fastify') return NestFactory.create(module, fastifyAdapter(), { ...options, bodyParser: false });
+  const app = await NestFactory.create(module, { ...options, bodyParser: false });
+  // Express announces itself on every answer, even those no middleware sees (`OPTIONS *`): nothing outside needs to
+  // know the framework.
+  (app.getHttpAdapter().getInstance() as { disable(setting: string): void }).disable('x-powered-by');
+  return app;
 }
 
 function fastifyAdapter(): FastifyAdapter {
@@ -50,5 +66,13 @@ function fastifyAdapter(): FastifyAdapter {
   // (the MCP transports read it from Node's request, within their own limits), as Express does with bodyParser off.
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
+  // On a route marked ReadsOwnBody, Fastify sees a neutral Content-Type (its own copy of the headers only: the handler
+  // reads Node's request, where the client's header is unchanged).
+  fastify.addHook('onRequest', (request, _reply, done) => {
+    const config = request.routeOptions.config as unknown as Record<string, unknown> | undefined;
+    if (config?.[READS_OWN_BODY] && request.raw.headers['content-type'] !== undefined)
+      request.headers = { 'content-type': 'application/octet-stream' };
+    done();
+  });
   return adapter;
 }

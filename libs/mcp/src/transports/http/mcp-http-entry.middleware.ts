@@ -67,13 +67,20 @@ export class McpHttpEntryMiddleware implements NestMiddleware {
 }
 
 /**
- * The path as a router may match it: without the query, percent-escapes decoded (Fastify's router matches `/%6Dcp`
- * as `/mcp`; Express matches neither), lower-cased, a trailing slash dropped. So no spelling of an MCP path that
- * reaches its handler skips the checks above; one that cannot be decoded is compared as sent (no route matches it).
+ * The path as a router matches it: out of an absolute-form target (`http://host/mcp`), without the query or a
+ * fragment, percent-escapes decoded (Fastify's router matches `/%6Dcp` as `/mcp`; Express matches neither),
+ * lower-cased, a trailing slash dropped. So no spelling of an MCP path that reaches its handler skips the checks
+ * above; a path that cannot be decoded is compared as sent (no route matches it).
  */
-function normalise(url: string): string {
-  const q = url.indexOf('?');
-  let path = q < 0 ? url : url.slice(0, q);
+function normalise(target: string): string {
+  let path = target;
+  if (!path.startsWith('/')) {
+    const authority = ABSOLUTE_FORM.exec(path);
+    if (authority) path = path.slice(authority[0].length);
+  }
+  const end = path.search(/[?#]/);
+  if (end >= 0) path = path.slice(0, end);
+  if (!path.startsWith('/')) path = `/${path}`;
   if (path.includes('%')) {
     try {
       path = decodeURIComponent(path);
@@ -85,3 +92,6 @@ function normalise(url: string): string {
   if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
   return path;
 }
+
+/** The scheme and authority of an absolute-form request target (RFC 9112 §3.2.2). */
+const ABSOLUTE_FORM = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i;

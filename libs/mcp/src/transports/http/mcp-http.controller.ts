@@ -8,6 +8,7 @@ import type { ServerResponse } from 'node:http';
 import { McpHttpService } from './mcp-http.service';
 import { McpSessionStreams } from './session-streams.service';
 import { nodeRequest, nodeResponse } from '../../http-adapter/node-http';
+import { ReadsOwnBody } from '../../http-adapter/http-adapter';
 
 /**
  * Builds the Streamable HTTP controller for `path`. A Nest controller (not a raw route of the adapter), so global and
@@ -26,6 +27,7 @@ export function createMcpHttpController(path: string): Type<unknown> {
     ) {}
 
     @Post()
+    @ReadsOwnBody()
     post(@Req() req: unknown, @Res() reply: unknown): Promise<void> {
       const res = nodeResponse(reply);
       return this.http.post(nodeRequest(req), res).catch((error: unknown) => internalError(error, res));
@@ -37,6 +39,7 @@ export function createMcpHttpController(path: string): Type<unknown> {
     }
 
     @Delete()
+    @ReadsOwnBody()
     delete(@Req() req: unknown, @Res() reply: unknown): Promise<void> {
       return this.streams.delete(nodeRequest(req), nodeResponse(reply));
     }

@@ -4,6 +4,7 @@ import { McpAuthExceptionFilter } from '../../auth/mcp-auth.filter';
 import { LEGACY_MESSAGES_PATH, LEGACY_SSE_PATH } from './legacy-sse.endpoint';
 import { LegacySseService } from './legacy-sse.service';
 import { nodeRequest, nodeResponse } from '../../http-adapter/node-http';
+import { ReadsOwnBody } from '../../http-adapter/http-adapter';
 
 /**
  * The legacy HTTP+SSE endpoints (`GET /sse`, `POST /messages`), registered only when
@@ -22,6 +23,7 @@ export class McpLegacySseController {
   }
 
   @Post(LEGACY_MESSAGES_PATH)
+  @ReadsOwnBody()
   messages(@Req() req: unknown, @Res() res: unknown): Promise<void> {
     return this.legacy.message(nodeRequest(req), nodeResponse(res));
   }
