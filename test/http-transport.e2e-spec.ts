@@ -245,8 +245,8 @@ describe('Streamable HTTP transport, by hand', () => {
     });
 
     it('refuses a foreign Origin however the endpoint is spelled: case, a trailing slash, percent-escapes', async () => {
-      // Express routes none of the escaped spellings; Fastify's router decodes them to the endpoint: either way a foreign
-      // Origin never gets an answer from it.
+      // Express routes none of the escaped spellings; Fastify's router decodes them to the endpoint: either way a
+      // foreign Origin never gets an answer from it.
       for (const path of ['/MCP', '/mcp/', '/%6Dcp', '/%6dcp/', '/m%63p', '/%4D%43%50']) {
         const res = await post(
           new URL(path, url).href,
