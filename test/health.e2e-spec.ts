@@ -112,13 +112,21 @@ describe('/ready during graceful shutdown', () => {
       const sessionId = await openSession(server.url, '2025-11-25');
       const exit = new Promise<number | null>((ok) => server.process.once('exit', (code) => ok(code)));
       expect((await probe(server, '/ready')).status).toBe(200);
-      // export_tickets takes about a second: it is in flight when SIGTERM arrives.
-      const running = post(
+      // export_tickets takes about a second and reports progress every 200 ms: with a progress token its answer turns
+      // into a stream at the first report, so once the answer's headers are here the call is surely in flight (a fixed
+      // wait raced the request itself on a loaded machine: SIGTERM with nothing in flight closes the listener).
+      const started = await post(
         server.url,
-        { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'export_tickets', arguments: {} } },
+        {
+          jsonrpc: '2.0',
+          id: 7,
+          method: 'tools/call',
+          params: { name: 'export_tickets', arguments: {}, _meta: { progressToken: 'export' } },
+        },
         { sessionId, protocolVersion: '2025-11-25' },
-      ).then((r) => r.text());
-      await new Promise((r) => setTimeout(r, 250));
+      );
+      expect(started.headers.get('content-type')).toMatch(/^text\/event-stream/);
+      const running = started.text();
       server.process.kill('SIGTERM');
       await new Promise((r) => setTimeout(r, 100));
       const ready = await probe(server, '/ready');
