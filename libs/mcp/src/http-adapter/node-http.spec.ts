@@ -33,4 +33,14 @@ describe('the HTTP edge: Node’s objects under either adapter', () => {
     expect(pathOf('/mcp?b=2')).toBe('/mcp');
     expect(pathOf(undefined)).toBe('/');
   });
+
+  it('takes the path out of a target as the routers do: absolute form, fragments, percent-escapes', () => {
+    expect(pathOf('/mcp#x')).toBe('/mcp');
+    expect(pathOf('http://localhost:3000/mcp?x')).toBe('/mcp');
+    expect(pathOf('ftp://x/mcp')).toBe('/mcp');
+    expect(pathOf('http://x?y/mcp')).toBe('/');
+    expect(pathOf('/%6Dcp')).toBe('/mcp');
+    expect(pathOf('/mcp%zz')).toBe('/mcp%zz');
+    expect(pathOf('*')).toBe('/*');
+  });
 });

@@ -48,12 +48,34 @@ export function requestTarget(req: IncomingMessage): string {
   return (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/';
 }
 
-/** The path of a request target, without its query string (`/mcp?x=1` → `/mcp`). @internal */
+/**
+ * The path of a request target as the routers take it: out of an absolute-form target (`http://host/mcp`), without
+ * the query or a fragment, percent-escapes decoded (Fastify's router matches `/%6Dcp` as `/mcp`). A path that cannot be
+ * decoded is returned as sent (no route matches it). The one place a path is read from a target: checks gated on the
+ * path (see McpHttpEntryMiddleware) must see what the router will route.
+ * @internal
+ */
 export function pathOf(url: string | undefined): string {
-  const target = url ?? '/';
-  const q = target.indexOf('?');
-  return q < 0 ? target : target.slice(0, q);
+  let path = url ?? '/';
+  if (!path.startsWith('/')) {
+    const authority = ABSOLUTE_FORM.exec(path);
+    if (authority) path = path.slice(authority[0].length);
+  }
+  const end = path.search(/[?#]/);
+  if (end >= 0) path = path.slice(0, end);
+  if (!path.startsWith('/')) path = `/${path}`;
+  if (path.includes('%')) {
+    try {
+      path = decodeURIComponent(path);
+    } catch {
+      // malformed escapes: returned as sent
+    }
+  }
+  return path;
 }
+
+/** The scheme and authority of an absolute-form request target (RFC 9112 §3.2.2). */
+const ABSOLUTE_FORM = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i;
 
 /** The client's address as the socket sees it (no proxy header is trusted: the same on both adapters). @internal */
 export function clientAddress(req: IncomingMessage): string {

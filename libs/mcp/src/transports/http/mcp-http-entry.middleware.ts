@@ -13,7 +13,7 @@ import {
   SERVICE_PAGE_STYLE_PATH,
 } from '../../service-page/service-page.constants';
 import { McpCorsMiddleware } from './mcp-cors.middleware';
-import { requestTarget } from '../../http-adapter/node-http';
+import { pathOf, requestTarget } from '../../http-adapter/node-http';
 
 /**
  * The one middleware in front of every route: the request id for all of them; on the MCP endpoints
@@ -66,32 +66,8 @@ export class McpHttpEntryMiddleware implements NestMiddleware {
   }
 }
 
-/**
- * The path as a router matches it: out of an absolute-form target (`http://host/mcp`), without the query or a
- * fragment, percent-escapes decoded (Fastify's router matches `/%6Dcp` as `/mcp`; Express matches neither),
- * lower-cased, a trailing slash dropped. So no spelling of an MCP path that reaches its handler skips the checks
- * above; a path that cannot be decoded is compared as sent (no route matches it).
- */
+/** The path as the routers match it (pathOf), lower-cased, a trailing slash dropped (both routers' defaults). */
 function normalise(target: string): string {
-  let path = target;
-  if (!path.startsWith('/')) {
-    const authority = ABSOLUTE_FORM.exec(path);
-    if (authority) path = path.slice(authority[0].length);
-  }
-  const end = path.search(/[?#]/);
-  if (end >= 0) path = path.slice(0, end);
-  if (!path.startsWith('/')) path = `/${path}`;
-  if (path.includes('%')) {
-    try {
-      path = decodeURIComponent(path);
-    } catch {
-      // malformed escapes: compared as sent
-    }
-  }
-  path = path.toLowerCase();
-  if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
-  return path;
+  const path = pathOf(target).toLowerCase();
+  return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
 }
-
-/** The scheme and authority of an absolute-form request target (RFC 9112 §3.2.2). */
-const ABSOLUTE_FORM = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i;
