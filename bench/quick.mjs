@@ -14,23 +14,25 @@ import { ROUNDS, TMP, productionEnv } from './lib/settings.mjs';
 
 mkdirSync(TMP, { recursive: true });
 const c = Number(process.env.BENCH_CONNECTIONS ?? 16);
+// MCP_HTTP_ADAPTER=fastify: every server, the ceiling included, on Nest's Fastify adapter.
+const adapter = process.env.MCP_HTTP_ADAPTER ?? 'express';
+const on = { MCP_HTTP_ADAPTER: adapter };
 const issuer = await startIssuer();
 const sink = await startOtlpSink();
 const log = resolve(TMP, 'quick-prod.log');
 writeFileSync(log, '');
-const bare = await startServer('mcp', 'mcp', { NODE_ENV: 'development', BENCH_AUTH: 'off', BENCH_LOGS: 'off' });
-const logs = await startServer('mcp-logs', 'mcp', { NODE_ENV: 'development', BENCH_AUTH: 'off' });
-const prod = await startServer(
-  'mcp-prod',
-  'mcp',
-  productionEnv({ jwksUri: issuer.jwksUri, logFile: log, otlpUrl: sink.url }),
-);
+const bare = await startServer('mcp', 'mcp', { ...on, NODE_ENV: 'development', BENCH_AUTH: 'off', BENCH_LOGS: 'off' });
+const logs = await startServer('mcp-logs', 'mcp', { ...on, NODE_ENV: 'development', BENCH_AUTH: 'off' });
+const prod = await startServer('mcp-prod', 'mcp', {
+  ...on,
+  ...productionEnv({ jwksUri: issuer.jwksUri, logFile: log, otlpUrl: sink.url }),
+});
 const other = process.env.BENCH_AB_SERVE;
 const prodB = other
   ? await startServer(
       'mcp-prod-b',
       'mcp',
-      productionEnv({ jwksUri: issuer.jwksUri, logFile: log, otlpUrl: sink.url }),
+      { ...on, ...productionEnv({ jwksUri: issuer.jwksUri, logFile: log, otlpUrl: sink.url }) },
       other,
     )
   : undefined;
@@ -44,7 +46,7 @@ for (let i = 0; prodB && i < c; i++) prodBSessions.push(await openSession(prodB.
 const logSessions = [];
 for (let i = 0; i < c; i++) logSessions.push(await openSession(logs.url));
 const call = await post(`${bare.url}/mcp`, CALL_BODY(newId()), { ...BASE_HEADERS, 'mcp-session-id': sessions[0] });
-const ceiling = await startCeiling(call.text);
+const ceiling = await startCeiling(call.text, call.text, adapter);
 const fake = Array.from({ length: c }, () => randomUUID());
 try {
   for (let round = 0; round < ROUNDS; round++) {

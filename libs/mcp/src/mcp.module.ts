@@ -2,8 +2,9 @@ import { TASK_PROVIDERS } from './tasks/task.providers';
 import { McpRefusalLog } from './observability/refusal-log';
 import { StreamLimiter } from './limits/stream-limiter';
 import { EventLogBudget } from './limits/event-log-budget';
-import { DynamicModule, Inject, MiddlewareConsumer, Module, NestModule, Provider } from '@nestjs/common';
-import { APP_GUARD, DiscoveryModule } from '@nestjs/core';
+import { DynamicModule, Inject, Module, NestModule, Provider } from '@nestjs/common';
+import { APP_GUARD, DiscoveryModule, HttpAdapterHost } from '@nestjs/core';
+import { installRequestHook } from './http-adapter/request-hook';
 import { MCP_MODULE_OPTIONS } from './mcp.constants';
 import { McpModuleAsyncOptions, McpModuleOptions, McpOptionsFactory } from './mcp-module-options.interface';
 import { legacySseEnabled, resolveMcpOptions } from './mcp-options.resolver';
@@ -57,6 +58,7 @@ const CORE_PROVIDERS: Provider[] = [
   McpJwtStrategy,
   McpHttpTraceMiddleware,
   McpCorsMiddleware,
+  McpHttpEntryMiddleware,
   McpHttpAuthGuard,
   McpAuthExceptionFilter,
   McpChallenge,
@@ -116,15 +118,22 @@ const EXPORTS = [McpRegistry, McpNotifier, McpStdioTransport, McpSessionManager,
  */
 @Module({})
 export class McpModule implements NestModule {
-  constructor(@Inject(MCP_MODULE_OPTIONS) private readonly options: ResolvedMcpOptions) {}
+  constructor(
+    @Inject(MCP_MODULE_OPTIONS) private readonly options: ResolvedMcpOptions,
+    private readonly adapterHost: HttpAdapterHost,
+    private readonly entry: McpHttpEntryMiddleware,
+  ) {}
 
   /**
    * Every HTTP response carries an `X-Request-Id`; the MCP endpoints also get a trace span per
    * request; they, the metadata and the service page get the Origin/Host checks and CORS before any
-   * guard (see {@link McpHttpEntryMiddleware}).
+   * middleware or guard (see {@link McpHttpEntryMiddleware}), installed as the adapter's request hook (Nest calls
+   * `configure` only for an HTTP application, before its routes are registered).
    */
-  configure(consumer: MiddlewareConsumer): void {
-    if (this.options.http || this.options.legacySse) consumer.apply(McpHttpEntryMiddleware).forRoutes('{*path}');
+  configure(): void {
+    const adapter = this.adapterHost.httpAdapter;
+    if (adapter && (this.options.http || this.options.legacySse))
+      installRequestHook(adapter, (req, res, next) => this.entry.use(req, res, next));
   }
 
   static forRoot(options: McpModuleOptions): DynamicModule {

@@ -66,13 +66,30 @@ function fastifyAdapter(): FastifyAdapter {
   // (the MCP transports read it from Node's request, within their own limits), as Express does with bodyParser off.
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
-  // On a route marked ReadsOwnBody, Fastify sees a neutral Content-Type (its own copy of the headers only: the handler
-  // reads Node's request, where the client's header is unchanged).
-  fastify.addHook('onRequest', (request, _reply, done) => {
-    const config = request.routeOptions.config as unknown as Record<string, unknown> | undefined;
-    if (config?.[READS_OWN_BODY] && request.raw.headers['content-type'] !== undefined)
-      request.headers = { 'content-type': 'application/octet-stream' };
-    done();
+  // A route marked ReadsOwnBody gets two hooks of its own (Fastify's onRoute, so no other route pays a check): while
+  // Fastify decides how to parse, it sees a request without a body, so it neither judges the Content-Type nor runs a
+  // parser; before the guards and the handler, the client's headers are back as they came.
+  fastify.addHook('onRoute', (route) => {
+    if (!(route.config as Record<string, unknown> | undefined)?.[READS_OWN_BODY]) return;
+    const options = route as unknown as Record<'onRequest' | 'preValidation', unknown>;
+    options.onRequest = [...hooks(options.onRequest), hideBody];
+    options.preValidation = [...hooks(options.preValidation), showHeaders];
   });
   return adapter;
 }
+
+/** A Fastify request hook, as far as these need one: its request keeps an overlay of its headers (`headers =`). */
+type FastifyHook = (request: { headers: unknown }, reply: unknown, done: () => void) => void;
+const hooks = (given: unknown): FastifyHook[] =>
+  given === undefined ? [] : Array.isArray(given) ? (given as FastifyHook[]) : [given as FastifyHook];
+
+/** What Fastify reads to decide on a body: none. Its own copy of the headers only (Node's request is unchanged). */
+const NO_BODY = { 'content-type': undefined, 'content-length': '0', 'transfer-encoding': undefined };
+const hideBody: FastifyHook = (request, _reply, done) => {
+  request.headers = NO_BODY;
+  done();
+};
+const showHeaders: FastifyHook = (request, _reply, done) => {
+  request.headers = undefined;
+  done();
+};

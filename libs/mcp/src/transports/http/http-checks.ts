@@ -106,7 +106,7 @@ export async function readJsonBody(
     if (valueNestingExceeds(body, maxDepth)) return void tooDeep(res, maxDepth);
     return { value: body };
   }
-  const raw = await readBody(req, limit).catch(() => undefined);
+  const raw = receivedBody(req, limit) ?? (await readBody(req, limit).catch(() => undefined));
   if (raw === undefined)
     return void sendHttpError(res, 400, ErrorCode.ParseError, 'Parse error: the body could not be read');
   if (raw === 'too-large') {
@@ -145,6 +145,18 @@ function discardRest(req: IncomingMessage): void {
   });
   req.resume();
 }
+
+/**
+ * The body when Node has received all of it already (as for a small request, whose body came in the packet of its
+ * headers: parsed before any handler runs), taken from the stream's buffer at once: no listeners, no promise. Else
+ * undefined, and the body is read as it comes (readBody).
+ */
+function receivedBody(req: IncomingMessage, limit: number): Buffer | undefined {
+  if (!req.complete || req.readableFlowing !== null || req.readableLength > limit) return undefined;
+  if (req.readableLength === 0) return req.readableEnded || req.readableAborted ? undefined : EMPTY;
+  return (req.read() as Buffer | null) ?? undefined;
+}
+const EMPTY = Buffer.alloc(0);
 
 /** Reads the raw body, refusing more than `limit` bytes while reading. @internal */
 export function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too-large'> {

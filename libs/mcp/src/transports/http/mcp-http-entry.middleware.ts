@@ -1,4 +1,6 @@
-import { Inject, Injectable, NestMiddleware, Optional } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import { ErrorCode } from '../../wire/json-rpc';
+import { sendHttpError } from './http-checks';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MCP_MODULE_OPTIONS } from '../../mcp.constants';
 import { ResolvedMcpOptions } from '../../mcp-module-options.interface';
@@ -15,17 +17,36 @@ import {
 import { McpCorsMiddleware } from './mcp-cors.middleware';
 import { pathOf, requestTarget } from '../../http-adapter/node-http';
 
+const ENTERED = Symbol('mcpEntered');
+
 /**
- * The one middleware in front of every route: the request id for all of them; on the MCP endpoints
- * also the request's trace span; on those, the protected-resource metadata and the service page,
- * the Origin/Host checks and CORS, before any guard; with `McpLoggerModule`, the access line and the request id
- * of every log line written meanwhile. One layer instead of four: each Nest
- * middleware layer costs several microseconds per request, on every route.
+ * Answers 500 (`-32603`) and returns true when a request to an MCP endpoint did not go through
+ * {@link McpHttpEntryMiddleware} (its Origin/Host checks among others), as when the app replaced the platform's request
+ * hook: such a request is refused, never served unchecked.
+ * @internal
+ */
+export function refusedWithoutEntry(req: IncomingMessage, res: ServerResponse): boolean {
+  if ((req as { [ENTERED]?: true })[ENTERED] === true) return false;
+  logger.error(
+    "a request reached an MCP endpoint without the platform's request hook (was the HTTP adapter's onRequest hook " +
+      'replaced?): refused with 500',
+  );
+  sendHttpError(res, 500, ErrorCode.InternalError, 'Internal error');
+  return true;
+}
+const logger = new Logger('McpHttp');
+
+/**
+ * The one layer in front of every route, installed as the HTTP adapter's request hook (see McpModule): the request id
+ * for all of them; on the MCP endpoints also the request's trace span; on those, the protected-resource metadata and
+ * the service page, the Origin/Host checks and CORS, before any middleware or guard; with `McpLoggerModule`, the
+ * access line and the request id of every log line written meanwhile. One hook instead of four Nest middleware
+ * layers: each costs several microseconds per request, on every route (and middie's on Fastify).
  * Paths compare as the routers match them (see normalise).
  * @internal
  */
 @Injectable()
-export class McpHttpEntryMiddleware implements NestMiddleware {
+export class McpHttpEntryMiddleware {
   private readonly mcpPaths: Set<string>;
   private readonly checkedPaths: Set<string>;
 
@@ -59,7 +80,10 @@ export class McpHttpEntryMiddleware implements NestMiddleware {
 
   private route(req: IncomingMessage, res: ServerResponse, next: () => void): void {
     const path = normalise(requestTarget(req));
-    if (this.mcpPaths.has(path)) return this.trace.use(req, res, () => this.cors.use(req, res, next));
+    if (this.mcpPaths.has(path)) {
+      (req as { [ENTERED]?: true })[ENTERED] = true;
+      return this.trace.use(req, res, () => this.cors.use(req, res, next));
+    }
     if (this.checkedPaths.has(path) || path.startsWith(`${PROTECTED_RESOURCE_PATH}/`))
       return this.cors.use(req, res, next);
     next();

@@ -9,6 +9,7 @@ import { McpHttpService } from './mcp-http.service';
 import { McpSessionStreams } from './session-streams.service';
 import { nodeRequest, nodeResponse } from '../../http-adapter/node-http';
 import { ReadsOwnBody } from '../../http-adapter/http-adapter';
+import { refusedWithoutEntry } from './mcp-http-entry.middleware';
 
 /**
  * Builds the Streamable HTTP controller for `path`. A Nest controller (not a raw route of the adapter), so global and
@@ -29,19 +30,22 @@ export function createMcpHttpController(path: string): Type<unknown> {
     @Post()
     @ReadsOwnBody()
     post(@Req() req: unknown, @Res() reply: unknown): Promise<void> {
-      const res = nodeResponse(reply);
-      return this.http.post(nodeRequest(req), res).catch((error: unknown) => internalError(error, res));
+      const [request, res] = [nodeRequest(req), nodeResponse(reply)];
+      if (refusedWithoutEntry(request, res)) return Promise.resolve();
+      return this.http.post(request, res).catch((error: unknown) => internalError(error, res));
     }
 
     @Get()
-    get(@Req() req: unknown, @Res() reply: unknown): Promise<void> {
-      return this.streams.get(nodeRequest(req), nodeResponse(reply));
+    async get(@Req() req: unknown, @Res() reply: unknown): Promise<void> {
+      const [request, res] = [nodeRequest(req), nodeResponse(reply)];
+      if (!refusedWithoutEntry(request, res)) return this.streams.get(request, res);
     }
 
     @Delete()
     @ReadsOwnBody()
-    delete(@Req() req: unknown, @Res() reply: unknown): Promise<void> {
-      return this.streams.delete(nodeRequest(req), nodeResponse(reply));
+    async delete(@Req() req: unknown, @Res() reply: unknown): Promise<void> {
+      const [request, res] = [nodeRequest(req), nodeResponse(reply)];
+      if (!refusedWithoutEntry(request, res)) return this.streams.delete(request, res);
     }
   }
   return McpHttpController;

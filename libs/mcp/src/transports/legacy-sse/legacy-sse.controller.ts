@@ -5,6 +5,7 @@ import { LEGACY_MESSAGES_PATH, LEGACY_SSE_PATH } from './legacy-sse.endpoint';
 import { LegacySseService } from './legacy-sse.service';
 import { nodeRequest, nodeResponse } from '../../http-adapter/node-http';
 import { ReadsOwnBody } from '../../http-adapter/http-adapter';
+import { refusedWithoutEntry } from '../http/mcp-http-entry.middleware';
 
 /**
  * The legacy HTTP+SSE endpoints (`GET /sse`, `POST /messages`), registered only when
@@ -18,13 +19,15 @@ export class McpLegacySseController {
   constructor(private readonly legacy: LegacySseService) {}
 
   @Get(LEGACY_SSE_PATH)
-  sse(@Req() req: unknown, @Res() res: unknown): Promise<void> {
-    return this.legacy.open(nodeRequest(req), nodeResponse(res));
+  async sse(@Req() req: unknown, @Res() reply: unknown): Promise<void> {
+    const [request, res] = [nodeRequest(req), nodeResponse(reply)];
+    if (!refusedWithoutEntry(request, res)) return this.legacy.open(request, res);
   }
 
   @Post(LEGACY_MESSAGES_PATH)
   @ReadsOwnBody()
-  messages(@Req() req: unknown, @Res() res: unknown): Promise<void> {
-    return this.legacy.message(nodeRequest(req), nodeResponse(res));
+  async messages(@Req() req: unknown, @Res() reply: unknown): Promise<void> {
+    const [request, res] = [nodeRequest(req), nodeResponse(reply)];
+    if (!refusedWithoutEntry(request, res)) return this.legacy.message(request, res);
   }
 }

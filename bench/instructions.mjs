@@ -1,0 +1,120 @@
+// Instructions per request, counted by valgrind's callgrind (repeatable whatever else the machine is doing, unlike
+// req/s on a machine whose speed swings): one server (`BENCH_INSTR_CONFIG` = ceiling | bare | prod, default prod; on
+// MCP_HTTP_ADAPTER, default express) runs under callgrind; its counts are dumped after BENCH_INSTR_WARMUP calls (JIT
+// warm) and again after BENCH_INSTR_CALLS more tools/call at 8 at a time: the second part over the calls it saw is
+// printed, the instructions per call (all threads: the event loop, V8's compiler and GC). BENCH_AB_SERVE counts
+// another build's server the same way, for an A/B of two builds. Not the bench of record: instructions are not time
+// (a cache miss costs more than an add), but a change that removes work shows here, however the machine's speed swings.
+// About 3 minutes a server (valgrind runs it some 50 times slower).
+//   tsc -p bench/tsconfig.json && node bench/instructions.mjs
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { startIssuer } from './lib/issuer.mjs';
+import { startOtlpSink } from './lib/otlp-sink.mjs';
+import { BASE_HEADERS, CALL_BODY, newId, openSession, post } from './lib/mcp-client.mjs';
+import { NODE, SERVE, TMP, productionEnv } from './lib/settings.mjs';
+
+const config = process.env.BENCH_INSTR_CONFIG ?? 'prod';
+const adapter = process.env.MCP_HTTP_ADAPTER ?? 'express';
+const WARMUP = Number(process.env.BENCH_INSTR_WARMUP ?? 4000);
+const CALLS = Number(process.env.BENCH_INSTR_CALLS ?? 2000);
+const dir = resolve(TMP, 'instructions');
+rmSync(dir, { recursive: true, force: true });
+mkdirSync(dir, { recursive: true });
+const issuer = await startIssuer();
+const sink = await startOtlpSink();
+const log = resolve(dir, 'calls.log');
+writeFileSync(log, '');
+
+function envFor() {
+  const base = { PORT: '0', MCP_HTTP_ADAPTER: adapter, PATH: process.env.PATH, HOME: process.env.HOME };
+  if (config === 'prod')
+    return { ...base, ...productionEnv({ jwksUri: issuer.jwksUri, logFile: log, otlpUrl: sink.url }) };
+  if (config === 'ceiling') {
+    const file = resolve(dir, 'call.json');
+    writeFileSync(file, '{"jsonrpc":"2.0","id":"x","result":{"content":[{"type":"text","text":"hello"}]}}');
+    return { ...base, NODE_ENV: 'production', BENCH_CEILING_CALL_FILE: file, BENCH_CEILING_LIST_FILE: file };
+  }
+  return { ...base, NODE_ENV: 'development', BENCH_AUTH: 'off', BENCH_LOGS: 'off' };
+}
+
+/** Starts `serve` under callgrind (collection off) and resolves once it prints READY. */
+function start(label, serve) {
+  const out = resolve(dir, `${label}.out`);
+  const child = spawn(
+    'valgrind',
+    ['--tool=callgrind', `--callgrind-out-file=${out}`, NODE, serve, config === 'ceiling' ? 'ceiling' : 'mcp'],
+    { env: envFor(), stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let err = '';
+  child.stderr.on('data', (d) => (err = (err + d).slice(-8192)));
+  return new Promise((ok, fail) => {
+    child.stdout.on('data', (d) => {
+      const m = /READY (\d+)/.exec(String(d));
+      if (m) ok({ child, out, url: `http://127.0.0.1:${m[1]}` });
+    });
+    child.once('exit', (code) => fail(new Error(`${label} exited ${code}: ${err}`)));
+  });
+}
+
+const bearer = config === 'prod' ? { authorization: `Bearer ${issuer.token}` } : {};
+
+async function calls(url, sessions, n) {
+  let next = 0;
+  const worker = async (session) => {
+    while (next < n) {
+      next++;
+      const headers = { ...BASE_HEADERS, ...bearer, ...(session ? { 'mcp-session-id': session } : {}) };
+      const r = await post(`${url}/mcp`, CALL_BODY(newId()), headers);
+      if (r.status !== 200 || !r.text.includes('hello')) throw new Error(`call answered ${r.status}: ${r.text}`);
+    }
+  };
+  await Promise.all(sessions.map(worker));
+}
+
+/**
+ * Asks callgrind for a dump (part `part` of the output) and keeps the server busy with single calls until it is
+ * written (callgrind takes commands only while the program runs); returns how many calls that took.
+ */
+async function dump(server, sessions, part) {
+  const file = `${server.out}.${part}`;
+  const control = spawn('callgrind_control', ['--dump', String(server.child.pid)], { stdio: 'ignore' });
+  let extra = 0;
+  while (!existsSync(file) || !/^totals: /m.test(readFileSync(file, 'utf8'))) {
+    await calls(server.url, sessions.slice(0, 1), 1);
+    extra++;
+    await new Promise((ok) => setTimeout(ok, 20));
+  }
+  await new Promise((ok) => (control.exitCode !== null ? ok() : control.once('exit', ok)));
+  return extra;
+}
+
+async function count(label, serve) {
+  const server = await start(label, serve);
+  const sessions = [];
+  for (let i = 0; i < 8; i++) sessions.push(config === 'ceiling' ? undefined : await openSession(server.url, bearer));
+  await calls(server.url, sessions, WARMUP);
+  const before = await dump(server, sessions, 1);
+  await calls(server.url, sessions, CALLS);
+  const after = await dump(server, sessions, 2);
+  await new Promise((ok) => {
+    server.child.once('exit', ok);
+    server.child.kill('SIGKILL');
+  });
+  const total = Number(/^totals: (\d+)/m.exec(readFileSync(`${server.out}.2`, 'utf8'))[1]);
+  // The calls the measured part saw: the measured ones, those sent while the first dump was pending (their share of
+  // the part is not known: counted as half), those sent while the second was.
+  return total / (CALLS + before / 2 + after);
+}
+
+const a = await count('a', SERVE);
+console.log(`${config} on ${adapter}: ${Math.round(a)} instructions per call (this build)`);
+if (process.env.BENCH_AB_SERVE) {
+  const b = await count('b', process.env.BENCH_AB_SERVE);
+  console.log(
+    `${config} on ${adapter}: ${Math.round(b)} instructions per call (BENCH_AB_SERVE); a/b ${(a / b).toFixed(3)}`,
+  );
+}
+await sink.stop();
+await issuer.stop();
