@@ -142,6 +142,28 @@ describe('the task runner', () => {
     expect(runs).toEqual(['t1']);
   });
 
+  it('runs a task again when the queue hands it back here while its handed-on run is still stopping', async () => {
+    // The lock of the run here lapsed during a Redis outage and this replica took the job back: the old run stops and
+    // records nothing, so the activation holding the job must run the task itself.
+    let release!: () => void;
+    const first = new Promise<string>((resolve) => (release = () => resolve('stale')));
+    let calls = 0;
+    const { store, runner, runs } = setup(() => (++calls === 1 ? first : Promise.resolve('fresh')), true);
+    await store.create(record(), caps);
+    const old = runner.run('t1');
+    await new Promise((r) => setTimeout(r, 20));
+    runner.handOn(['t1']);
+    const taken = runner.run('t1', 2);
+    release();
+    await Promise.all([old, taken]);
+    expect(runs).toEqual(['t1', 't1']);
+    expect(await store.get('t1')).toMatchObject({
+      status: 'completed',
+      attempts: 2,
+      result: { content: [{ type: 'text', text: 'fresh' }] },
+    });
+  });
+
   it('runs a cut-short idempotent task again, and fails a non-idempotent one with a clear message', async () => {
     const idempotent = setup(async () => 'again', true);
     await idempotent.store.create(record({ attempts: 1 }), caps);

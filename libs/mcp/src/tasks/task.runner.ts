@@ -100,9 +100,11 @@ export class McpTaskRunner implements OnApplicationBootstrap, OnModuleDestroy {
    */
   run(id: string, attempt = 1): Promise<void | { laterMs: number }> {
     // The queue handed back a task this replica still runs (its lock lapsed during a Redis outage): one run is enough.
-    // Registered before the first await, so two hand-overs at once still make one run.
+    // Registered before the first await, so two hand-overs at once still make one run. But a run that was handed on
+    // (the queue said its lock was lost) records nothing: once it has stopped, this activation, which holds the job
+    // now, runs the task anew. Without that the job would end with the handed-on run and leave its task `working`.
     const current = this.running.get(id);
-    if (current) return current.done;
+    if (current) return current.done.then(() => (current.handedOn ? this.run(id, attempt) : undefined));
     const run: Run = { controller: new AbortController(), done: Promise.resolve(), handedOn: false };
     run.done = this.gated(id, run, attempt).finally(() => this.running.delete(id));
     this.running.set(id, run);
