@@ -35,6 +35,22 @@ describe.each<McpHttpAdapter>(['express', 'fastify'])('the MCP entry layer on %s
     expect(res.headers.get('x-request-id')).toBeTruthy();
   });
 
+  it('refuses an MCP endpoint served under a prefix it does not know (a global prefix) instead of serving it unchecked', async () => {
+    const prefixed = await createNestHttpApp(AppModule, adapter, { logger: false });
+    prefixed.setGlobalPrefix('api');
+    const error = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+    try {
+      await prefixed.listen(0, '127.0.0.1');
+      const base = (await prefixed.getUrl()).replace('[::1]', '127.0.0.1');
+      const res = await fetch(`${base}/api/mcp`, { method: 'POST', body: INITIALIZE, headers: HEADERS });
+      expect(res.status).toBe(500);
+      expect(error).toHaveBeenCalledWith(expect.stringContaining('a global prefix'));
+    } finally {
+      error.mockRestore();
+      await prefixed.close();
+    }
+  });
+
   it('refuses an MCP request that did not pass it (the app replaced the request hook) instead of serving it unchecked', async () => {
     const error = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
     (app.getHttpAdapter() as unknown as AbstractHttpAdapter).setOnRequestHook(
@@ -52,7 +68,7 @@ describe.each<McpHttpAdapter>(['express', 'fastify'])('the MCP entry layer on %s
         id: null,
         error: { code: -32603, message: 'Internal error' },
       });
-      expect(error).toHaveBeenCalledWith(expect.stringContaining("without the platform's request hook"));
+      expect(error).toHaveBeenCalledWith(expect.stringContaining("without passing the platform's entry checks"));
     } finally {
       error.mockRestore();
     }

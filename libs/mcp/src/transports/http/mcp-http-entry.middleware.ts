@@ -22,14 +22,16 @@ const ENTERED = Symbol('mcpEntered');
 /**
  * Answers 500 (`-32603`) and returns true when a request to an MCP endpoint did not go through
  * {@link McpHttpEntryMiddleware} (its Origin/Host checks among others), as when the app replaced the platform's request
- * hook: such a request is refused, never served unchecked.
+ * hook or serves the endpoint under a prefix the platform does not know: such a request is refused, never served
+ * unchecked.
  * @internal
  */
 export function refusedWithoutEntry(req: IncomingMessage, res: ServerResponse): boolean {
   if ((req as { [ENTERED]?: true })[ENTERED] === true) return false;
   logger.error(
-    "a request reached an MCP endpoint without the platform's request hook (was the HTTP adapter's onRequest hook " +
-      'replaced?): refused with 500',
+    "a request reached an MCP endpoint without passing the platform's entry checks, refused with 500: either the " +
+      "HTTP adapter's request hook was replaced, or the endpoint is served under a path the platform does not know " +
+      '(a global prefix: give McpModule the whole path as its `path` instead)',
   );
   sendHttpError(res, 500, ErrorCode.InternalError, 'Internal error');
   return true;
