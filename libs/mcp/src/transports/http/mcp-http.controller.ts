@@ -30,21 +30,24 @@ export function createMcpHttpController(path: string): Type<unknown> {
     @Post()
     @ReadsOwnBody()
     post(@Req() req: unknown, @Res() reply: unknown): Promise<void> {
-      const [request, res] = [nodeRequest(req), nodeResponse(reply)];
+      const request = nodeRequest(req);
+      const res = nodeResponse(reply);
       if (refusedWithoutEntry(request, res)) return Promise.resolve();
       return this.http.post(request, res).catch((error: unknown) => internalError(error, res));
     }
 
     @Get()
     async get(@Req() req: unknown, @Res() reply: unknown): Promise<void> {
-      const [request, res] = [nodeRequest(req), nodeResponse(reply)];
+      const request = nodeRequest(req);
+      const res = nodeResponse(reply);
       if (!refusedWithoutEntry(request, res)) return this.streams.get(request, res);
     }
 
     @Delete()
     @ReadsOwnBody()
     async delete(@Req() req: unknown, @Res() reply: unknown): Promise<void> {
-      const [request, res] = [nodeRequest(req), nodeResponse(reply)];
+      const request = nodeRequest(req);
+      const res = nodeResponse(reply);
       if (!refusedWithoutEntry(request, res)) return this.streams.delete(request, res);
     }
   }

@@ -20,14 +20,16 @@ export class McpLegacySseController {
 
   @Get(LEGACY_SSE_PATH)
   async sse(@Req() req: unknown, @Res() reply: unknown): Promise<void> {
-    const [request, res] = [nodeRequest(req), nodeResponse(reply)];
+    const request = nodeRequest(req);
+    const res = nodeResponse(reply);
     if (!refusedWithoutEntry(request, res)) return this.legacy.open(request, res);
   }
 
   @Post(LEGACY_MESSAGES_PATH)
   @ReadsOwnBody()
   async messages(@Req() req: unknown, @Res() reply: unknown): Promise<void> {
-    const [request, res] = [nodeRequest(req), nodeResponse(reply)];
+    const request = nodeRequest(req);
+    const res = nodeResponse(reply);
     if (!refusedWithoutEntry(request, res)) return this.legacy.message(request, res);
   }
 }
