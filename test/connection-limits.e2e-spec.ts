@@ -111,10 +111,11 @@ describe('connection limits', () => {
       socket.on('data', (d) => (got += d.toString()));
       socket.on('close', () => resolve(got));
     });
-    // 3 s headers timeout, checked every second: closed between 3 and 4 s, never the 66 s it used to be (the upper
-    // bound leaves 1.5 s for a loaded machine: 4,621 ms was seen once with the whole suite running).
+    // 3 s headers timeout, checked every second: closed between 3 and 4 s, never the 66 s it used to be. The upper
+    // bound only has to tell the two apart, and leaves 4 s for a loaded machine (4,621 ms and 5,671 ms were seen with
+    // the whole suite running two suites at a time).
     expect(answer).toMatch(/^HTTP\/1\.1 408 /);
     expect(Date.now() - started).toBeGreaterThanOrEqual(2_900);
-    expect(Date.now() - started).toBeLessThan(5_500);
+    expect(Date.now() - started).toBeLessThan(8_000);
   });
 });
