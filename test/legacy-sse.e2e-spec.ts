@@ -74,11 +74,11 @@ describe('legacy HTTP+SSE transport (2024-11-05)', () => {
       // loaded machine) is dropped by the client after the answer retired the call (a known race of the 1.x SDK).
       const onStream: number[] = [];
       const deliver = transport.onmessage!;
-      transport.onmessage = (message, extra) => {
+      transport.onmessage = (message) => {
         if ('method' in message && message.method === 'notifications/progress') {
           onStream.push((message.params as { progress: number }).progress);
         }
-        deliver(message, extra);
+        deliver(message);
       };
       const delivered: number[] = [];
       const result = await client.callTool({ name: 'export_tickets', arguments: {} }, undefined, {
