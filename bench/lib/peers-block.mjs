@@ -66,16 +66,18 @@ export function peersBlock(peers, measured) {
   // Ours against one peer on one figure at `c` connections, and the verdict of `pass(ratio)`.
   const versus = (c, peer, metric, target, pass) => {
     const [o, p] = [ours[c], peer?.call[c]];
-    const ratio = o && p && p[metric] > 0 ? +(o[metric] / p[metric]).toFixed(2) : undefined;
+    // Judged on the exact ratio, reported rounded (as in adapters-block).
+    const exact = o && p && p[metric] > 0 ? o[metric] / p[metric] : undefined;
+    const ratio = exact === undefined ? undefined : +exact.toFixed(3);
     const result = !o
       ? 'FAIL (not measured)'
       : !o.valid
         ? 'FAIL (invalid run)'
         : !peer
           ? 'FAIL (no valid peer)'
-          : ratio === undefined
+          : exact === undefined
             ? 'FAIL (no figure)'
-            : pass(ratio)
+            : pass(exact)
               ? 'PASS'
               : 'FAIL';
     return {
