@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { DESK_MAIN, RunningServer, startHttpServer } from './support/server-process';
+import { DESK_MAIN, MINIMAL_MAIN, RunningServer, startHttpServer } from './support/server-process';
 
 const run = promisify(execFile);
 const TOKEN_SCRIPT = resolve(__dirname, '../scripts/token.mjs');
@@ -87,6 +87,30 @@ describe('first run: the local development issuer', () => {
     });
     expect(write.status).toBe(403);
     expect(write.headers.get('www-authenticate')).toContain('scope="tickets:read tickets:write"');
+  });
+
+  it('keeps minting for the running app when another app fails to start beside it (its port taken)', async () => {
+    const port = new URL(server.url).port;
+    const failed = await startHttpServer(MINIMAL_MAIN, { ...env, PORT: port }, dir).then(
+      () => 'started',
+      (e: Error) => e.message,
+    );
+    expect(failed).toMatch(/exited with[\s\S]*EADDRINUSE/);
+    const { stdout } = await run(process.execPath, [TOKEN_SCRIPT], { cwd: dir });
+    expect((await call(stdout.trim(), 'search_tickets', {})).status).toBe(200);
+  });
+
+  it('`npm run token` answers --help with its usage and an unknown option with one line and the usage (exit 2)', async () => {
+    const help = await run(process.execPath, [TOKEN_SCRIPT, '--help'], { cwd: dir });
+    expect(help.stdout).toContain('Usage: npm run token -- [--app <service>]');
+    const bad = await run(process.execPath, [TOKEN_SCRIPT, '--scopes', 'x'], { cwd: dir }).then(
+      () => ({ code: 0, stderr: '' }),
+      (e: { code: number; stderr: string }) => e,
+    );
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^Unknown option '--scopes'/);
+    expect(bad.stderr).toContain('Usage: npm run token');
+    expect(bad.stderr).not.toMatch(/\bat .*\.m?js:\d+/); // no stack trace
   });
 
   it('does not start the development issuer in production: the boot stops, naming what is missing', async () => {

@@ -176,6 +176,16 @@ describe('a team starts its own server with nest g (README flow, in a temporary 
     expect(specs).toContain(`apps/${APP}/test/${APP}.e2e-spec.ts`);
   });
 
+  it('passes its acceptance check on the first try: npm run compliance finds no failing MUST', () => {
+    // Every generated tool is listed in the app README's Tools table by the generator (the doc.readme item).
+    const readme = readFileSync(join(dir, `apps/${APP}/README.md`), 'utf8');
+    for (const name of ['weather_forecast', 'refund_order', 'nightly_export'])
+      expect(readme).toContain(`| \`${name}\` |`);
+    const out = run(dir, 'npm', ['run', '-s', 'compliance', '--', APP, '--out', 'compliance-report.md']);
+    expect(out).toMatch(/compliance: v1\.2: \d+ pass, \d+ fail \(0 MUST\)/);
+    expect(out).not.toContain('a MUST fails');
+  });
+
   it('a server generated with --type fastify serves on Fastify, and its own specs pass there', () => {
     const EDGE = freeAppName(dir, 'edge');
     run(dir, 'npx', ['nest', 'g', 'mcp-server', EDGE, '--project', EDGE, '--type', 'fastify']);

@@ -45,7 +45,10 @@ describe('compliance arguments and report', () => {
       line: 'compliance: v1.2: 1 pass, 1 fail (0 MUST), 0 manual, 0 n/a; v2.0: 0 pass, 0 fail (0 MUST), 1 manual, 0 n/a',
       mustFailed: false,
     });
-    expect(summarize([item('2.0', 'MUST', 'fail')]).mustFailed).toBe(true);
+    const failed = summarize([item('2.0', 'MUST', 'fail'), { ...item('1.2', 'MUST', 'fail'), id: 'doc.readme' }]);
+    expect(failed.mustFailed).toBe(true);
+    // The line names the failing MUSTs: with the report in a file, the terminal says where to look.
+    expect(failed.line).toMatch(/ — a MUST fails: x, doc\.readme$/);
   });
 
   it('masks tokens in evidence, and keeps a Bearer challenge readable', () => {

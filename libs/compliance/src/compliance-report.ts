@@ -26,7 +26,10 @@ export function summarize(results: ItemResult[]): { line: string; mustFailed: bo
         `${count('not_applicable')} n/a`,
     );
   }
-  return { line: `compliance: ${parts.join('; ')}${mustFailed ? ' — a MUST fails' : ''}`, mustFailed };
+  // The failing MUSTs by id, so a terminal (with the report in a file) says where to look.
+  const failing = [...new Set(results.filter((r) => r.status === 'fail' && r.level === 'MUST').map((r) => r.id))];
+  const verdict = mustFailed ? ` — a MUST fails: ${failing.join(', ')}` : '';
+  return { line: `compliance: ${parts.join('; ')}${verdict}`, mustFailed };
 }
 
 /** The report a reviewer reads: one table per checklist, the evidence of each item, the summary last. */

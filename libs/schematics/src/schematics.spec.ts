@@ -53,6 +53,16 @@ describe('mcp-tool', () => {
     );
   });
 
+  it('lists the new tool in the Tools table of the app README (the acceptance check wants every tool named there)', async () => {
+    const tree = workspace();
+    const table = '| Tool | Scopes | What it does |\n| --- | --- | --- |\n| `get_greeting` | none | Greets. |\n';
+    tree.create('apps/shop/README.md', `# shop\n\n## Tools\n\n${table}\n## Run\n`);
+    const out = await runner.runSchematic('mcp-tool', { name: 'find-order', ...inShop }, tree);
+    expect(out.readContent('/apps/shop/README.md')).toBe(
+      `# shop\n\n## Tools\n\n${table}| \`find_order\` | none | TODO: say what it does, as its description does. |\n\n## Run\n`,
+    );
+  });
+
   it('writes a read-only tool, its DTO and its spec, with a snake_case MCP name, registered in the nearest module', async () => {
     const tree = await runner.runSchematic('mcp-tool', { name: 'weather-forecast', ...inShop }, workspace());
     expect(tree.files).toEqual(

@@ -135,7 +135,12 @@ export async function createAuthConfig(
     authorizationServers: [dev.issuer],
     ...base,
     algorithms: ['RS256'],
-    dev: { mint: (scope, ttl) => dev.mint(scope, ttl), keyFile: dev.keyFile, close: () => dev.close() },
+    dev: {
+      mint: (scope, ttl) => dev.mint(scope, ttl),
+      keyFile: dev.keyFile,
+      served: () => dev.recordAsLastStarted(),
+      close: () => dev.close(),
+    },
   };
 }
 

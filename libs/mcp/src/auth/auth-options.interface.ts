@@ -64,6 +64,6 @@ export interface ResolvedAuthConfig {
   introspection?: { url: string; clientId: string; clientSecret: string; cacheTtlMs: number };
   hs256Secret?: string;
   anonymousListing: boolean;
-  /** Set when the local development issuer is in use. */
-  dev?: { mint(scope: string, ttlSec?: number): Promise<string>; keyFile: string; close(): void };
+  /** Set when the local development issuer is in use; `served` once the app listens (see DevIssuer). */
+  dev?: { mint(scope: string, ttlSec?: number): Promise<string>; keyFile: string; served(): void; close(): void };
 }

@@ -28,7 +28,20 @@ describe('DevIssuer', () => {
     const jwks = createLocalJWKSet((await (await fetch(again.jwksUri)).json()) as JSONWebKeySet);
     const { payload } = await jwtVerify(ordersToken, jwks, { audience: 'mcp:orders', issuer: again.issuer });
     expect(payload.sub).toBe('dev-user');
-    // The file names the app that started last: `npm run token` mints for it unless told --app.
-    expect(JSON.parse(readFileSync(join(dir, 'issuer-key.json'), 'utf8')).audience).toBe('mcp:orders');
+  });
+
+  it('names in its file the app that last served (what `npm run token` mints for), not one that only started', async () => {
+    const recorded = () => JSON.parse(readFileSync(join(dir, 'issuer-key.json'), 'utf8')).audience as string;
+    const orders = await start('orders');
+    expect(recorded()).toBe('mcp:orders'); // the first app, when the key is created
+    orders.recordAsLastStarted();
+    // Another app starting (and failing to listen, say on a port already taken) leaves the running app's tokens alone.
+    const billing = await start('billing');
+    expect(recorded()).toBe('mcp:orders');
+    billing.recordAsLastStarted();
+    expect(recorded()).toBe('mcp:billing');
+    expect(JSON.parse(readFileSync(join(dir, 'issuer-key.json'), 'utf8')).privateJwk.kid).toBe(
+      decodeProtectedHeader(await orders.mint('*')).kid,
+    );
   });
 });

@@ -60,6 +60,16 @@ export class DevIssuer {
     return mintWith(this.key, this.kid, this.issuer, this.audience, scope, ttlSec);
   }
 
+  /**
+   * Records this app as the one `npm run token` mints for by default. Called once the app serves (not at start): an
+   * app that fails to start, on a port already taken, must not turn the tokens minted for the running one away.
+   */
+  recordAsLastStarted(): void {
+    const stored = readKeyFile(this.keyFile);
+    if (!stored?.privateJwk?.kid || stored.audience === this.audience) return;
+    writeKeyFile(this.keyFile, { ...stored, audience: this.audience });
+  }
+
   close(): void {
     this.server.close();
   }
@@ -87,21 +97,29 @@ export function mintWith(
 
 /**
  * One key for every app of the repository, so switching apps keeps earlier tokens valid for the app they name;
- * `audience` records the app that started last (what `npm run token` mints for unless told `--app`).
+ * the file's `audience` names the app that last served ({@link DevIssuer.recordAsLastStarted}; the first app when
+ * the key is created), which `npm run token` mints for unless told `--app`.
  */
 async function loadOrCreateKey(service: string, keyFile: string): Promise<DevKeyFile> {
   const audience = `mcp:${service}`;
-  const existing = existsSync(keyFile) ? (JSON.parse(readFileSync(keyFile, 'utf8')) as DevKeyFile) : undefined;
-  if (existing?.privateJwk?.kid && existing.audience === audience) return existing;
-  const privateJwk = existing?.privateJwk?.kid ? existing.privateJwk : await newKey();
-  const stored: DevKeyFile = { issuer: 'urn:mcp:dev-issuer', audience, privateJwk };
+  const existing = readKeyFile(keyFile);
+  if (existing?.privateJwk?.kid) return { ...existing, audience };
+  const stored: DevKeyFile = { issuer: 'urn:mcp:dev-issuer', audience, privateJwk: await newKey() };
+  writeKeyFile(keyFile, stored);
+  return stored;
+}
+
+function readKeyFile(keyFile: string): DevKeyFile | undefined {
+  return existsSync(keyFile) ? (JSON.parse(readFileSync(keyFile, 'utf8')) as DevKeyFile) : undefined;
+}
+
+function writeKeyFile(keyFile: string, stored: DevKeyFile): void {
   try {
     mkdirSync(dirname(keyFile), { recursive: true });
     writeFileSync(keyFile, JSON.stringify(stored, null, 2), { mode: 0o600 });
   } catch {
     // A read-only working directory (a desktop agent starting stdio from /): the key lives in memory only.
   }
-  return stored;
 }
 
 async function newKey(): Promise<DevKeyFile['privateJwk']> {

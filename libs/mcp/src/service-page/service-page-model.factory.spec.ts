@@ -80,7 +80,10 @@ describe('servicePageModel', () => {
       ]),
     });
     expect(
-      model({}, { ...JWT, dev: { mint: async () => '', keyFile: '/k', close: () => undefined } }).auth.hint,
+      model(
+        {},
+        { ...JWT, dev: { mint: async () => '', keyFile: '/k', served: () => undefined, close: () => undefined } },
+      ).auth.hint,
     ).toContain('npm run token');
     const hs = model({}, { ...JWT, jwks: false, jwksUri: '', hs256Secret: 's'.repeat(40) }).auth;
     expect(JSON.stringify(hs)).not.toContain('s'.repeat(40));

@@ -16,6 +16,7 @@ import {
 } from '@angular-devkit/schematics';
 import { ModuleDeclarator, ModuleFinder } from '@nestjs/schematics';
 import { noteInChangelog } from './changelog.rule';
+import { listInReadme } from './readme.rule';
 import { formatGenerated } from './format.rule';
 import { NameForms } from './names';
 import { McpSchematic, applications, projectRefusal } from './option-rules';
@@ -72,6 +73,12 @@ export function providerRule(
       options.skipImport ? noop() : registerInModule(kind, names, path),
       mergeWith(templateSource),
       noteInChangelog(options.sourceRoot, changelogLine(kind, names)),
+      kind.type === 'tools'
+        ? listInReadme(
+            options.sourceRoot,
+            `| \`${names.mcpName}\` | none | TODO: say what it does, as its description does. |`,
+          )
+        : noop(),
       formatGenerated(),
     ]),
   );
