@@ -95,7 +95,7 @@ describe('first run: the local development issuer', () => {
       () => 'started',
       (e: Error) => e.message,
     );
-    expect(failed).toMatch(/exited with[\s\S]*EADDRINUSE/);
+    expect(failed).toMatch(/exited with[\s\S]*EADDRINUSE[^\n]*: stop it or set PORT\)/);
     const { stdout } = await run(process.execPath, [TOKEN_SCRIPT], { cwd: dir });
     expect((await call(stdout.trim(), 'search_tickets', {})).status).toBe(200);
   });

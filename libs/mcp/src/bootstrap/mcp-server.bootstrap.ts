@@ -47,9 +47,17 @@ export async function bootstrapMcpServer(module: Type<unknown>, options: McpBoot
     if (stdio) await serveStdio(module, options).then(() => process.exit(0));
     else await serveHttp(module, options);
   } catch (error) {
-    process.stderr.write(`MCP server failed to start: ${(error as Error).message}\n`);
+    process.stderr.write(`MCP server failed to start: ${(error as Error).message}${startHint(error)}\n`);
     process.exit(1);
   }
+}
+
+/** What to do about the usual reasons a start fails on a developer's machine. */
+function startHint(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'EADDRINUSE') return ' (another server, another app say, listens there: stop it or set PORT)';
+  if (code === 'EACCES') return ' (a port below 1024 needs privileges: set PORT to 1024 or above)';
+  return '';
 }
 
 async function serveStdio(module: Type<unknown>, options: McpBootstrapOptions): Promise<void> {
