@@ -1,5 +1,5 @@
-import { dirname, join, normalize } from '@angular-devkit/core';
-import { Rule, Tree } from '@angular-devkit/schematics';
+import { Rule } from '@angular-devkit/schematics';
+import { editAppDoc } from './app-doc.rule';
 
 /**
  * Notes a generated provider under `## [Unreleased]` / `### Added` of its app's CHANGELOG.md (the folder above the
@@ -7,14 +7,7 @@ import { Rule, Tree } from '@angular-devkit/schematics';
  * An app without a CHANGELOG.md, or one without an `[Unreleased]` section, is left as it is.
  */
 export function noteInChangelog(sourceRoot: string | undefined, line: string): Rule {
-  return (tree: Tree) => {
-    if (!sourceRoot) return tree;
-    const file = join(dirname(normalize(sourceRoot)), 'CHANGELOG.md');
-    const text = tree.read(file)?.toString();
-    const changed = text === undefined ? undefined : addUnderUnreleased(text, line);
-    if (changed !== undefined) tree.overwrite(file, changed);
-    return tree;
-  };
+  return editAppDoc(sourceRoot, 'CHANGELOG.md', (text) => addUnderUnreleased(text, line));
 }
 
 /** The changelog with `- line` appended to the `### Added` list of `[Unreleased]` (created when missing). */

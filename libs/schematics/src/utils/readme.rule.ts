@@ -1,5 +1,5 @@
-import { dirname, join, normalize } from '@angular-devkit/core';
-import { Rule, Tree } from '@angular-devkit/schematics';
+import { Rule } from '@angular-devkit/schematics';
+import { editAppDoc } from './app-doc.rule';
 
 /**
  * Lists a generated tool in the `## Tools` table of its app's README.md (the folder above the source root, where
@@ -8,14 +8,7 @@ import { Rule, Tree } from '@angular-devkit/schematics';
  * the tool. An app without a README.md, or one without a Tools table, is left as it is.
  */
 export function listInReadme(sourceRoot: string | undefined, row: string): Rule {
-  return (tree: Tree) => {
-    if (!sourceRoot) return tree;
-    const file = join(dirname(normalize(sourceRoot)), 'README.md');
-    const text = tree.read(file)?.toString();
-    const changed = text === undefined ? undefined : addToolRow(text, row);
-    if (changed !== undefined) tree.overwrite(file, changed);
-    return tree;
-  };
+  return editAppDoc(sourceRoot, 'README.md', (text) => addToolRow(text, row));
 }
 
 /** The README with `row` appended to the table of its `## Tools` section, or undefined when it has none. */
