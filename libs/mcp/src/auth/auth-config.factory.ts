@@ -138,7 +138,7 @@ export async function createAuthConfig(
     dev: {
       mint: (scope, ttl) => dev.mint(scope, ttl),
       keyFile: dev.keyFile,
-      served: () => dev.recordAsLastStarted(),
+      served: () => dev.recordAsLastServed(),
       close: () => dev.close(),
     },
   };

@@ -34,11 +34,11 @@ describe('DevIssuer', () => {
     const recorded = () => JSON.parse(readFileSync(join(dir, 'issuer-key.json'), 'utf8')).audience as string;
     const orders = await start('orders');
     expect(recorded()).toBe('mcp:orders'); // the first app, when the key is created
-    orders.recordAsLastStarted();
+    orders.recordAsLastServed();
     // Another app starting (and failing to listen, say on a port already taken) leaves the running app's tokens alone.
     const billing = await start('billing');
     expect(recorded()).toBe('mcp:orders');
-    billing.recordAsLastStarted();
+    billing.recordAsLastServed();
     expect(recorded()).toBe('mcp:billing');
     expect(JSON.parse(readFileSync(join(dir, 'issuer-key.json'), 'utf8')).privateJwk.kid).toBe(
       decodeProtectedHeader(await orders.mint('*')).kid,

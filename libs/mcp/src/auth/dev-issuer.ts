@@ -64,7 +64,7 @@ export class DevIssuer {
    * Records this app as the one `npm run token` mints for by default. Called once the app serves (not at start): an
    * app that fails to start, on a port already taken, must not turn the tokens minted for the running one away.
    */
-  recordAsLastStarted(): void {
+  recordAsLastServed(): void {
     const stored = readKeyFile(this.keyFile);
     if (!stored?.privateJwk?.kid || stored.audience === this.audience) return;
     writeKeyFile(this.keyFile, { ...stored, audience: this.audience });
@@ -97,7 +97,7 @@ export function mintWith(
 
 /**
  * One key for every app of the repository, so switching apps keeps earlier tokens valid for the app they name;
- * the file's `audience` names the app that last served ({@link DevIssuer.recordAsLastStarted}; the first app when
+ * the file's `audience` names the app that last served ({@link DevIssuer.recordAsLastServed}; the first app when
  * the key is created), which `npm run token` mints for unless told `--app`.
  */
 async function loadOrCreateKey(service: string, keyFile: string): Promise<DevKeyFile> {

@@ -73,12 +73,7 @@ export function providerRule(
       options.skipImport ? noop() : registerInModule(kind, names, path),
       mergeWith(templateSource),
       noteInChangelog(options.sourceRoot, changelogLine(kind, names)),
-      kind.type === 'tools'
-        ? listInReadme(
-            options.sourceRoot,
-            `| \`${names.mcpName}\` | none | TODO: say what it does, as its description does. |`,
-          )
-        : noop(),
+      kind.type === 'tools' ? listInReadme(options.sourceRoot, names.mcpName) : noop(),
       formatGenerated(),
     ]),
   );

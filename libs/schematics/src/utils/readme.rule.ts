@@ -7,7 +7,9 @@ import { editAppDoc } from './app-doc.rule';
  * compliance` fails while a tool the server lists is not named in it. The row says `TODO:` where the team describes
  * the tool. An app without a README.md, or one without a Tools table, is left as it is.
  */
-export function listInReadme(sourceRoot: string | undefined, row: string): Rule {
+export function listInReadme(sourceRoot: string | undefined, tool: string): Rule {
+  // A generated tool declares no scopes; its description is the team's to write, here as in the code.
+  const row = `| \`${tool}\` | none | TODO: say what it does, as its description does. |`;
   return editAppDoc(sourceRoot, 'README.md', (text) => addToolRow(text, row));
 }
 
