@@ -2,6 +2,7 @@ import { RunningServer, startDeskHttp } from './support/server-process';
 import { mcpPost, openMcpSession } from './support/mcp-post';
 import { MODERN_META, messagesOf, modernPost } from './support/modern-post';
 import { sleep } from './support/wait';
+import { suiteRedis } from './support/replicas';
 
 const WITH_TASKS = {
   ...MODERN_META,
@@ -162,3 +163,75 @@ describe('task abuse: the deployment-wide caps on open and kept tasks', () => {
     expect(kept.error).toMatchObject({ code: -32003, data: { reason: 'task_store_full', max: 3, retryAfter: 30 } });
   });
 });
+
+/**
+ * A cancelled task frees its places at once, whatever its run waits on: a tool waiting for the answer to its question
+ * held a worker place and one of its caller's run places until the input timeout (10 minutes), so cancelled tasks
+ * starved everyone's later tasks. Two worker places, two run places per caller; on both stores.
+ */
+describe.each(['memory', 'redis'] as const)(
+  'task abuse: cancelling a task that waits for input (%s store)',
+  (store) => {
+    const redis = suiteRedis();
+    let server: RunningServer;
+    beforeAll(async () => {
+      server = await startDeskHttp({
+        DESK_TASK_TOOLS: 'on',
+        MCP_TASK_CONCURRENCY: '2',
+        MCP_MAX_RUNNING_TASKS_PER_SUBJECT: '2',
+        MCP_MAX_TASK_BYTES: '8192',
+        ...(store === 'redis' ? { MCP_STORE: 'redis', MCP_REDIS_PREFIX: redis.prefix } : {}),
+      });
+    });
+    afterAll(async () => {
+      await server?.stop();
+      await redis.cleanup();
+    });
+
+    const as = async (sub: string) => {
+      const token = await server.issuer!.mint({ sub });
+      const rpc = async (method: string, params: Record<string, unknown>) => {
+        const res = await modernPost(server.url, method, params, { token, meta: WITH_TASKS });
+        const [message] = await messagesOf(res);
+        return { status: res.status, ...message } as Rpc;
+      };
+      /** Polls the task until `done` says so (at most 15 s: well under the 10-minute input timeout). */
+      const until = async (taskId: string, done: (task: any) => boolean) => {
+        let task: any;
+        for (let i = 0; i < 150 && !(task && done(task)); i++) {
+          if (i) await sleep(100);
+          task = (await rpc('tasks/get', { taskId })).result;
+        }
+        return task;
+      };
+      return { rpc, until, call: (name: string, args: object) => rpc('tools/call', { name, arguments: args }) };
+    };
+
+    it('frees the worker place and the caller’s run place at once: later tasks of anyone run', async () => {
+      const asker = await as('asker');
+      const ids: string[] = [];
+      for (let i = 0; i < 2; i++)
+        ids.push((await asker.call('archive_tickets', { before: `2026-0${i + 1}-01` })).result.taskId);
+      for (const taskId of ids)
+        expect((await asker.until(taskId, (t) => t.status === 'input_required')).status).toBe('input_required');
+      for (const taskId of ids) expect((await asker.rpc('tasks/cancel', { taskId })).result).toBeDefined();
+      // Both worker places and both of the asker's run places are free again: its own next task and a bystander's run.
+      const bystander = await as('bystander');
+      const mine = (await asker.call('bulk_export', { steps: 1, stepMs: 0 })).result.taskId as string;
+      const theirs = (await bystander.call('bulk_export', { steps: 1, stepMs: 0 })).result.taskId as string;
+      expect((await asker.until(mine, (t) => t.status === 'completed')).status).toBe('completed');
+      expect((await bystander.until(theirs, (t) => t.status === 'completed')).status).toBe('completed');
+      for (const taskId of ids) expect((await asker.rpc('tasks/get', { taskId })).result.status).toBe('cancelled');
+    });
+
+    it('refuses a question that would repeat a large argument past MCP_MAX_TASK_BYTES when it is asked', async () => {
+      const asker = await as('repeater');
+      // The argument fits; the question quotes it, and the record with both would not.
+      const taskId = (await asker.call('archive_tickets', { before: 'x'.repeat(6_000) })).result.taskId as string;
+      const done = await asker.until(taskId, (t) => ['completed', 'failed'].includes(t.status));
+      // Failed at once with the size error: never answerable, so not held until the input timeout.
+      expect(done).toMatchObject({ status: 'failed', error: { code: -32602, data: { reason: 'task_too_large' } } });
+      expect(done.error.message).toMatch(/the task is too large: with the question "confirm" it would take \d+ bytes/);
+    });
+  },
+);

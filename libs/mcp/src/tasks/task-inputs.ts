@@ -1,6 +1,7 @@
 import { CallQuestions, InputRequest } from '../pipeline/input-rounds';
 import { McpTaskStore } from '../stores/task.store';
 import { TimeoutError } from '../errors/mcp.error';
+import { tooLarge } from './task-errors';
 import { McpTaskEvents } from './task-events';
 import { McpTaskWatch } from './task-watch';
 
@@ -24,6 +25,8 @@ export class TaskInputs implements CallQuestions {
     private readonly watch: McpTaskWatch,
     private readonly signal: AbortSignal,
     private readonly timeoutMs: number,
+    /** `tasks.maxBytes`: a question that would make the record larger is refused when asked. */
+    private readonly maxBytes: number,
   ) {}
 
   nextKey(kind: string): string {
@@ -35,15 +38,19 @@ export class TaskInputs implements CallQuestions {
   async ask(key: string, request: InputRequest): Promise<Record<string, unknown>> {
     const known = this.answers[key];
     if (isAnswer(known)) return known;
-    const asked = await this.store.update(this.taskId, (task) =>
-      isAnswer(task.answers[key])
-        ? undefined
-        : {
-            status: 'input_required',
-            inputRequests: { ...task.inputRequests, [key]: request },
-            asked: task.asked.includes(key) ? task.asked : [...task.asked, key],
-          },
-    );
+    const asked = await this.store.update(this.taskId, (task) => {
+      if (isAnswer(task.answers[key])) return undefined;
+      const inputRequests = { ...task.inputRequests, [key]: request };
+      // Refused now, not held until the input timeout: a record past the bound could never take its answer.
+      const bytes = Buffer.byteLength(JSON.stringify({ ...task, inputRequests, result: undefined }));
+      if (bytes > this.maxBytes)
+        throw tooLarge(`with the question "${key}" it would take ${bytes} bytes`, this.maxBytes);
+      return {
+        status: 'input_required',
+        inputRequests,
+        asked: task.asked.includes(key) ? task.asked : [...task.asked, key],
+      };
+    });
     const answer = asked?.answers[key];
     if (isAnswer(answer)) return answer;
     await this.events.changed(this.taskId);
@@ -75,13 +82,19 @@ export class TaskInputs implements CallQuestions {
         Math.min(this.timeoutMs, 2 ** 31 - 1),
       );
       timer.unref();
-      // The run ends (cancelled, timed out): stop waiting; the promise is dropped with the run.
       const stop = () => {
         unwatch();
         clearTimeout(timer);
-        this.signal.removeEventListener('abort', stop);
+        this.signal.removeEventListener('abort', stopped);
       };
-      this.signal.addEventListener('abort', stop, { once: true });
+      // The run ends (cancelled, timed out, shut down): the question fails in the tool with the reason, so a tool
+      // that awaits it stops too (the run itself has already let go of its places).
+      const stopped = () => {
+        stop();
+        reject(this.signal.reason);
+      };
+      if (this.signal.aborted) return stopped();
+      this.signal.addEventListener('abort', stopped, { once: true });
     });
   }
 

@@ -1,4 +1,5 @@
 import { McpPrincipal } from '../auth/mcp-principal';
+import { toJsonRpcError } from '../errors/error-mapper';
 import { McpTaskPatch, McpTaskRecord } from '../stores/task.store';
 
 /** The patch that fails a task with a JSON-RPC error (its message shown as the status message too). @internal */
@@ -38,4 +39,28 @@ export function principalOf(task: McpTaskRecord): McpPrincipal | undefined {
     claims: p.claims,
     ...(p.allScopes ? { allScopes: true } : {}),
   };
+}
+
+/**
+ * The run's patch, or, as soon as `signal` aborts, the failure its reason stands for, without waiting for the tool: a
+ * tool that does not pass its signal on (or waits on something that cannot be stopped) must not keep a worker place
+ * and its caller's run place once its task is cancelled. What the tool returns afterwards is dropped.
+ * @internal
+ */
+export function untilStopped(work: Promise<McpTaskPatch>, signal: AbortSignal): Promise<McpTaskPatch> {
+  if (signal.aborted) return Promise.resolve(failedWith(toJsonRpcError(signal.reason, 'task run')));
+  return new Promise<McpTaskPatch>((resolve) => {
+    const stopped = () => resolve(failedWith(toJsonRpcError(signal.reason, 'task run')));
+    signal.addEventListener('abort', stopped, { once: true });
+    work.then(
+      (patch) => {
+        signal.removeEventListener('abort', stopped);
+        resolve(patch);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', stopped);
+        resolve(failedWith(toJsonRpcError(error, 'task run')));
+      },
+    );
+  });
 }

@@ -54,6 +54,8 @@ function setup(handler: (ctx: McpCallContext) => Promise<unknown>, idempotent: b
 
 const record = (over: Partial<McpTaskRecord> = {}) => taskRecordFixture(over);
 const caps = roomyTaskCaps;
+/** A caller whose client answers questions. */
+const asker = { protocolVersion: '2026-07-28', transport: 'http' as const, clientCapabilities: { elicitation: {} } };
 
 describe('the task runner', () => {
   it('runs the tool as the task and records its result', async () => {
@@ -197,6 +199,61 @@ describe('the task runner', () => {
     await running;
     expect(seen?.aborted).toBe(true);
     expect((await store.get('t1'))?.status).toBe('cancelled');
+  });
+
+  it.each([
+    [
+      'an answer to its question',
+      (ctx: McpCallContext) =>
+        ctx.elicit({ mode: 'form', message: 'sure?', requestedSchema: { type: 'object', properties: {} } }),
+    ],
+    ['a timer that ignores its signal', () => new Promise((r) => setTimeout(r, 60_000).unref())],
+  ])('ends a cancelled run at once, whatever it waits on (%s), freeing its places', async (_what, wait) => {
+    const one = resolveMcpOptions({ name: 'svc', version: '1.0.0', tasks: { maxRunningPerSubject: 1 } });
+    let outcome: unknown = 'pending';
+    const { store, events, runner, runs } = setup(
+      (ctx) =>
+        ctx.taskId === 't1'
+          ? wait(ctx).then(
+              () => 'answered',
+              (e: unknown) => ((outcome = e), 'stopped'),
+            )
+          : Promise.resolve('next'),
+      false,
+      one,
+    );
+    await store.create(record({ id: 't1', caller: asker }), caps);
+    await store.create(record({ id: 't2' }), caps);
+    const running = runner.run('t1');
+    await new Promise((r) => setTimeout(r, 20));
+    expect(await runner.run('t2')).toEqual({ laterMs: expect.any(Number) }); // the caller's one place is taken
+    await store.update('t1', () => ({ status: 'cancelled' }));
+    await events.changed('t1');
+    expect(await running).toBeUndefined(); // the run is over (with the old code it waited for the tool)
+    expect((await store.get('t1'))?.status).toBe('cancelled');
+    expect(await runner.run('t2')).toBeUndefined(); // the place is free again
+    expect(runs).toEqual(['t1', 't2']);
+    expect(await store.get('t2')).toMatchObject({ status: 'completed' });
+    if (_what.startsWith('an answer')) expect(outcome).toMatchObject({ message: 'Request cancelled' });
+  });
+
+  it('refuses a question that would make the task larger than tasks.maxBytes when it is asked', async () => {
+    const small = resolveMcpOptions({ name: 'svc', version: '1.0.0', tasks: { maxBytes: 4_096 } });
+    let refused: unknown;
+    const { store, runner } = setup(
+      (ctx) =>
+        ctx
+          .elicit({ mode: 'form', message: 'x'.repeat(5_000), requestedSchema: { type: 'object', properties: {} } })
+          .catch((e: unknown) => ((refused = e), 'refused')),
+      false,
+      small,
+    );
+    await store.create(record({ caller: asker }), caps);
+    await runner.run('t1');
+    expect(refused).toMatchObject({ code: -32602, data: { reason: 'task_too_large', max: 4_096 } });
+    const done = (await store.get('t1'))!;
+    expect(done).toMatchObject({ status: 'completed', inputRequests: {} });
+    expect(JSON.stringify(done).length).toBeLessThan(4_096);
   });
 
   it('fails a run past its deadline with -32004 instead of running it', async () => {

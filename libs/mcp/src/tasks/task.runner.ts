@@ -24,7 +24,7 @@ import { MCP_TASK_QUEUE, McpTaskQueue } from './task.queue';
 import { McpTaskEvents } from './task-events';
 import { McpTaskWatch } from './task-watch';
 import { McpTaskRunGate, laterMs } from './task-run-gate';
-import { failed, failedWith, principalOf } from './task-run.util';
+import { failed, failedWith, principalOf, untilStopped } from './task-run.util';
 import { TaskInputs } from './task-inputs';
 import { taskStatusSink } from './task-status.sink';
 import { McpTaskObserver } from './task-observer';
@@ -144,7 +144,11 @@ export class McpTaskRunner implements OnApplicationBootstrap, OnModuleDestroy {
     const observed = this.observer.runStarted(started, entry);
     let outcome = 'failed';
     try {
-      const patch = await context.with(observed.ctx, () => this.execute(started, entry, controller));
+      // A stopped run (cancelled, handed on, shut down) ends here at once, whatever the tool is waiting on (an
+      // answer, a downstream call, a timer that ignores its signal): its worker place and the caller's run place are
+      // freed now, and whatever the tool returns later is dropped.
+      const work = context.with(observed.ctx, () => this.execute(started, entry, controller));
+      const patch = await untilStopped(work, controller.signal);
       const after = run.handedOn ? undefined : await this.retrying(id, () => this.store.update(id, () => patch));
       outcome = run.handedOn ? 'handed_on' : (after?.status ?? 'failed');
       await this.events.changed(id);
@@ -241,6 +245,7 @@ export class McpTaskRunner implements OnApplicationBootstrap, OnModuleDestroy {
               this.watch,
               controller.signal,
               Math.max(1, Math.min(this.options.tasks.inputTimeoutMs, task.deadline - Date.now())),
+              this.options.tasks.maxBytes,
             ),
           },
         },
