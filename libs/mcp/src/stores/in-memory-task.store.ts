@@ -1,4 +1,6 @@
 import {
+  McpTaskByteCaps,
+  McpTaskBytesRefusedError,
   McpTaskCaps,
   McpTaskCreateRefusal,
   McpTaskHead,
@@ -6,6 +8,7 @@ import {
   McpTaskRecord,
   McpTaskStore,
   TERMINAL_TASK_STATUSES,
+  taskWeight,
 } from './task.store';
 import { SlicedSweep } from './sliced-sweep';
 import { applyTaskPatch, decodeTaskCursor, encodeTaskCursor } from './task-record.util';
@@ -20,6 +23,10 @@ export class InMemoryTaskStore implements McpTaskStore {
   private readonly byOwner = new Map<string, Set<string>>();
   private readonly open = new Map<string, number>();
   private openTotal = 0;
+  /** Each kept task's weight (see taskWeight), and their sums per owner and in all. */
+  private readonly weights = new Map<string, number>();
+  private readonly ownerBytes = new Map<string, number>();
+  private totalBytes = 0;
   private readonly expiry = new SlicedSweep(this.records, (id, record, now) => {
     if (expired(record, now)) this.remove(record);
   });
@@ -27,18 +34,27 @@ export class InMemoryTaskStore implements McpTaskStore {
   async create(record: McpTaskRecord, caps: McpTaskCaps): Promise<McpTaskCreateRefusal | undefined> {
     this.expiry.run();
     // Expired tasks free their places before a refusal: a cap counts only tasks a client can still reach.
-    if (this.openTotal >= caps.total || this.records.size >= caps.keptTotal) this.purge(this.records.keys());
+    const weight = weightOf(record);
+    const overBytes = () => caps.bytesTotal !== undefined && this.totalBytes + weight > caps.bytesTotal;
+    if (this.openTotal >= caps.total || this.records.size >= caps.keptTotal || overBytes())
+      this.purge(this.records.keys());
     if (this.openTotal >= caps.total) return { reason: 'full' };
     if (this.records.size >= caps.keptTotal) return { reason: 'kept_full' };
     this.purge(this.byOwner.get(record.owner) ?? []);
     if ((this.open.get(record.owner) ?? 0) >= caps.perOwner) return { reason: 'owner_full' };
+    // The deployment's bytes first (as its counts are): expired tasks have given theirs back above.
+    if (overBytes()) return { reason: 'bytes_full' };
     const mine = this.byOwner.get(record.owner);
-    if (mine && mine.size >= caps.keptPerOwner) {
+    const ownerFull =
+      caps.bytesPerOwner !== undefined && (this.ownerBytes.get(record.owner) ?? 0) + weight > caps.bytesPerOwner;
+    if (mine && (mine.size >= caps.keptPerOwner || ownerFull)) {
       let retryAt = Infinity;
       for (const id of mine) retryAt = Math.min(retryAt, expiresAt(this.records.get(id)!));
-      return { reason: 'owner_kept_full', retryAt };
+      return { reason: mine.size >= caps.keptPerOwner ? 'owner_kept_full' : 'owner_bytes_full', retryAt };
     }
+    if (ownerFull) return { reason: 'owner_bytes_full' };
     this.records.set(record.id, structuredClone(record));
+    this.weigh(record, weight);
     this.revisions.set(record.id, 1);
     let ids = this.byOwner.get(record.owner);
     if (!ids) this.byOwner.set(record.owner, (ids = new Set()));
@@ -60,6 +76,7 @@ export class InMemoryTaskStore implements McpTaskStore {
   async update(
     id: string,
     change: (current: McpTaskRecord) => McpTaskPatch | undefined,
+    caps?: McpTaskByteCaps,
   ): Promise<McpTaskRecord | undefined> {
     const record = this.live(id);
     if (!record) return undefined;
@@ -67,7 +84,15 @@ export class InMemoryTaskStore implements McpTaskStore {
     const patch = change(structuredClone(record));
     if (!patch) return structuredClone(record);
     const next = applyTaskPatch(record, patch, Date.now());
+    const weight = weightOf(next);
+    const heavier = weight - (this.weights.get(id) ?? 0);
+    if (caps && heavier > 0) {
+      if ((this.ownerBytes.get(record.owner) ?? 0) + heavier > caps.bytesPerOwner)
+        throw new McpTaskBytesRefusedError('owner_bytes_full');
+      if (this.totalBytes + heavier > caps.bytesTotal) throw new McpTaskBytesRefusedError('bytes_full');
+    }
     this.records.set(id, next);
+    this.weigh(next, weight);
     this.revisions.set(id, (this.revisions.get(id) ?? 1) + 1);
     if (TERMINAL_TASK_STATUSES.has(next.status)) this.count(record.owner, -1);
     return structuredClone(next);
@@ -115,12 +140,24 @@ export class InMemoryTaskStore implements McpTaskStore {
   }
 
   private remove(record: McpTaskRecord): void {
+    this.weigh(record, 0);
     this.records.delete(record.id);
     this.revisions.delete(record.id);
     const ids = this.byOwner.get(record.owner);
     ids?.delete(record.id);
     if (ids?.size === 0) this.byOwner.delete(record.owner);
     if (!TERMINAL_TASK_STATUSES.has(record.status)) this.count(record.owner, -1);
+  }
+
+  /** Sets the task's weight (0: it is gone) and the sums it is part of. */
+  private weigh(record: McpTaskRecord, weight: number): void {
+    const delta = weight - (this.weights.get(record.id) ?? 0);
+    if (weight) this.weights.set(record.id, weight);
+    else this.weights.delete(record.id);
+    const mine = (this.ownerBytes.get(record.owner) ?? 0) + delta;
+    if (mine > 0) this.ownerBytes.set(record.owner, mine);
+    else this.ownerBytes.delete(record.owner);
+    this.totalBytes += delta;
   }
 
   private count(owner: string, delta: number): void {
@@ -132,4 +169,6 @@ export class InMemoryTaskStore implements McpTaskStore {
 }
 
 const expiresAt = (record: McpTaskRecord) => record.createdAt + record.ttlMs;
+const weightOf = (record: McpTaskRecord) =>
+  taskWeight(Buffer.byteLength(JSON.stringify(record)), !TERMINAL_TASK_STATUSES.has(record.status));
 const expired = (record: McpTaskRecord, now: number) => expiresAt(record) <= now;

@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import { probeRedisWrites } from './redis-write.probe';
 import type { RedisClient } from './redis-client.factory';
 import { McpEventStore, McpReplay } from './event.store';
 
@@ -98,8 +99,9 @@ export class RedisEventStore implements McpEventStore {
     })().catch((e: Error) => this.failed('dropSession', e));
   }
 
+  /** Readiness: a write (a Redis at maxmemory answers PING but refuses writes). */
   async ping(): Promise<void> {
-    await this.redis.ping();
+    await probeRedisWrites(this.redis, `${this.prefix}ready:events`);
   }
 
   private failed(operation: string, error: Error): void {

@@ -1,4 +1,5 @@
 import type { RedisClient } from './redis-client.factory';
+import { probeRedisWrites } from './redis-write.probe';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
 import { LimitVerdict, McpLimitStore } from './limit.store';
 import { RedisConcurrencySlots } from './redis-concurrency.slots';
@@ -90,7 +91,8 @@ export class RedisLimitStore implements McpLimitStore {
     return this.slots.close();
   }
 
+  /** Readiness: a write (a Redis at maxmemory answers PING but refuses writes). */
   async ping(): Promise<void> {
-    await this.redis.ping();
+    await probeRedisWrites(this.redis, `${this.prefix}ready:limits`);
   }
 }

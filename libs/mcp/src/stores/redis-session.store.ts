@@ -1,4 +1,5 @@
 import type { ChainableCommander } from 'ioredis';
+import { probeRedisWrites } from './redis-write.probe';
 import type { RedisClient } from './redis-client.factory';
 import { McpSessionRecord, McpSessionStore } from './session.store';
 
@@ -88,7 +89,8 @@ export class RedisSessionStore implements McpSessionStore {
     return `${this.prefix}sessions:owner:${key}`;
   }
 
+  /** Readiness: a write (a Redis at maxmemory answers PING but refuses writes). */
   async ping(): Promise<void> {
-    await this.redis.ping();
+    await probeRedisWrites(this.redis, `${this.prefix}ready:sessions`);
   }
 }

@@ -138,12 +138,18 @@ describe('RedisTaskStore (Redis keys)', () => {
     await store.update(record.id, () => ({ status: 'completed', result: { content: [], structuredContent: {} } }));
     const keys = await redis.keys(`${p}*`);
     expect(keys.sort()).toEqual([
+      `${p}{tasks}:bytes`,
       `${p}{tasks}:kept`,
       `${p}{tasks}:kept:alice`,
       `${p}{tasks}:owner:alice`,
       `${p}{tasks}:task:${record.id}`,
+      `${p}{tasks}:weights`,
+      `${p}{tasks}:weights:alice`,
     ]);
-    for (const key of keys) expect(await redis.pttl(key)).toBeLessThanOrEqual(60_000);
+    for (const key of keys) {
+      expect(await redis.pttl(key)).toBeGreaterThan(0);
+      expect(await redis.pttl(key)).toBeLessThanOrEqual(60_000);
+    }
     const ttl = await redis.pttl(`${p}{tasks}:task:${record.id}`);
     expect(ttl).toBeGreaterThan(55_000);
     expect(ttl).toBeLessThanOrEqual(60_000);

@@ -90,15 +90,45 @@ export interface McpTaskCaps {
   keptPerOwner: number;
   /** Tasks kept in the deployment, in any state. */
   keptTotal: number;
+  /** Bytes one owner's kept tasks may weigh together (see {@link taskWeight}); unbounded when omitted. */
+  bytesPerOwner?: number;
+  /** Bytes every kept task of the deployment may weigh together; unbounded when omitted. */
+  bytesTotal?: number;
+}
+
+/** The byte caps a change that makes a task heavier is checked against ({@link McpTaskStore.update}). */
+export type McpTaskByteCaps = Required<Pick<McpTaskCaps, 'bytesPerOwner' | 'bytesTotal'>>;
+
+/** Index entries, summary fields and a queued job of one task (Redis), rounded up. */
+export const TASK_OVERHEAD_BYTES = 1_024;
+/** Held by an open task for its status messages (256 characters) and its final error (about 5 KiB at most). */
+export const TASK_OPEN_RESERVE_BYTES = 8_192;
+
+/**
+ * What a kept task counts against the byte caps: its stored JSON, plus what the store keeps beside it (index entries,
+ * the queue's job), plus, while it is open, room for the small changes it may still make whatever the caps (status
+ * messages, the error that ends it), so an outcome can always be recorded.
+ */
+export const taskWeight = (jsonBytes: number, open: boolean): number =>
+  jsonBytes + TASK_OVERHEAD_BYTES + (open ? TASK_OPEN_RESERVE_BYTES : 0);
+
+/**
+ * Thrown by {@link McpTaskStore.update} when a change would make the task heavier than its owner's (`owner_bytes_full`)
+ * or the deployment's (`bytes_full`) byte cap allows; nothing was written.
+ */
+export class McpTaskBytesRefusedError extends Error {
+  constructor(readonly reason: 'owner_bytes_full' | 'bytes_full') {
+    super(`task store: ${reason}`);
+  }
 }
 
 /**
  * Why {@link McpTaskStore.create} refused: which cap (`owner_full`/`full` for open tasks, `owner_kept_full`/`kept_full`
- * for kept ones), and for the owner's kept cap when its oldest task expires (epoch ms), so the caller can be told when
- * to retry.
+ * for kept ones, `owner_bytes_full`/`bytes_full` for their weight), and for the owner's kept caps when its oldest task
+ * expires (epoch ms), so the caller can be told when to retry.
  */
 export interface McpTaskCreateRefusal {
-  reason: 'owner_full' | 'full' | 'owner_kept_full' | 'kept_full';
+  reason: 'owner_full' | 'full' | 'owner_kept_full' | 'kept_full' | 'owner_bytes_full' | 'bytes_full';
   retryAt?: number;
 }
 
@@ -129,9 +159,15 @@ export interface McpTaskStore {
    * Applies `change` to the current record (read, changed and written atomically) unless the task is final; the
    * function returns the patch, or undefined to change nothing. It may be called more than once (each time with the
    * latest record, when another replica changed the task meanwhile), so it must have no side effects. Resolves with
-   * the record after the change, the record unchanged (final, or nothing to do), or undefined when it is unknown.
+   * the record after the change, the record unchanged (final, or nothing to do), or undefined when it is unknown. With
+   * `caps`, a change that makes the task heavier ({@link taskWeight}) past its owner's or the deployment's bytes is
+   * refused with {@link McpTaskBytesRefusedError}; every change counts its weight, checked or not.
    */
-  update(id: string, change: (current: McpTaskRecord) => McpTaskPatch | undefined): Promise<McpTaskRecord | undefined>;
+  update(
+    id: string,
+    change: (current: McpTaskRecord) => McpTaskPatch | undefined,
+    caps?: McpTaskByteCaps,
+  ): Promise<McpTaskRecord | undefined>;
   /** One page of an owner's tasks, newest first; `cursor` is the opaque position a previous page returned. */
   list(owner: string, cursor: string | undefined, limit: number): Promise<{ tasks: McpTaskRecord[]; next?: string }>;
   /** Open tasks of `owner` (or of the deployment when omitted). */

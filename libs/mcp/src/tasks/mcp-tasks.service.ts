@@ -9,8 +9,15 @@ import { ErrorCode } from '../wire/json-rpc';
 import { callerSubject } from '../auth/mcp-principal';
 import { InvocationScope } from '../pipeline/invocation-scope';
 import { ToolEntry } from '../registry/registry-entries';
-import { MCP_TASK_STORE, McpTaskRecord, McpTaskStore, TERMINAL_TASK_STATUSES } from '../stores/task.store';
-import { capReached, notFound, taskIdOf, tooLarge, unavailable } from './task-errors';
+import {
+  MCP_TASK_STORE,
+  McpTaskBytesRefusedError,
+  McpTaskRecord,
+  McpTaskStore,
+  TERMINAL_TASK_STATUSES,
+} from '../stores/task.store';
+import { taskByteCaps } from './tasks-options.resolver';
+import { bytesFull, capReached, notFound, taskIdOf, tooLarge, unavailable } from './task-errors';
 import { MCP_TASK_QUEUE, McpTaskQueue } from './task.queue';
 import { McpTaskEvents } from './task-events';
 import { McpTaskWatch } from './task-watch';
@@ -105,6 +112,7 @@ export class McpTasks {
         total: t.maxOpen,
         keptPerOwner: t.maxKeptPerSubject,
         keptTotal: t.maxKept,
+        ...taskByteCaps(t),
       }),
     );
     if (refused) throw capReached(refused, t);
@@ -159,24 +167,28 @@ export class McpTasks {
   async answer(scope: InvocationScope, id: unknown, responses: Record<string, unknown>): Promise<McpTaskRecord> {
     const record = await this.find(scope, id);
     const updated = await this.reach(() =>
-      this.store.update(record.id, (task) => {
-        const taken = Object.entries(responses).filter(
-          ([key, value]) => Object.hasOwn(task.inputRequests, key) && typeof value === 'object' && value !== null,
-        );
-        if (!taken.length) return undefined;
-        const answers = { ...task.answers, ...Object.fromEntries(taken) };
-        const bytes = Buffer.byteLength(JSON.stringify({ ...task, answers, result: undefined }));
-        if (bytes > this.options.tasks.maxBytes)
-          throw tooLarge(`with these answers it would take ${bytes} bytes`, this.options.tasks.maxBytes);
-        const inputRequests = { ...task.inputRequests };
-        for (const [key] of taken) delete inputRequests[key];
-        const open = Object.keys(inputRequests).length > 0;
-        return {
-          answers,
-          inputRequests,
-          status: open ? 'input_required' : 'working',
-        };
-      }),
+      this.store.update(
+        record.id,
+        (task) => {
+          const taken = Object.entries(responses).filter(
+            ([key, value]) => Object.hasOwn(task.inputRequests, key) && typeof value === 'object' && value !== null,
+          );
+          if (!taken.length) return undefined;
+          const answers = { ...task.answers, ...Object.fromEntries(taken) };
+          const bytes = Buffer.byteLength(JSON.stringify({ ...task, answers, result: undefined }));
+          if (bytes > this.options.tasks.maxBytes)
+            throw tooLarge(`with these answers it would take ${bytes} bytes`, this.options.tasks.maxBytes);
+          const inputRequests = { ...task.inputRequests };
+          for (const [key] of taken) delete inputRequests[key];
+          const open = Object.keys(inputRequests).length > 0;
+          return {
+            answers,
+            inputRequests,
+            status: open ? 'input_required' : 'working',
+          };
+        },
+        taskByteCaps(this.options.tasks),
+      ),
     );
     if (!updated) throw notFound();
     // The run waiting for these answers may be on another replica.
@@ -286,6 +298,7 @@ export class McpTasks {
       return await work();
     } catch (error) {
       if (error instanceof McpError) throw error;
+      if (error instanceof McpTaskBytesRefusedError) throw bytesFull(error.reason, this.options.tasks);
       throw unavailable('the task store did not answer');
     }
   }

@@ -46,7 +46,32 @@ export function capReached(refused: McpTaskCreateRefusal, t: ResolvedTasksOption
         `Rate limited: the server keeps as many tasks as it may (${t.maxKept}); retry later`,
         { reason: 'task_store_full', max: t.maxKept, retryAfter: 30 },
       );
+    case 'owner_bytes_full':
+    case 'bytes_full':
+      return bytesFull(refused.reason, t, refused.retryAt);
   }
+}
+
+/**
+ * `-32003` for a task that would take the caller's (`too_many_task_bytes`) or the deployment's (`task_store_full`)
+ * kept tasks past their bytes (`tasks.maxBytesPerSubject`, `tasks.maxStoreBytes`): at creation, for answers, for a
+ * question, for a result.
+ * @internal
+ */
+export function bytesFull(reason: 'owner_bytes_full' | 'bytes_full', t: ResolvedTasksOptions, retryAt?: number) {
+  if (reason === 'bytes_full')
+    return new McpError(
+      ErrorCode.RateLimited,
+      `Rate limited: the server's tasks take all the bytes it keeps for them (${t.maxStoreBytes}); retry later`,
+      { reason: 'task_store_full', maxBytes: t.maxStoreBytes, retryAfter: 30 },
+    );
+  const retryAfter = retryAt === undefined ? 30 : Math.max(1, Math.ceil((retryAt - Date.now()) / 1000));
+  return new McpError(
+    ErrorCode.RateLimited,
+    `Rate limited: this caller's kept tasks take at most ${t.maxBytesPerSubject} bytes (finished and cancelled ones ` +
+      `until they expire); this would pass it`,
+    { reason: 'too_many_task_bytes', maxBytes: t.maxBytesPerSubject, retryAfter },
+  );
 }
 
 /** `-32602` for a task that would keep more than `tasks.maxBytes`. @internal */

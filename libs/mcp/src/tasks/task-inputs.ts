@@ -1,7 +1,9 @@
 import { CallQuestions, InputRequest } from '../pipeline/input-rounds';
-import { McpTaskStore } from '../stores/task.store';
+import { McpTaskBytesRefusedError, McpTaskStore } from '../stores/task.store';
+import { ResolvedTasksOptions } from './tasks-options.interface';
+import { taskByteCaps } from './tasks-options.resolver';
 import { TimeoutError } from '../errors/mcp.error';
-import { tooLarge } from './task-errors';
+import { bytesFull, tooLarge } from './task-errors';
 import { McpTaskEvents } from './task-events';
 import { McpTaskWatch } from './task-watch';
 
@@ -25,8 +27,8 @@ export class TaskInputs implements CallQuestions {
     private readonly watch: McpTaskWatch,
     private readonly signal: AbortSignal,
     private readonly timeoutMs: number,
-    /** `tasks.maxBytes`: a question that would make the record larger is refused when asked. */
-    private readonly maxBytes: number,
+    /** The task settings: a question past `maxBytes`, or past the caller's or deployment's bytes, is refused. */
+    private readonly limits: ResolvedTasksOptions,
   ) {}
 
   nextKey(kind: string): string {
@@ -38,19 +40,27 @@ export class TaskInputs implements CallQuestions {
   async ask(key: string, request: InputRequest): Promise<Record<string, unknown>> {
     const known = this.answers[key];
     if (isAnswer(known)) return known;
-    const asked = await this.store.update(this.taskId, (task) => {
-      if (isAnswer(task.answers[key])) return undefined;
-      const inputRequests = { ...task.inputRequests, [key]: request };
-      // Refused now, not held until the input timeout: a record past the bound could never take its answer.
-      const bytes = Buffer.byteLength(JSON.stringify({ ...task, inputRequests, result: undefined }));
-      if (bytes > this.maxBytes)
-        throw tooLarge(`with the question "${key}" it would take ${bytes} bytes`, this.maxBytes);
-      return {
-        status: 'input_required',
-        inputRequests,
-        asked: task.asked.includes(key) ? task.asked : [...task.asked, key],
-      };
-    });
+    const { maxBytes } = this.limits;
+    const asked = await this.store
+      .update(
+        this.taskId,
+        (task) => {
+          if (isAnswer(task.answers[key])) return undefined;
+          const inputRequests = { ...task.inputRequests, [key]: request };
+          // Refused now, not held until the input timeout: a record past the bound could never take its answer.
+          const bytes = Buffer.byteLength(JSON.stringify({ ...task, inputRequests, result: undefined }));
+          if (bytes > maxBytes) throw tooLarge(`with the question "${key}" it would take ${bytes} bytes`, maxBytes);
+          return {
+            status: 'input_required',
+            inputRequests,
+            asked: task.asked.includes(key) ? task.asked : [...task.asked, key],
+          };
+        },
+        taskByteCaps(this.limits),
+      )
+      .catch((error: unknown) => {
+        throw error instanceof McpTaskBytesRefusedError ? bytesFull(error.reason, this.limits) : error;
+      });
     const answer = asked?.answers[key];
     if (isAnswer(answer)) return answer;
     await this.events.changed(this.taskId);

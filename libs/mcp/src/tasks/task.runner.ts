@@ -15,6 +15,7 @@ import { toolCallResult, toolErrorResult } from '../pipeline/tool-result.normali
 import { ProtocolVersion, eraFeatures } from '../wire/protocol-version';
 import {
   MCP_TASK_STORE,
+  McpTaskBytesRefusedError,
   McpTaskPatch,
   McpTaskRecord,
   McpTaskStore,
@@ -28,6 +29,8 @@ import { failed, failedWith, principalOf, untilStopped } from './task-run.util';
 import { TaskInputs } from './task-inputs';
 import { taskStatusSink } from './task-status.sink';
 import { McpTaskObserver } from './task-observer';
+import { bytesFull } from './task-errors';
+import { taskByteCaps } from './tasks-options.resolver';
 import { context } from '@opentelemetry/api';
 
 /** How often a store call is tried again while the store is unreachable. */
@@ -149,7 +152,7 @@ export class McpTaskRunner implements OnApplicationBootstrap, OnModuleDestroy {
       // freed now, and whatever the tool returns later is dropped.
       const work = context.with(observed.ctx, () => this.execute(started, entry, controller));
       const patch = await untilStopped(work, controller.signal);
-      const after = run.handedOn ? undefined : await this.retrying(id, () => this.store.update(id, () => patch));
+      const after = run.handedOn ? undefined : await this.retrying(id, () => this.record(id, patch));
       outcome = run.handedOn ? 'handed_on' : (after?.status ?? 'failed');
       await this.events.changed(id);
     } finally {
@@ -185,6 +188,22 @@ export class McpTaskRunner implements OnApplicationBootstrap, OnModuleDestroy {
       ),
     );
     if (after) await this.events.changed(id);
+  }
+
+  /**
+   * Records a run's outcome. A result that would take the caller's or the deployment's kept tasks past their bytes
+   * is not kept: the task fails with that error instead (which its open reserve always has room for).
+   */
+  private async record(id: string, patch: McpTaskPatch): Promise<McpTaskRecord | undefined> {
+    try {
+      return await this.store.update(id, () => patch, taskByteCaps(this.options.tasks));
+    } catch (error) {
+      if (!(error instanceof McpTaskBytesRefusedError)) throw error;
+      const refused = bytesFull(error.reason, this.options.tasks);
+      return this.store.update(id, () =>
+        failedWith({ code: refused.code, message: refused.message, data: refused.data }),
+      );
+    }
   }
 
   /** The patch that starts a run, or fails the task when it cannot run (again). */
@@ -245,7 +264,7 @@ export class McpTaskRunner implements OnApplicationBootstrap, OnModuleDestroy {
               this.watch,
               controller.signal,
               Math.max(1, Math.min(this.options.tasks.inputTimeoutMs, task.deadline - Date.now())),
-              this.options.tasks.maxBytes,
+              this.options.tasks,
             ),
           },
         },

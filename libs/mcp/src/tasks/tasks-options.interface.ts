@@ -37,6 +37,19 @@ export interface McpTasksOptions {
    * worker place is not held longer.
    */
   inputTimeoutMs?: number;
+  /**
+   * Bytes one subject's kept tasks may take together, in any state, until they expire (`MCP_MAX_TASK_BYTES_PER_SUBJECT`,
+   * 8 MiB): arguments, caller, questions, answers and results, plus a fixed share per task for what the store keeps
+   * beside it. Past it a creation, an answer, a question or a result is refused (`-32003`, `too_many_task_bytes`).
+   * At least `maxBytes`.
+   */
+  maxBytesPerSubject?: number;
+  /**
+   * Bytes every kept task of the deployment may take together (`MCP_MAX_TASK_STORE_BYTES`, 64 MiB): sized to stay well
+   * below the Redis the project ships (`maxmemory 200mb`), beside sessions, event logs and limits. Past it `-32003`,
+   * `task_store_full`. At least `maxBytesPerSubject`.
+   */
+  maxStoreBytes?: number;
   /** Tasks one replica runs at once (`MCP_TASK_CONCURRENCY`, 8). */
   concurrency?: number;
   /**

@@ -12,6 +12,8 @@ describe('task options', () => {
       maxKeptPerSubject: 100,
       maxKept: 10_000,
       maxBytes: 1_048_576,
+      maxBytesPerSubject: 8_388_608,
+      maxStoreBytes: 67_108_864,
       maxRunningPerSubject: 4,
       inputTimeoutMs: 600_000,
       concurrency: 8,
@@ -28,6 +30,8 @@ describe('task options', () => {
       MCP_TASK_TIMEOUT_MS: '60000',
       MCP_MAX_KEPT_TASKS_PER_SUBJECT: '50',
       MCP_MAX_TASK_BYTES: '65536',
+      MCP_MAX_TASK_BYTES_PER_SUBJECT: '131072',
+      MCP_MAX_TASK_STORE_BYTES: '262144',
     };
     expect(resolveTasksOptions({ maxOpen: 7 }, env, 'redis')).toMatchObject({
       ttlMs: 120_000,
@@ -36,6 +40,8 @@ describe('task options', () => {
       timeoutMs: 60_000,
       maxKeptPerSubject: 50,
       maxBytes: 65_536,
+      maxBytesPerSubject: 131_072,
+      maxStoreBytes: 262_144,
     });
   });
 
@@ -50,6 +56,12 @@ describe('task options', () => {
     expect(() => resolveTasksOptions({ worker: false }, {}, 'memory')).toThrow('needs the Redis store');
     expect(() => resolveTasksOptions({ maxKeptPerSubject: 5 }, {}, 'memory')).toThrow(
       'must be at least tasks.maxOpenPerSubject and tasks.maxOpen',
+    );
+    expect(() => resolveTasksOptions({ maxBytesPerSubject: 1_000 }, {}, 'memory')).toThrow(
+      'tasks.maxBytesPerSubject must be at least tasks.maxBytes',
+    );
+    expect(() => resolveTasksOptions({ maxStoreBytes: 2_000_000 }, {}, 'memory')).toThrow(
+      'tasks.maxStoreBytes at least tasks.maxBytesPerSubject',
     );
   });
 });

@@ -1,4 +1,11 @@
 import { McpTasksOptions, ResolvedTasksOptions } from './tasks-options.interface';
+import { McpTaskByteCaps } from '../stores/task.store';
+
+/** The byte caps of the task settings, as the task store checks them. @internal */
+export const taskByteCaps = (t: ResolvedTasksOptions): McpTaskByteCaps => ({
+  bytesPerOwner: t.maxBytesPerSubject,
+  bytesTotal: t.maxStoreBytes,
+});
 
 const num = (v: string | undefined): number | undefined => (v === undefined || v === '' ? undefined : Number(v));
 
@@ -19,6 +26,8 @@ export function resolveTasksOptions(
     maxKeptPerSubject: o?.maxKeptPerSubject ?? num(env.MCP_MAX_KEPT_TASKS_PER_SUBJECT) ?? 100,
     maxKept: o?.maxKept ?? num(env.MCP_MAX_KEPT_TASKS) ?? 10_000,
     maxBytes: o?.maxBytes ?? num(env.MCP_MAX_TASK_BYTES) ?? 1024 * 1024,
+    maxBytesPerSubject: o?.maxBytesPerSubject ?? num(env.MCP_MAX_TASK_BYTES_PER_SUBJECT) ?? 8 * 1024 * 1024,
+    maxStoreBytes: o?.maxStoreBytes ?? num(env.MCP_MAX_TASK_STORE_BYTES) ?? 64 * 1024 * 1024,
     maxRunningPerSubject: o?.maxRunningPerSubject ?? num(env.MCP_MAX_RUNNING_TASKS_PER_SUBJECT) ?? 4,
     inputTimeoutMs: o?.inputTimeoutMs ?? num(env.MCP_TASK_INPUT_TIMEOUT_MS) ?? 10 * 60_000,
     concurrency: o?.concurrency ?? num(env.MCP_TASK_CONCURRENCY) ?? 8,
@@ -34,6 +43,11 @@ export function resolveTasksOptions(
     throw new Error(
       'McpModule: tasks.maxKeptPerSubject and tasks.maxKept count open tasks too: they must be at least ' +
         'tasks.maxOpenPerSubject and tasks.maxOpen',
+    );
+  if (resolved.maxBytesPerSubject < resolved.maxBytes || resolved.maxStoreBytes < resolved.maxBytesPerSubject)
+    throw new Error(
+      'McpModule: tasks.maxBytesPerSubject must be at least tasks.maxBytes (one task must fit a caller), and ' +
+        'tasks.maxStoreBytes at least tasks.maxBytesPerSubject',
     );
   if (resolved.timeoutMs >= resolved.ttlMs)
     throw new Error(
