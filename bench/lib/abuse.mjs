@@ -14,6 +14,7 @@ import { BASE_HEADERS, CALL_BODY, openSession, post } from './mcp-client.mjs';
 import { rssMB, runChild, startServer } from './servers.mjs';
 import { ABUSE, AUTH_AUDIENCE, AUTH_ISSUER, LOAD, RESULTS, ROOT, TMP } from './settings.mjs';
 import { printAbuseRoundTwo, runAbuseRoundTwo } from './abuse-round-two.mjs';
+import { printAbuseRoundThree, runAbuseRoundThree } from './abuse-round-three.mjs';
 
 const r1 = (v) => (v === undefined ? undefined : Math.round(v * 10) / 10);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -214,12 +215,16 @@ export async function runAbuse(issuer) {
   }
   // Round two (issue #24) on a server of its own: replays, unknown methods, deep _meta, listen streams.
   const roundTwo = await runAbuseRoundTwo(issuer);
+  // Round three (issue #36): tasks cancelled while they wait for answers, and tasks against the Redis's memory.
+  const roundThree = await runAbuseRoundThree(issuer);
   return {
     date: new Date().toISOString(),
     settings: ABUSE,
     ...roundOne,
     roundTwo,
-    failed: Object.values(roundOne.checks).filter((v) => v.startsWith('FAIL')).length + roundTwo.failed,
+    roundThree,
+    failed:
+      Object.values(roundOne.checks).filter((v) => v.startsWith('FAIL')).length + roundTwo.failed + roundThree.failed,
   };
 }
 
@@ -241,6 +246,7 @@ export function printAbuse(a) {
         .join('\n'),
   );
   if (a.roundTwo) printAbuseRoundTwo(a.roundTwo);
+  if (a.roundThree) printAbuseRoundThree(a.roundThree);
 }
 
 /** BENCH_ONLY=abuse: puts the block into the existing results file, adjusting its `failed` count. */
