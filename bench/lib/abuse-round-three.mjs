@@ -2,7 +2,7 @@
 //   cancel    one caller's ten tasks that ask a question, cancelled once asking: how soon a bystander's task and the
 //             caller's own next task run (before the fix, the cancelled runs kept their places until the 10-minute
 //             input timeout, so neither ran)
-//   fill      two callers create tasks with 1 MB arguments until refused: what each kept, why it was refused, and
+//   fill      ten callers create tasks with 1 MB arguments until refused: what each kept, why it was refused, and
 //             Redis's used_memory growth against the deployment's bound (tasks.maxStoreBytes, 64 MiB) and the
 //             shipped maxmemory (200 MiB); a bystander is still served
 import Redis from 'ioredis';
@@ -17,6 +17,8 @@ const META = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","i
 /** How long a bystander's task may take to run after the cancellations before the check gives up. */
 const FREED_WITHIN_MS = 20_000;
 const SHIPPED_MAXMEMORY_MB = 200;
+/** Callers filling the task store: ten callers' 8 MiB each is more than the deployment's 64 MiB. */
+const FILLERS = 10;
 const STORE_BOUND_MB = 64 * 1.048576;
 const r1 = (v) => Math.round(v * 10) / 10;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -51,7 +53,7 @@ export async function runAbuseRoundThree(issuer) {
         ...(name ? { 'mcp-name': name } : {}),
         authorization: `Bearer ${await issuer.mint(sub)}`,
       },
-      body: `{"jsonrpc":"2.0","id":1,"method":"${method}","params":{${JSON.stringify(params).slice(1, -1)},${META}}}`,
+      body: `{"jsonrpc":"2.0","id":1,"method":"${method}","params":{${JSON.stringify(params).slice(1, -1)}${Object.keys(params).length ? ',' : ''}${META}}}`,
     });
     const body = await res.json();
     return { status: res.status, ...body };
@@ -89,7 +91,8 @@ export async function runAbuseRoundThree(issuer) {
     const before = await usedMemory(redis);
     const text = 'x'.repeat(1_000_000);
     const fill = { callers: {} };
-    for (const sub of ['filler-1', 'filler-2']) {
+    for (let n = 1; n <= FILLERS; n++) {
+      const sub = `filler-${n}`;
       let kept = 0;
       let refusal;
       for (let i = 0; i < 100 && !refusal; i++) {
@@ -106,6 +109,7 @@ export async function runAbuseRoundThree(issuer) {
         cancel.bystanderRanAfterMs !== undefined && cancel.askerRanAfterMs !== undefined ? 'PASS' : 'FAIL',
       tasksBoundedBelowMaxmemory:
         Object.values(fill.callers).every((c) => c.refusal?.code === -32003) &&
+        Object.values(fill.callers).some((c) => c.refusal?.reason === 'task_store_full') &&
         fill.usedMemoryGrowthMB < STORE_BOUND_MB * 1.25 &&
         fill.usedMemoryGrowthMB < SHIPPED_MAXMEMORY_MB / 2 &&
         fill.bystanderToolsList === 200

@@ -138,7 +138,10 @@ const expiresAt = (record: McpTaskRecord) => record.createdAt + record.ttlMs;
  * a version (`v`), and its owner (`o`) and status (`s`) apart, so an owner check or a waiter's periodic look reads a
  * few bytes, never the arguments or the result; it expires at `createdAt + ttlMs`. `<prefix>{tasks}:owner:<owner>`
  * (scored by creation) lists an owner's tasks; `…:open:<owner>` and `…:open` hold the open ones, `…:kept:<owner>` and
- * `…:kept` every live one, all scored by expiry so expired entries are dropped by score before counting.
+ * `…:kept` every live one, all scored by expiry so expired entries are dropped by score before counting. What each
+ * kept task weighs (see `taskWeight`) is in `…:weights` and `…:weights:<owner>` (id to bytes) and summed in `…:bytes`:
+ * an owner's bytes are the sum of its hash (at most its kept tasks), the deployment's the counter, and an expired
+ * task's weight leaves both when its kept entries are dropped.
  *
  * Every key carries the hash tag `{tasks}`, so all task keys share one Cluster slot: the caps are checked and the
  * record written by one script touching the owner's and the deployment's sets together. (The prefix itself must

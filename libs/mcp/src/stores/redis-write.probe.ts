@@ -14,7 +14,7 @@ export async function probeRedisWrites(redis: RedisClient, key: string): Promise
     await redis.set(key, '1', 'PX', PROBE_TTL_MS);
   } catch (error) {
     const message = (error as Error).message ?? String(error);
-    if (/^OOM\b/.test(message)) throw new Error('Redis refuses writes: it is at maxmemory (OOM)');
+    if (/^OOM\b/.test(message)) throw new Error('Redis refuses writes: it is at maxmemory (OOM)', { cause: error });
     throw error;
   }
 }

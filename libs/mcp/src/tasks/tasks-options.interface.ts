@@ -38,10 +38,10 @@ export interface McpTasksOptions {
    */
   inputTimeoutMs?: number;
   /**
-   * Bytes one subject's kept tasks may take together, in any state, until they expire (`MCP_MAX_TASK_BYTES_PER_SUBJECT`,
-   * 8 MiB): arguments, caller, questions, answers and results, plus a fixed share per task for what the store keeps
-   * beside it. Past it a creation, an answer, a question or a result is refused (`-32003`, `too_many_task_bytes`).
-   * At least `maxBytes`.
+   * Bytes one subject's kept tasks may take together, in any state, until they expire
+   * (`MCP_MAX_TASK_BYTES_PER_SUBJECT`, 8 MiB): arguments, caller, questions, answers and results, plus a fixed share
+   * per task for what the store keeps beside it. Past it a creation, an answer, a question or a result is refused
+   * (`-32003`, `too_many_task_bytes`). At least `maxBytes`.
    */
   maxBytesPerSubject?: number;
   /**
