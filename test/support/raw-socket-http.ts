@@ -24,8 +24,8 @@ export function rawExchange(
   const head = `${method} ${target} HTTP/1.1\r\n${lines.map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n`;
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    // Written, not ended: a client that half-closes its side gets no answer from Node's server once the request waits on
-    // anything (a first token's key set, say). The server closes after its answer (`Connection: close`).
+    // Written, not ended: a client that half-closes its side gets no answer from Node's server once the request waits
+    // on anything (a first token's key set, say). The server closes after its answer (`Connection: close`).
     const socket = connect(Number(port), hostname, () => socket.write(head + body));
     socket.on('data', (d: Buffer) => chunks.push(d));
     socket.on('error', reject);

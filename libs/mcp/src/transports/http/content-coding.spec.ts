@@ -17,8 +17,12 @@ const request = (headers: Record<string, string>, extra: object = {}) =>
 
 describe('refusedContentCoding', () => {
   it('lets a body without a coding, or in identity, through', () => {
-    for (const headers of [{}, { 'content-encoding': 'identity' }, { 'content-encoding': 'Identity, identity' }])
-      expect(refusedContentCoding(request(headers), recorder().res)).toBe(false);
+    const cases: Record<string, string>[] = [
+      {},
+      { 'content-encoding': 'identity' },
+      { 'content-encoding': 'Identity, identity' },
+    ];
+    for (const headers of cases) expect(refusedContentCoding(request(headers), recorder().res)).toBe(false);
   });
 
   it('refuses any other coding with 415, naming identity in the error and in Accept-Encoding', () => {

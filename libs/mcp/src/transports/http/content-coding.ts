@@ -6,10 +6,10 @@ import { sendHttpError } from './http-checks';
 const ACCEPTED_CODINGS = ['identity'];
 
 /**
- * Answers 415 (`-32600`, the accepted codings in `data.accepted` and in `Accept-Encoding`, RFC 9110 §12.5.3) and returns
- * true when the body comes in a content coding the server does not decode (`Content-Encoding: gzip`, say): read as
- * sent, such a body would be parsed as if it were plain JSON. `identity`, or no header, goes on; so does a body an
- * app's own Express body parser has read already (it decodes gzip and deflate itself; see readJsonBody).
+ * Answers 415 (`-32600`, the accepted codings in `data.accepted` and in `Accept-Encoding`, RFC 9110 §12.5.3) and
+ * returns true when the body comes in a content coding the server does not decode (`Content-Encoding: gzip`, say):
+ * read as sent, such a body would be parsed as if it were plain JSON. `identity`, or no header, goes on; so does a
+ * body an app's own Express body parser has read already (it decodes gzip and deflate itself; see readJsonBody).
  * @internal
  */
 export function refusedContentCoding(req: IncomingMessage, res: ServerResponse): boolean {

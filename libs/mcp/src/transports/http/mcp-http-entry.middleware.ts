@@ -104,7 +104,7 @@ export class McpHttpEntryMiddleware {
   }
 }
 
-/** The path lower-cased, a trailing slash dropped: how both routers match (case-insensitive, trailing slash ignored). */
+/** The path lower-cased, a trailing slash dropped: as both routers match (case-insensitively, trailing / ignored). */
 function normalise(path: string): string {
   const lower = path.toLowerCase();
   return lower.length > 1 && lower.endsWith('/') ? lower.slice(0, -1) : lower;
