@@ -220,8 +220,9 @@ describe('JWT authentication (passport-jwt + JWKS)', () => {
         req.on('error', fail);
         req.end();
       });
-    expect(await status('/.well-known/oauth-protected-resource')).toBe(403);
-    expect(await status('/mcp')).toBe(403);
+    // Not even a host name: 400 (a plain foreign host is 403, see http-origin-host.e2e-spec.ts).
+    expect(await status('/.well-known/oauth-protected-resource')).toBe(400);
+    expect(await status('/mcp')).toBe(400);
   });
 
   it('serves protected resource metadata without a token', async () => {

@@ -53,6 +53,8 @@ export async function startMcpTestServer(
     // A test's output is its result: the app's JSON log lines only when the test asks for them.
     LOG_LEVEL: process.env.LOG_LEVEL || 'silent',
     MCP_AUDIT_LOG: process.env.MCP_AUDIT_LOG || '/dev/null',
+    // It listens on loopback whatever HOST the test's environment has (a disabled authentication serves loopback only).
+    HOST: '127.0.0.1',
     ...(issuer ? issuer.env() : { MCP_AUTH_DISABLED: 'true' }),
     ...options.env,
   };

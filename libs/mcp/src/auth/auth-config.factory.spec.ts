@@ -51,6 +51,21 @@ describe('createAuthConfig', () => {
     expect((await createAuthConfig({ disabled: true }, 'svc')).mode).toBe('disabled');
   });
 
+  it('refuses to disable authentication on a host that is not loopback, as the development issuer does', async () => {
+    process.env.NODE_ENV = 'development';
+    for (const host of ['0.0.0.0', '::', '10.0.0.5']) {
+      process.env.HOST = host;
+      await expect(createAuthConfig({ disabled: true }, 'svc')).rejects.toThrow(
+        `authentication is disabled and HOST=${host} is not loopback`,
+      );
+    }
+    process.env.HOST = '127.0.0.1';
+    expect((await createAuthConfig({ disabled: true }, 'svc')).mode).toBe('disabled');
+    // Serving only stdio, nothing listens on HOST.
+    process.env.HOST = '0.0.0.0';
+    expect((await createAuthConfig({ disabled: true }, 'svc', false)).mode).toBe('disabled');
+  });
+
   it('refuses skew over 60 s, a JWKS TTL over 10 minutes, and algorithms other than RS256/ES256', async () => {
     await expect(createAuthConfig({ ...configured, clockSkewSec: 61 }, 'svc')).rejects.toThrow(/clockSkewSec/);
     await expect(createAuthConfig({ ...configured, jwksCacheTtlMs: 600_001 }, 'svc')).rejects.toThrow(/jwksCacheTtlMs/);

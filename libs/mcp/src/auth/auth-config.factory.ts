@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { McpAuthOptions, ResolvedAuthConfig } from './auth-options.interface';
 import { DevIssuer } from './dev-issuer';
+import { isLoopbackHost, unauthenticatedHostError } from './loopback-host';
 
 const MAX_SKEW_SEC = 60;
 const MAX_JWKS_TTL_MS = 10 * 60_000;
@@ -59,6 +60,8 @@ export async function createAuthConfig(
       throw new Error(
         `McpModule auth: authentication can be disabled only with NODE_ENV=development or test (NODE_ENV is ${env.NODE_ENV ? `"${env.NODE_ENV}"` : 'unset'}); it is always refused when NODE_ENV=production`,
       );
+    const exposed = unauthenticatedHostError(env.HOST);
+    if (exposed) throw exposed;
     new Logger('McpAuth').warn('Authentication is DISABLED (test fixtures only; refused in production)');
     return { mode: 'disabled', jwks: false, jwksUri: '', issuer: '', audience: '', authorizationServers: [], ...base };
   }
@@ -120,7 +123,7 @@ export async function createAuthConfig(
     );
   }
   const host = env.HOST;
-  if (host && !['127.0.0.1', 'localhost', '::1', '[::1]'].includes(host)) {
+  if (host && !isLoopbackHost(host)) {
     throw new Error(
       `McpModule auth: no issuer configured and HOST=${host} is not loopback; configure MCP_JWKS_URI, MCP_JWT_ISSUER and MCP_JWT_AUDIENCE (the development issuer only serves loopback)`,
     );

@@ -1,4 +1,5 @@
 import { INestApplication, Type } from '@nestjs/common';
+import type { AddressInfo } from 'node:net';
 import { NestFactory } from '@nestjs/core';
 import type { NodeSDK } from '@opentelemetry/sdk-node';
 import { MCP_MODULE_OPTIONS } from '../mcp.constants';
@@ -11,6 +12,7 @@ import { createMcpHttpApp } from './mcp-http-app.factory';
 import { McpHttpAdapter } from '../http-adapter/http-adapter';
 import { StderrLogger } from './stderr.logger';
 import { armShutdownDeadline } from './shutdown-deadline';
+import { unauthenticatedHostErrorOfEnv } from '../auth/loopback-host';
 
 /** Options of {@link bootstrapMcpServer}. */
 export interface McpBootstrapOptions {
@@ -72,20 +74,31 @@ async function serveStdio(module: Type<unknown>, options: McpBootstrapOptions): 
 }
 
 async function serveHttp(module: Type<unknown>, options: McpBootstrapOptions): Promise<void> {
+  // Refused before Nest boots, so the start fails with this one line (a refusal during the boot comes with Nest's
+  // stack).
+  const exposed = unauthenticatedHostErrorOfEnv(process.env);
+  if (exposed) throw exposed;
   const app = await createMcpHttpApp(module, { adapter: options.adapter });
   closeOnSignals(app, options);
   const host = process.env.HOST ?? '127.0.0.1';
   const port = Number(process.env.PORT ?? 3000);
   await app.listen(port, host);
   const mcp = app.get<ResolvedMcpOptions>(MCP_MODULE_OPTIONS, { strict: false });
-  const address = app.getHttpServer().address() as { port: number };
-  const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  const bound = boundUrl(app.getHttpServer().address() as AddressInfo);
   const metrics = app.get(McpMetricsServer, { strict: false }).url;
   // One write: whoever waits for the listening line (a supervisor, a test) finds the metrics line with it.
   process.stderr.write(
-    `${mcp.name} MCP server listening on http://${shown}:${address.port}${mcp.path} (${app.getHttpAdapter().getType()})\n` +
+    `${mcp.name} MCP server listening on ${bound}${mcp.path} (${app.getHttpAdapter().getType()})\n` +
       (metrics ? `${mcp.name} metrics on ${metrics}\n` : ''),
   );
+}
+
+/**
+ * The address the server is bound to, as a URL: `http://0.0.0.0:3000` for `HOST=0.0.0.0` (every interface), the
+ * address `localhost` resolved to for `HOST=localhost`; never a friendlier address it does not listen on alone.
+ */
+function boundUrl({ address, port }: AddressInfo): string {
+  return `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
 }
 
 /**

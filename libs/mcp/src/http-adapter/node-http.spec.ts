@@ -1,6 +1,6 @@
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
-import { nodeRequest, nodeResponse, pathOf, requestTarget } from './node-http';
+import { literalPathOf, nodeRequest, nodeResponse, pathOf, requestTarget, targetAuthority } from './node-http';
 
 const request = (url: string) => Object.assign(new IncomingMessage(new Socket()), { url });
 
@@ -42,5 +42,20 @@ describe('the HTTP edge: Node’s objects under either adapter', () => {
     expect(pathOf('/%6Dcp')).toBe('/mcp');
     expect(pathOf('/mcp%zz')).toBe('/mcp%zz');
     expect(pathOf('*')).toBe('/*');
+  });
+
+  it('keeps the escapes in the literal path (what Express matches a static route against)', () => {
+    expect(literalPathOf('/%6Dcp?x')).toBe('/%6Dcp');
+    expect(literalPathOf('http://localhost:3000/m%63p#y')).toBe('/m%63p');
+    expect(literalPathOf('*')).toBe('/*');
+  });
+
+  it('reads the authority of a target in absolute form only, as sent', () => {
+    expect(targetAuthority('http://evil.example.com/mcp')).toBe('evil.example.com');
+    expect(targetAuthority('http://user@127.0.0.1:3000?x')).toBe('user@127.0.0.1:3000');
+    expect(targetAuthority('HTTP://[::1]:3000/mcp')).toBe('[::1]:3000');
+    expect(targetAuthority('/mcp')).toBeUndefined();
+    expect(targetAuthority('*')).toBeUndefined();
+    expect(targetAuthority(undefined)).toBeUndefined();
   });
 });

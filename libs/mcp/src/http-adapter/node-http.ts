@@ -56,6 +56,21 @@ export function requestTarget(req: IncomingMessage): string {
  * @internal
  */
 export function pathOf(url: string | undefined): string {
+  const path = literalPathOf(url);
+  if (!path.includes('%')) return path;
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path; // malformed escapes: returned as sent
+  }
+}
+
+/**
+ * The path of a request target as sent, percent-escapes kept (what Express's router matches a static route against):
+ * {@link pathOf} without the decoding.
+ * @internal
+ */
+export function literalPathOf(url: string | undefined): string {
   let path = url ?? '/';
   if (!path.startsWith('/')) {
     const authority = ABSOLUTE_FORM.exec(path);
@@ -63,19 +78,23 @@ export function pathOf(url: string | undefined): string {
   }
   const end = path.search(/[?#]/);
   if (end >= 0) path = path.slice(0, end);
-  if (!path.startsWith('/')) path = `/${path}`;
-  if (path.includes('%')) {
-    try {
-      path = decodeURIComponent(path);
-    } catch {
-      // malformed escapes: returned as sent
-    }
-  }
-  return path;
+  return path.startsWith('/') ? path : `/${path}`;
 }
 
-/** The scheme and authority of an absolute-form request target (RFC 9112 §3.2.2). */
-const ABSOLUTE_FORM = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i;
+/**
+ * The authority of a request target in absolute form (`http://127.0.0.1:3000/mcp` gives `127.0.0.1:3000`), as sent,
+ * userinfo included; undefined for any other form (`/mcp`, `*`). RFC 9112 §3.2.2: a server takes the host from such a
+ * target, not from `Host`.
+ * @internal
+ */
+export function targetAuthority(url: string | undefined): string | undefined {
+  if (url === undefined || url.startsWith('/')) return undefined;
+  const match = ABSOLUTE_FORM.exec(url);
+  return match ? match[1] : undefined;
+}
+
+/** The scheme and authority of an absolute-form request target (RFC 9112 §3.2.2); the authority is group 1. */
+const ABSOLUTE_FORM = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i;
 
 /** The client's address as the socket sees it (no proxy header is trusted: the same on both adapters). @internal */
 export function clientAddress(req: IncomingMessage): string {

@@ -2,6 +2,8 @@ import { DEFAULT_MAX_JSON_DEPTH, nestingExceeds, valueNestingExceeds } from '../
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode, JsonRpcId, errorResponse, isJsonRpcId } from '../../wire/json-rpc';
 import { sendJson } from '../../http-adapter/json-response';
+import { requestTarget, targetAuthority } from '../../http-adapter/node-http';
+import { authorityRefusal } from './host-authority';
 
 /** Default `Host` names: loopback only (DNS-rebinding protection for local servers). @internal */
 export const DEFAULT_ALLOWED_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
@@ -61,8 +63,9 @@ export function requestIdOfBody(body: unknown): JsonRpcId | null {
 }
 
 /**
- * The Origin and Host allow-list check shared by the HTTP transports: answers 403 itself and
- * returns false when either header is present and not allowed.
+ * The Origin and Host allow-list check shared by the HTTP transports: answers itself and returns false when either
+ * header is present and not allowed (403), or when the authority the request names (its Host, or the target in
+ * absolute form) is not a plain host[:port] or names two hosts (400; see authorityRefusal).
  * @internal
  */
 export function checkOriginAndHost(
@@ -76,9 +79,9 @@ export function checkOriginAndHost(
     sendHttpError(res, 403, ErrorCode.InvalidRequest, 'Forbidden: Origin not allowed');
     return false;
   }
-  const host = req.headers.host;
-  if (host !== undefined && !hostAllowed(host)) {
-    sendHttpError(res, 403, ErrorCode.InvalidRequest, 'Forbidden: Host not allowed');
+  const refusal = authorityRefusal(req.headers.host, targetAuthority(requestTarget(req)), hostAllowed);
+  if (refusal) {
+    sendHttpError(res, refusal.status, ErrorCode.InvalidRequest, refusal.message);
     return false;
   }
   return true;

@@ -15,7 +15,8 @@ import {
   SERVICE_PAGE_STYLE_PATH,
 } from '../../service-page/service-page.constants';
 import { McpCorsMiddleware } from './mcp-cors.middleware';
-import { pathOf, requestTarget } from '../../http-adapter/node-http';
+import { literalPathOf, pathOf, requestTarget } from '../../http-adapter/node-http';
+import { sendJson } from '../../http-adapter/json-response';
 
 const ENTERED = Symbol('mcpEntered');
 
@@ -44,7 +45,7 @@ const logger = new Logger('McpHttp');
  * the service page, the Origin/Host checks and CORS, before any middleware or guard; with `McpLoggerModule`, the
  * access line and the request id of every log line written meanwhile. One hook instead of four Nest middleware
  * layers: each costs several microseconds per request, on every route (and middie's on Fastify).
- * Paths compare as the routers match them (see normalise).
+ * Paths compare as the routers match them (see normalise); a platform path spelled with percent-escapes is 404.
  * @internal
  */
 @Injectable()
@@ -81,19 +82,36 @@ export class McpHttpEntryMiddleware {
   }
 
   private route(req: IncomingMessage, res: ServerResponse, next: () => void): void {
-    const path = normalise(requestTarget(req));
-    if (this.mcpPaths.has(path)) {
+    const target = requestTarget(req);
+    const path = normalise(pathOf(target));
+    const kind = this.kindOf(path);
+    if (kind === undefined) return next();
+    // Fastify's router decodes percent-escapes before it matches (`/%6Dcp` is `/mcp` to it), Express's does not (404):
+    // a platform path spelled with escapes is 404 here on both, before either router sees it.
+    if (target.includes('%') && normalise(literalPathOf(target)) !== path) return notFound(req, res);
+    if (kind === 'mcp') {
       (req as { [ENTERED]?: true })[ENTERED] = true;
       return this.trace.use(req, res, () => this.cors.use(req, res, next));
     }
-    if (this.checkedPaths.has(path) || path.startsWith(`${PROTECTED_RESOURCE_PATH}/`))
-      return this.cors.use(req, res, next);
-    next();
+    this.cors.use(req, res, next);
+  }
+
+  /** What a path is to the platform: an MCP endpoint, another path it checks (metadata, service page), or neither. */
+  private kindOf(path: string): 'mcp' | 'checked' | undefined {
+    if (this.mcpPaths.has(path)) return 'mcp';
+    if (this.checkedPaths.has(path) || path.startsWith(`${PROTECTED_RESOURCE_PATH}/`)) return 'checked';
+    return undefined;
   }
 }
 
-/** The path as the routers match it (pathOf), lower-cased, a trailing slash dropped (both routers' defaults). */
-function normalise(target: string): string {
-  const path = pathOf(target).toLowerCase();
-  return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+/** The path lower-cased, a trailing slash dropped: as both routers match (case-insensitively, trailing / ignored). */
+function normalise(path: string): string {
+  const lower = path.toLowerCase();
+  return lower.length > 1 && lower.endsWith('/') ? lower.slice(0, -1) : lower;
+}
+
+/** Nest's own answer to a path no route takes (`Cannot POST /%6dcp`), as Express gives it for an escaped spelling. */
+function notFound(req: IncomingMessage, res: ServerResponse): void {
+  const message = `Cannot ${req.method ?? 'GET'} ${requestTarget(req)}`;
+  sendJson(res, 404, {}, JSON.stringify({ message, error: 'Not Found', statusCode: 404 }));
 }

@@ -10,6 +10,7 @@ import { SessionAdmission } from '../../sessions/session-admission';
 import { isModernVersion, isSupportedVersion } from '../../wire/protocol-version';
 import { MCP_EVENT_STORE, McpEventStore } from '../../stores/event.store';
 import { accepts, mediaType, readJsonBody, requestIdOfBody, sendHttpError } from './http-checks';
+import { refusedContentCoding } from './content-coding';
 import { storeUnavailable } from './http-refusals';
 import { PostResponseChannel } from './post-response.channel';
 import { existingRequestId as requestIdOf } from '../../observability/request-id';
@@ -52,6 +53,7 @@ export class McpHttpService {
   ) {}
 
   async post(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (refusedContentCoding(req, res)) return;
     if (mediaType(req) !== 'application/json') {
       return sendHttpError(
         res,

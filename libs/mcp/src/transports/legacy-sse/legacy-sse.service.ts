@@ -9,6 +9,7 @@ import { McpSession } from '../../sessions/mcp-session';
 import { McpError } from '../../errors/mcp.error';
 import { ErrorCode, classifyMessage } from '../../wire/json-rpc';
 import { accepts, mediaType, readJsonBody, sendHttpError } from '../http/http-checks';
+import { refusedContentCoding } from '../http/content-coding';
 import { LegacySseStream } from './legacy-sse.stream';
 import { StreamLimiter, StreamRelease } from '../../limits/stream-limiter';
 import { messagesEndpoint } from './legacy-sse.endpoint';
@@ -90,6 +91,7 @@ export class LegacySseService {
 
   /** `POST /messages?sessionId=`: 202 for a message taken; its answer, if any, goes on the stream. */
   async message(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (refusedContentCoding(req, res)) return;
     if (mediaType(req) !== 'application/json') {
       return sendHttpError(
         res,
