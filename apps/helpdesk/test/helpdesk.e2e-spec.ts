@@ -72,6 +72,39 @@ describe('helpdesk', () => {
     expect(ticket.contents[0]).toMatchObject({ uri: 'helpdesk://tickets/HD-2', mimeType: 'application/json' });
   });
 
+  it.each(['2025-11-25', '2026-07-28'] as const)(
+    'exports every ticket as a task: the handle at once, the CSV as its result (%s)',
+    async (protocol) => {
+      const client = await server.connect({ protocol });
+      const outcome = await client.runTask('export_tickets');
+      expect(outcome.status).toBe('completed');
+      const csv = (outcome.result?.content as { type: string; text: string }[])[0].text;
+      expect(csv.split('\n')[0]).toBe('id,status,priority,category,title');
+      expect(csv).toContain('HD-1,');
+    },
+  );
+
+  it('cancels an export task when the client asks (2025-11-25 tasks/cancel)', async () => {
+    const client = await server.connect({ protocol: '2025-11-25' });
+    // The SDK client knows no task shapes: any answer is taken as it is.
+    const anything = { '~standard': { version: 1 as const, vendor: 'e2e', validate: (value: unknown) => ({ value }) } };
+    const request = (method: string, params: Record<string, unknown>) =>
+      client.sdk.request({ method, params }, anything) as Promise<Record<string, unknown>>;
+    const created = (await request('tools/call', { name: 'export_tickets', arguments: {}, task: {} })) as {
+      task: { taskId: string; status: string };
+    };
+    const { taskId } = created.task;
+    expect(created.task.status).toBe('working');
+    expect(await request('tasks/cancel', { taskId })).toMatchObject({ taskId, status: 'cancelled' });
+    expect(await request('tasks/get', { taskId })).toMatchObject({ taskId, status: 'cancelled' });
+  });
+
+  it('still answers a client that does not handle tasks in the call', async () => {
+    const client = await server.connect();
+    const result = await client.callTool('export_tickets');
+    expect((result.content as { text: string }[])[0].text).toMatch(/^id,status,priority,category,title\n/);
+  });
+
   it("never repeats the caller's input in an error text of any tool or prompt", async () => {
     const marker = '<script>SECRET-7f3a';
     const client = await server.connect({ elicitation: () => ({ action: 'decline' }) });

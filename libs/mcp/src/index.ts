@@ -64,6 +64,12 @@ export {
   McpTaskCreateRefusal,
   MCP_TASK_STORE,
 } from './stores/task.store';
+export {
+  McpIdempotencyStore,
+  IdempotencyClaim,
+  IdempotencyClaimBounds,
+  MCP_IDEMPOTENCY_STORE,
+} from './stores/idempotency.store';
 export { McpTaskQueue, McpTaskQueueEvents, McpTaskRun, MCP_TASK_QUEUE } from './tasks/task.queue';
 export { McpTasksOptions } from './tasks/tasks-options.interface';
 

@@ -50,6 +50,12 @@ export function resolveMcpOptions(o: McpModuleOptions): ResolvedMcpOptions {
         o.limits?.maxBatchResponseBytes ?? num(env.MCP_MAX_BATCH_RESPONSE_BYTES) ?? 10 * 1024 * 1024,
       maxConnections: o.limits?.maxConnections ?? num(env.MCP_MAX_CONNECTIONS) ?? 10_000,
       maxConnectionsPerSource: o.limits?.maxConnectionsPerSource ?? num(env.MCP_MAX_CONNECTIONS_PER_SOURCE) ?? 512,
+      idempotencyTtlMs: o.limits?.idempotencyTtlMs ?? num(env.MCP_IDEMPOTENCY_TTL_MS) ?? 3_600_000,
+      idempotencyMaxAnswerBytes:
+        o.limits?.idempotencyMaxAnswerBytes ?? num(env.MCP_IDEMPOTENCY_MAX_ANSWER_BYTES) ?? 4_096,
+      idempotencyKeysPerSubject:
+        o.limits?.idempotencyKeysPerSubject ?? num(env.MCP_IDEMPOTENCY_KEYS_PER_SUBJECT) ?? 200,
+      idempotencyMaxKeys: o.limits?.idempotencyMaxKeys ?? num(env.MCP_IDEMPOTENCY_MAX_KEYS) ?? 5_000,
       maxConcurrentCalls: o.limits?.maxConcurrentCalls ?? num(env.MCP_MAX_CONCURRENT_CALLS) ?? 16,
       shutdownGraceMs: o.limits?.shutdownGraceMs ?? num(env.MCP_SHUTDOWN_GRACE_MS) ?? 10_000,
       maxSessionsPerSubject: o.limits?.maxSessionsPerSubject ?? num(env.MCP_MAX_SESSIONS_PER_SUBJECT) ?? 100,

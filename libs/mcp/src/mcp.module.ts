@@ -12,6 +12,7 @@ import { McpExplorer } from './discovery/mcp.explorer';
 import { McpPipelineFactory } from './pipeline/mcp-pipeline.factory';
 import { McpRequestRunner } from './protocol/request-runner';
 import { RequestStateCodec } from './pipeline/request-state.codec';
+import { IdempotencyKeeper } from './pipeline/idempotency.keeper';
 import { McpMetadataAccessor } from './discovery/mcp-metadata.accessor';
 import { McpRegistry } from './registry/mcp.registry';
 import { McpDispatcher } from './protocol/mcp.dispatcher';
@@ -78,6 +79,7 @@ const CORE_PROVIDERS: Provider[] = [
   McpDispatcher,
   McpRequestRunner,
   RequestStateCodec,
+  IdempotencyKeeper,
   McpSessionManager,
   McpHttpService,
   McpSessionStreams,

@@ -92,7 +92,9 @@ describe('mcp-tool', () => {
     const tool = tree.readContent('/apps/shop/src/refund-order/refund-order.tools.ts');
     expect(tool).toContain(`risk: '${risk}'`);
     expect(tool).toContain(`destructiveHint: ${destructive}`);
-    expect(tool).toContain("idempotency: { key: 'requestId' }");
+    // The platform keeps and replays the first answer: the generated tool holds no state of its own.
+    expect(tool).toContain("idempotency: { key: 'requestId', replay: true }");
+    expect(tool).not.toMatch(/new Map|private readonly/);
     for (const field of ['sideEffects', 'retry', 'approval']) expect(tool).toMatch(new RegExp(`${field}: 'TODO: `));
     expect(tree.readContent('/apps/shop/src/refund-order/dto/refund-order.dto.ts')).toContain('requestId!: string;');
   });

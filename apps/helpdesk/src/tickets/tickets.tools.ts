@@ -140,6 +140,9 @@ export class TicketsTools {
     title: 'Export tickets',
     description: 'Exports every ticket as CSV, in batches, reporting progress. Takes about a second; can be cancelled.',
     annotations: { readOnlyHint: true, openWorldHint: false },
+    // Long-running work: a client that handles tasks (2025-11-25 `task`, or the 2026-07-28 tasks extension) gets a
+    // task handle at once and polls it; any other client gets the CSV in the call, as before (docs/tasks.md).
+    task: 'optional',
   })
   async export(@McpCtx() ctx: McpCallContext) {
     const ids = this.tickets.ids();

@@ -34,8 +34,13 @@ export interface McpToolMutation {
   sideEffects: string;
   /** `true` (default) when the change is visible outside this call (records, messages, money). */
   external?: boolean;
-  /** The argument that makes a retry safe, or why there is none. Required when `external`. */
-  idempotency?: { key: string } | { none: string };
+  /**
+   * The argument that makes a retry safe, or why there is none. Required when `external`. With `replay: true` the
+   * platform makes it so (docs/authoring.md#idempotency): the first answer to a call is kept in the configured store
+   * and a repeat from the same caller with the same key is answered with it, on any replica, without running the
+   * method again (marked `_meta["corporate/idempotent-replay"]: true`). The key must then be a required argument.
+   */
+  idempotency?: { key: string; replay?: boolean } | { none: string };
   /** When and how a caller may retry. Required when `external`. */
   retry?: string;
   /** Who must approve, or `'not required'`. Required when `external`. */

@@ -26,6 +26,23 @@ export interface McpLimits {
    * Env `MCP_MAX_BATCH_RESPONSE_BYTES`.
    */
   maxBatchResponseBytes?: number;
+  /**
+   * How long the first answer of a call with an idempotency key (`mutation.idempotency: { key, replay: true }`) is kept
+   * for a repeat from the same caller. Default 1 hour. Env `MCP_IDEMPOTENCY_TTL_MS`.
+   */
+  idempotencyTtlMs?: number;
+  /**
+   * Largest answer kept for a repeat (its JSON text); a larger one is not kept, and a repeat is refused with `-32007`
+   * `idempotency_answer_not_kept` instead of running again. Default 4 KiB. Env `MCP_IDEMPOTENCY_MAX_ANSWER_BYTES`.
+   */
+  idempotencyMaxAnswerBytes?: number;
+  /**
+   * Idempotency keys one caller holds at once, running or kept (for the whole deployment with a shared store). Default
+   * 200. Env `MCP_IDEMPOTENCY_KEYS_PER_SUBJECT`.
+   */
+  idempotencyKeysPerSubject?: number;
+  /** Idempotency keys the deployment holds at once. Default 5,000. Env `MCP_IDEMPOTENCY_MAX_KEYS`. */
+  idempotencyMaxKeys?: number;
   /** Calls running at once per subject. Default 16. Env `MCP_MAX_CONCURRENT_CALLS`. */
   maxConcurrentCalls?: number;
   /** How long calls in flight may finish after SIGTERM. Default 10 s. Env `MCP_SHUTDOWN_GRACE_MS`. */

@@ -6,6 +6,7 @@ import { McpSession } from '../sessions/mcp-session';
 import { MessageSink } from '../wire/message-sink';
 import { RequestStateCodec } from './request-state.codec';
 import { CallQuestions } from './input-rounds';
+import { IdempotencyKeeper } from './idempotency.keeper';
 
 /** What the invocation stage needs of the request it runs in. @internal */
 export interface InvocationScope {
@@ -24,6 +25,8 @@ export interface InvocationScope {
   limiter: CallLimiter;
   /** Seals and opens 2026-07-28 `requestState`. */
   states: RequestStateCodec;
+  /** Keeps first answers of calls keyed for replay; absent where calls are never keyed (a task's run). */
+  idempotency?: IdempotencyKeeper;
   /** Set when the call runs as a task: its id, and where its questions wait for their answers. */
   task?: { id: string; questions: CallQuestions };
 }

@@ -25,6 +25,11 @@ export interface Invocation {
   timeoutMs?: number;
   /** The call becomes a task where the method calls `ctx.startTask()` (a tool declared `task: { asksFirst: true }`). */
   becomesTask?: boolean;
+  /**
+   * A tool call keyed for replay (`mutation.idempotency: { key, replay: true }`): the argument holding the key and the
+   * arguments as sent. A repeat from the same caller is answered with the first call's value (see IdempotencyKeeper).
+   */
+  once?: { argument: string; arguments: Record<string, unknown> };
 }
 
 /**
@@ -38,7 +43,9 @@ export type InvocationOutcome =
   /** The method reached `ctx.startTask()`: the answers its questions got so far, by key, for the task's run. */
   | { startTask: Record<string, unknown> };
 /** The outcome of a call that cannot become a task. @internal */
-export type CallOutcome = { value: unknown } | { failure: string } | { inputRequired: Record<string, unknown> };
+export type CallOutcome =
+  /** `replayed`: the value is a first call's, kept for its idempotency key; the method did not run. */
+  { value: unknown; replayed?: true } | { failure: string } | { inputRequired: Record<string, unknown> };
 
 /**
  * The one invocation stage every tool, prompt and resource call goes through, in both protocol eras: the call
@@ -49,6 +56,34 @@ export type CallOutcome = { value: unknown } | { failure: string } | { inputRequ
 export function invoke(scope: InvocationScope, call: Invocation & { becomesTask?: false }): Promise<CallOutcome>;
 export function invoke(scope: InvocationScope, call: Invocation): Promise<InvocationOutcome>;
 export async function invoke(scope: InvocationScope, call: Invocation): Promise<InvocationOutcome> {
+  // A task's run is never keyed here: the task keeps its own result.
+  const entry =
+    call.once && scope.idempotency && !scope.task && !call.becomesTask
+      ? await scope.idempotency.enter({
+          subject: callerSubject(scope.principal, scope.session.transport),
+          tool: call.target,
+          timeoutMs: call.timeoutMs ?? scope.options.limits.toolTimeoutMs,
+          ...call.once,
+        })
+      : undefined;
+  if (!entry) return run(scope, call);
+  if ('replay' in entry) return { value: entry.replay, replayed: true };
+  // Only a value is kept; a failure, an open question, a timeout or a cancellation gives the key back for a retry.
+  let kept = false;
+  try {
+    const outcome = await run(scope, call);
+    if ('value' in outcome) {
+      await entry.keep(outcome.value);
+      kept = true;
+    }
+    return outcome;
+  } finally {
+    if (!kept) await entry.release();
+  }
+}
+
+/** One run of the provider method: context, limits, timeout, the mapping of what it threw. */
+async function run(scope: InvocationScope, call: Invocation): Promise<InvocationOutcome> {
   const { task } = scope;
   const rounds = !task && scope.session.era.modern ? await openRounds(scope, call) : undefined;
   // A call that may become a task: ctx.startTask() ends this run, the way an open question does.

@@ -5,6 +5,7 @@ import { ErrorCode } from '../wire/json-rpc';
 import { ProtocolVersion } from '../wire/protocol-version';
 import { projectToolResult } from '../wire/era-projection';
 import { limitResultSize } from '../limits/result-size';
+import { IDEMPOTENT_REPLAY_META_KEY } from './idempotency.keeper';
 
 const CONTENT_TYPES = new Set(['text', 'image', 'audio', 'resource', 'resource_link']);
 const isContentItem = (v: unknown): boolean =>
@@ -52,7 +53,7 @@ export function normaliseToolResult(value: unknown, tool: ToolEntry): Record<str
  * @internal
  */
 export function toolCallResult(
-  outcome: { value: unknown } | { failure: string },
+  outcome: { value: unknown; replayed?: true } | { failure: string },
   tool: ToolEntry,
   maxResultBytes: number,
   version: ProtocolVersion,
@@ -64,6 +65,11 @@ export function toolCallResult(
     tool.name,
     tool.validateOutput,
   );
+  // A first call's answer given again: the client can tell it from a fresh run (docs/authoring.md#idempotency).
+  if (outcome.replayed) {
+    const meta = result._meta as Record<string, unknown> | undefined;
+    result._meta = { ...meta, [IDEMPOTENT_REPLAY_META_KEY]: true };
+  }
   return projectToolResult(result, version);
 }
 

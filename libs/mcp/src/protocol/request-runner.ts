@@ -19,6 +19,7 @@ import { MethodRoute } from './method-table';
 import { serves } from './server-capabilities';
 import { DispatchOutcome, failure } from './dispatch-outcome';
 import { RequestStateCodec } from '../pipeline/request-state.codec';
+import { IdempotencyKeeper } from '../pipeline/idempotency.keeper';
 import { McpTasks } from '../tasks/mcp-tasks.service';
 import { progressTokenProblem, MAX_TOKEN_CHARS } from '../wire/request-bounds';
 
@@ -43,6 +44,7 @@ export class McpRequestRunner {
     private readonly observer: McpCallObserver,
     private readonly states: RequestStateCodec,
     private readonly tasks: McpTasks,
+    private readonly idempotency: IdempotencyKeeper,
   ) {}
 
   /**
@@ -144,6 +146,7 @@ export class McpRequestRunner {
       limiter: this.limiter,
       states: this.states,
       tasks: this.tasks,
+      idempotency: this.idempotency,
     };
     try {
       // The request's span is active while it runs: the pipeline, the handler and its own calls nest under it. A span

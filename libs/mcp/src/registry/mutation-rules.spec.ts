@@ -42,6 +42,19 @@ describe('mutationProblems', () => {
     expect(mutationProblems('t', m, { type: 'object', properties: {} })[0]).toContain('it takes no arguments');
   });
 
+  it('idempotency.replay is true or false, and needs its key in every call (a required argument)', () => {
+    const m = { risk: 'low' as const, sideEffects: 'x', retry: 'safe', approval: 'no' };
+    const required = { ...input, required: ['id'] };
+    expect(mutationProblems('t', { ...m, idempotency: { key: 'id', replay: true } }, required)).toEqual([]);
+    expect(mutationProblems('t', { ...m, idempotency: { key: 'id', replay: true } }, input)).toEqual([
+      'tool "t": mutation.idempotency.replay needs the key "id" in every call: make it a required argument ' +
+        '(no @IsOptional() on it in the input DTO)',
+    ]);
+    expect(mutationProblems('t', { ...m, idempotency: { key: 'id', replay: 'yes' as never } }, required)).toEqual([
+      'tool "t": mutation.idempotency.replay must be true or false (got "yes")',
+    ]);
+  });
+
   it('idempotency.none must give a reason', () => {
     const m = { risk: 'low' as const, sideEffects: 'x', idempotency: { none: ' ' }, retry: 'never', approval: 'no' };
     expect(mutationProblems('t', m, input)).toEqual([

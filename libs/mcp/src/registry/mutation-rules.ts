@@ -51,6 +51,19 @@ export function mutationProblems(tool: string, m: McpToolMutation | undefined, i
             : `it takes no arguments: add the key to its input DTO or use idempotency: { none: '...' }`),
       );
     }
+    const replay = (idempotency as { replay?: unknown }).replay;
+    if (replay !== undefined && typeof replay !== 'boolean') {
+      problems.push(
+        `tool "${tool}": mutation.idempotency.replay must be true or false (got ${JSON.stringify(replay)})`,
+      );
+    } else if (replay === true && properties.includes(idempotency.key as string)) {
+      const required = (inputSchema?.required as unknown[] | undefined) ?? [];
+      if (!required.includes(idempotency.key))
+        problems.push(
+          `tool "${tool}": mutation.idempotency.replay needs the key "${String(idempotency.key)}" in every call: ` +
+            `make it a required argument (no @IsOptional() on it in the input DTO)`,
+        );
+    }
   } else if (idempotency && (typeof idempotency.none !== 'string' || !idempotency.none.trim())) {
     problems.push(
       `tool "${tool}": mutation.idempotency needs { key: '<argument>' } or { none: '<why there is none>' }`,

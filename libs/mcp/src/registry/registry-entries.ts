@@ -34,6 +34,11 @@ export interface ToolEntry extends EntrySource, Scoped {
   headerParams: readonly HeaderParam[];
   /** Set on a tool that runs as a task (`@McpTool({ task })`). */
   task?: ToolTask;
+  /**
+   * The argument keying the platform's replay (`mutation.idempotency: { key, replay: true }`): a repeat from the same
+   * caller with the same value gets the first answer.
+   */
+  replayKey?: string;
   handler: McpHandler;
 }
 

@@ -53,6 +53,13 @@ export function buildToolEntry(
   }
   const headers = inputSchema ? headerParams(inputSchema, (m) => fail(`tool "${name}" ${m}`)) : [];
   const task = resolveToolTask(name, options, fail);
+  const replayKey = !readOnly ? replayKeyOf(options) : undefined;
+  // A task keeps its own record and result (tasks/get, tasks/result): replay is for calls answered in the request.
+  if (task && replayKey)
+    fail(
+      `tool "${name}" runs as a task, so mutation.idempotency.replay does not apply: a task's result is kept by the ` +
+        `task itself; remove replay: true (or the task option)`,
+    );
   if (!ok || !validateInput || !inputSchema) return undefined;
 
   const timeoutMs = options.timeoutMs ?? ctx.defaultTimeoutMs;
@@ -80,9 +87,16 @@ export function buildToolEntry(
     sensitiveArgs: sensitivePaths(inputSchema),
     headerParams: headers,
     task,
+    replayKey,
     handler,
     ...source,
   };
+}
+
+/** The argument whose value keys the platform's replay of a first answer (`idempotency: { key, replay: true }`). */
+function replayKeyOf(options: McpToolOptions): string | undefined {
+  const idempotency = options.mutation?.idempotency;
+  return idempotency && 'key' in idempotency && idempotency.replay === true ? idempotency.key : undefined;
 }
 
 function schemaOf(

@@ -20,6 +20,9 @@ import { RedisKeyStore } from './redis-key.store';
 import { MCP_TASK_STORE } from './task.store';
 import { InMemoryTaskStore } from './in-memory-task.store';
 import { RedisTaskStore } from './redis-task.store';
+import { MCP_IDEMPOTENCY_STORE } from './idempotency.store';
+import { InMemoryIdempotencyStore } from './in-memory-idempotency.store';
+import { RedisIdempotencyStore } from './redis-idempotency.store';
 
 /**
  * The stores, chosen by `store` (`MCP_STORE`): `memory` (default, nothing to set up) or `redis`. A team can still
@@ -67,5 +70,11 @@ export const STORE_PROVIDERS: Provider[] = [
     inject: [MCP_MODULE_OPTIONS, RedisConnection],
     useFactory: (o: ResolvedMcpOptions, redis?: RedisConnection) =>
       redis ? new RedisTaskStore(redis.client, o.redis.keyPrefix) : new InMemoryTaskStore(),
+  },
+  {
+    provide: MCP_IDEMPOTENCY_STORE,
+    inject: [MCP_MODULE_OPTIONS, RedisConnection],
+    useFactory: (o: ResolvedMcpOptions, redis?: RedisConnection) =>
+      redis ? new RedisIdempotencyStore(redis.client, o.redis.keyPrefix) : new InMemoryIdempotencyStore(),
   },
 ];

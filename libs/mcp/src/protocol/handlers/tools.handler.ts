@@ -54,6 +54,7 @@ export async function callTool(scope: RequestScope): Promise<MethodResult> {
     timeoutMs: tool.timeoutMs,
     run: (ctx) => tool.handler(prepared.value, ctx),
     becomesTask: asTask,
+    once: tool.replayKey ? { argument: tool.replayKey, arguments: args as Record<string, unknown> } : undefined,
   });
   if ('inputRequired' in outcome) return outcome.inputRequired;
   if ('startTask' in outcome) return createTask(scope, tool, args as Record<string, unknown>, outcome.startTask);
