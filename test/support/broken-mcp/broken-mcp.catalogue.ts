@@ -21,7 +21,8 @@ export function tools(d: Defects): Record<string, unknown>[] {
       description: [
         'Restarts a service on its host.',
         ...(d.sideEffectsUndocumented ? [] : ['Side effects: the service is down for a few seconds. Risk: medium.']),
-        'Idempotency: restarting twice restarts twice. Retry: safe after 30 s. Timeout: 60 s.',
+        // Said as people say it, not as a field: the checks read the ordinary phrasings.
+        'Idempotency: restarting twice restarts twice. Retry: safe after 30 s. It times out after 60 s.',
         ...(d.noAuditNote ? [] : ['Audit event: broken.restart.']),
         'Approval: an operator confirms first.',
       ].join(' '),

@@ -90,9 +90,13 @@ export function answer(m: Message, modern: boolean, d: Defects, version: string,
       return callTool(m, modern, d, ok);
     case 'prompts/list':
       return ok({ prompts: prompts(d) }, true);
-    case 'prompts/get':
+    case 'prompts/get': {
+      const prompt = prompts(d).find((p) => p.name === m.params?.name);
+      if (prompt)
+        return ok({ messages: [{ role: 'user', content: { type: 'text', text: String(prompt.description) } }] });
       if (d.unknownNameAsMethodNotFound) return error(m, modern ? 404 : 200, -32601, 'Method not found');
       return error(m, modern ? 400 : 200, -32602, 'Unknown prompt', { field: 'name' });
+    }
     case 'resources/list':
       return ok({ resources: resources(d).map(({ text: _text, ...r }) => r) }, true);
     case 'resources/templates/list':
