@@ -2,7 +2,7 @@ import { Defects } from './defects';
 
 export const SERVICE = 'broken-mcp';
 
-/** The tools: one read-only (safe to call with a wrong argument), one that restarts a service elsewhere. */
+/** The tools: two read-only (safe to call with a wrong argument), one that restarts a service elsewhere. */
 export function tools(d: Defects): Record<string, unknown>[] {
   const list: Record<string, unknown>[] = [
     {
@@ -14,6 +14,13 @@ export function tools(d: Defects): Record<string, unknown>[] {
         properties: { service: { type: 'string' } },
         required: ['service'],
       },
+      annotations: { readOnlyHint: true },
+    },
+    {
+      // The team's own read-only tool, listed after the first: the checks call every read-only tool, not just one.
+      name: 'list_incidents',
+      description: 'Lists the incidents opened since a date.',
+      inputSchema: { type: 'object', properties: { since: { type: 'string' } }, required: ['since'] },
       annotations: { readOnlyHint: true },
     },
     {
