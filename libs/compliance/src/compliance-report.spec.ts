@@ -8,9 +8,9 @@ const REPO = resolve(__dirname, '../../..');
 
 const header = (over: Partial<ReportHeader> = {}): ReportHeader => ({
   url: 'http://127.0.0.1:40123/mcp',
-  app: 'orders',
-  dir: '/repo/apps/orders',
-  server: { name: 'orders', version: '1.4.2' },
+  app: 'inventory',
+  dir: '/srv/checked-server',
+  server: { name: 'inventory', version: '1.4.2' },
   commit: '0123456789abcdef0123456789abcdef01234567',
   template: { name: 'nest-mcp-enterprise-template', version: '0.1.0' },
   checkedAt: '2026-11-28T00:00:00.000Z',
@@ -33,14 +33,14 @@ const item = (over: Partial<ItemResult> = {}): ItemResult => ({
 describe('the compliance report, as a reviewer reads it', () => {
   it('names the server, its version, the commit and the template in its header, not only a URL', () => {
     const md = markdownReport(header(), [item()]);
-    expect(md).toContain('- Server: orders 1.4.2 (app `orders`)');
+    expect(md).toContain('- Server: inventory 1.4.2 (app `inventory`)');
     expect(md).toContain('- Endpoint: http://127.0.0.1:40123/mcp');
     expect(md).toContain('- Commit: 0123456789abcdef0123456789abcdef01234567');
     expect(md).toContain('- Checked with: nest-mcp-enterprise-template 0.1.0 (npm run compliance)');
     expect(md).toContain("- Bounds: every answer read up to 4 MiB; the run's deadline 300 s");
     const json = JSON.parse(jsonReport(header(), [item()])) as { header: ReportHeader; server: string };
-    expect(json.header).toMatchObject({ server: { name: 'orders', version: '1.4.2' }, template: { version: '0.1.0' } });
-    expect(json.server).toBe('orders (http://127.0.0.1:40123/mcp)');
+    expect(json.header).toMatchObject({ server: { name: 'inventory', version: '1.4.2' }, template: { version: '0.1.0' } });
+    expect(json.server).toBe('inventory (http://127.0.0.1:40123/mcp)');
     const bare = markdownReport(header({ app: undefined, dir: undefined, commit: undefined, server: {} }), []);
     expect(bare).toContain('- Server: (states no name) (states no version)');
     expect(bare).toContain('- Commit: unknown (give --dir)');
