@@ -39,7 +39,10 @@ describe('the compliance report, as a reviewer reads it', () => {
     expect(md).toContain('- Checked with: nest-mcp-enterprise-template 0.1.0 (npm run compliance)');
     expect(md).toContain("- Bounds: every answer read up to 4 MiB; the run's deadline 300 s");
     const json = JSON.parse(jsonReport(header(), [item()])) as { header: ReportHeader; server: string };
-    expect(json.header).toMatchObject({ server: { name: 'inventory', version: '1.4.2' }, template: { version: '0.1.0' } });
+    expect(json.header).toMatchObject({
+      server: { name: 'inventory', version: '1.4.2' },
+      template: { version: '0.1.0' },
+    });
     expect(json.server).toBe('inventory (http://127.0.0.1:40123/mcp)');
     const bare = markdownReport(header({ app: undefined, dir: undefined, commit: undefined, server: {} }), []);
     expect(bare).toContain('- Server: (states no name) (states no version)');
