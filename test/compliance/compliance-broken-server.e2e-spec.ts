@@ -48,6 +48,11 @@ const DEFECTS: [keyof Defects, string[]][] = [
   ['camelCaseTool', ['1.2 tools.names', '1.2 doc.readme', '2.0 tools.names', '2.0 doc.readme']],
   ['toolWithoutDescription', ['1.2 tools.fields', '2.0 tools.fields']],
   ['validationWithoutField', ['1.2 tools.arguments', '2.0 tools.arguments']],
+  // Every read-only tool gets the wrong argument, the team's own as well as the first listed.
+  [
+    'secondToolUnvalidated',
+    ['1.2 tools.arguments', '1.2 tools.is-error', '1.2 errors.is-error', '2.0 tools.arguments'],
+  ],
   // v1.2 allows a wrong argument to be -32602 (Appendix B); v2.0 wants an isError result.
   ['validationAsRpcError', ['2.0 tools.arguments']],
   ['unstableToolOrder', ['1.2 tools.deterministic', '2.0 tools.deterministic']],

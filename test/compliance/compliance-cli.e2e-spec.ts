@@ -77,7 +77,9 @@ describe('npm run compliance against a running server', () => {
     it('fails a README that does not name a tool, and a CHANGELOG.md that is missing or not Keep a Changelog shaped', async () => {
       const unnamed = await statusOf({ 'README.md': '# status service\n', 'CHANGELOG.md': CHANGELOG });
       expect([unnamed.code, unnamed.readme.status, unnamed.changelog.status]).toEqual([1, 'fail', 'pass']);
-      expect(unnamed.readme.evidence.join(' ')).toContain('does not name the tools get_status, restart_service');
+      expect(unnamed.readme.evidence.join(' ')).toContain(
+        'does not name the tools get_status, list_incidents, restart_service',
+      );
       const odd = await statusOf({
         'README.md': README,
         'CHANGELOG.md': CHANGELOG.replace('### Fixed', '### Improvements'),

@@ -48,7 +48,7 @@ describe('contract gate: npm run contract / contract:check', () => {
 
   it('contract:check passes on the unchanged code', () => {
     const output = run(dir, 'npm', ['run', '-s', 'contract:check', '--', APP]);
-    expect(output).toContain(`${APP}: contract OK (0.1.0: 1 tools`);
+    expect(output).toContain(`${APP}: contract OK (0.1.0: 1 tool, `);
   });
 
   it('a narrowed argument and a new required argument fail the check, each named', () => {

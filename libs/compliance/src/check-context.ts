@@ -156,6 +156,12 @@ export const passInPart = (reviewer: string, ...evidence: string[]): Verdict => 
   evidence,
   reviewer,
 });
+/** A pass seen only on a negative probe; `unseen` says what a working call would have shown. */
+export const passOnNegativeProbe = (unseen: string, ...evidence: string[]): Verdict => ({
+  status: 'pass',
+  evidence,
+  negativeOnly: unseen,
+});
 export const fail = (...evidence: string[]): Verdict => ({ status: 'fail', evidence });
 export const manual = (...evidence: string[]): Verdict => ({ status: 'manual', evidence });
 export const notApplicable = (...evidence: string[]): Verdict => ({ status: 'not_applicable', evidence });

@@ -11,7 +11,17 @@ describe('compliance arguments and report', () => {
       format: 'md',
     });
     expect(parseArgs([])).toMatch(/name an app under apps\/, or give --url/);
-    expect(parseArgs(['orders', '--format', 'json'])).toEqual({ app: 'orders', format: 'json', skip: [] });
+    expect(parseArgs(['orders', '--format', 'json'])).toEqual({
+      app: 'orders',
+      format: 'json',
+      skip: [],
+      deadlineSec: 300,
+    });
+    expect(parseArgs(['orders', '--deadline', '45'])).toMatchObject({ deadlineSec: 45 });
+    for (const bad of ['0', '-1', '1.5', 'soon', '86401'])
+      expect(parseArgs(['orders', '--deadline', bad])).toMatch(
+        /--deadline must be a whole number of seconds from 1 to 86400/,
+      );
     expect(parseArgs(['orders', '--skip', 'spec.conformance,auth.jwt'])).toMatchObject({
       skip: ['spec.conformance', 'auth.jwt'],
     });

@@ -1,5 +1,6 @@
 import { CHECKLIST } from './checklist';
 import { StandardVersion } from './compliance.types';
+import { DEFAULT_DEADLINE_SEC } from './run-guard';
 
 /** What the command was asked to do: check `app` (started here) or the server at `url`. */
 export interface ComplianceArgs {
@@ -16,15 +17,21 @@ export interface ComplianceArgs {
   dir?: string;
   /** Items not to check (reported as manual, never as passed): a quicker loop while fixing the others. */
   skip: string[];
+  /** The whole run's deadline, in seconds (docs/compliance.md#safety). */
+  deadlineSec: number;
 }
 
 export const USAGE = [
   'usage: npm run compliance -- <app> [--standard 1.2|2.0] [--format md|json] [--out <file>] [--skip <id,…>]',
+  '       [--deadline <seconds>]',
   '   or: npm run compliance -- --url <endpoint> [--token <bearer>] [--issuer-key <file>] [--dir <server folder>]',
-  '       [--standard 1.2|2.0] [--format md|json] [--out <file>] [--skip <id,…>]',
+  '       [--standard 1.2|2.0] [--format md|json] [--out <file>] [--skip <id,…>] [--deadline <seconds>]',
+  `--deadline bounds the whole run (default ${DEFAULT_DEADLINE_SEC} s); past it the run stops with exit 2.`,
 ].join('\n');
 
-const FLAGS = ['--url', '--token', '--issuer-key', '--standard', '--format', '--out', '--dir', '--skip'];
+const FLAGS = ['--url', '--token', '--issuer-key', '--standard', '--format', '--out', '--dir', '--skip', '--deadline'];
+/** The longest deadline taken: a day, beyond which a typo is likelier than a wish. */
+const MAX_DEADLINE_SEC = 86_400;
 
 /** Parses the command line; a message (not an exception) for anything wrong, which the command turns into exit 2. */
 export function parseArgs(argv: string[]): ComplianceArgs | string {
@@ -64,8 +71,12 @@ export function parseArgs(argv: string[]): ComplianceArgs | string {
   const skip = values.skip ? values.skip.split(',').map((id) => id.trim()) : [];
   const unknownItem = skip.find((id) => !CHECKLIST.some((item) => item.id === id));
   if (unknownItem) return `--skip: no checklist item ${JSON.stringify(unknownItem)}`;
+  const deadlineSec = values.deadline === undefined ? DEFAULT_DEADLINE_SEC : Number(values.deadline);
+  if (!/^\d+$/.test(values.deadline ?? '1') || deadlineSec < 1 || deadlineSec > MAX_DEADLINE_SEC)
+    return `--deadline must be a whole number of seconds from 1 to ${MAX_DEADLINE_SEC}, not ${JSON.stringify(values.deadline)}`;
   return {
     skip,
+    deadlineSec,
     ...(app ? { app } : {}),
     ...(url ? { url } : {}),
     ...(values.token ? { token: values.token } : {}),

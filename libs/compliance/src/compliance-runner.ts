@@ -1,7 +1,9 @@
 import { CHECKLIST } from './checklist';
-import { Check, CheckContext, CheckOptions, manual } from './check-context';
-import { ItemResult, StandardVersion, Verdict } from './compliance.types';
+import { Check, CheckContext, CheckOptions, fail, manual } from './check-context';
+import { ChecklistItem, ItemResult, StandardVersion, Verdict } from './compliance.types';
 import { HttpProbe } from './http-probe';
+import { serverIdentity } from './report-header';
+import { RunStopped } from './run-guard';
 import { AUTH_CHECKS } from './checks/auth.checks';
 import { CONTRACT_CHECKS } from './checks/contract.checks';
 import { HTTP_CHECKS } from './checks/http.checks';
@@ -44,28 +46,61 @@ export async function standardsOf(ctx: CheckContext): Promise<StandardVersion[]>
   return found;
 }
 
-/** Runs every item of the chosen checklists against the server behind `probe`, in checklist order. */
+/** A run's items, and the server's name and version as it stated them. */
+export interface RunOutcome {
+  results: ItemResult[];
+  server: { name?: string; version?: string };
+}
+
+/**
+ * Runs every item of the chosen checklists against the server behind `probe`, in checklist order. Once the run stops
+ * (an answer over the cap, or the deadline: `probe.guard`), the item it stopped in fails with the reason and the
+ * items after it are reported as not checked, with nothing more sent.
+ */
 export async function runCompliance(
   probe: HttpProbe,
   standards?: StandardVersion[],
   options: CheckOptions = {},
-): Promise<ItemResult[]> {
+): Promise<RunOutcome> {
   const ctx = new CheckContext(probe, options);
-  const chosen = standards ?? (await standardsOf(ctx));
+  let chosen: StandardVersion[];
+  try {
+    chosen = standards ?? (await standardsOf(ctx));
+  } catch (error) {
+    // Stopped before the server said what it speaks: nothing to report item by item.
+    if (error instanceof RunStopped) return { results: [], server: {} };
+    throw error;
+  }
   const results: ItemResult[] = [];
   for (const standard of chosen) {
     for (const item of CHECKLIST.filter((i) => i.standards.includes(standard))) {
-      const check = CHECKS[item.id];
-      let verdict: Verdict;
-      try {
-        if (options.skip?.includes(item.id)) verdict = manual('not checked in this run (--skip)');
-        else verdict = check ? await check(ctx, standard) : manual(NOT_AUTOMATED);
-      } catch (error) {
-        verdict = { status: 'fail', evidence: [`the check could not complete: ${(error as Error).message}`] };
-      }
-      const { id, section, level, requires } = item;
-      results.push({ id, standard, section, level, requires, ...verdict });
+      results.push({ ...itemOf(item), standard, ...(await verdictOf(ctx, item.id, standard, options)) });
     }
   }
-  return results;
+  const server = probe.guard.stopped ? {} : await serverIdentity(ctx, chosen);
+  return { results, server };
+}
+
+const itemOf = ({ id, section, level, requires }: ChecklistItem) => ({ id, section, level, requires });
+
+async function verdictOf(
+  ctx: CheckContext,
+  id: string,
+  standard: StandardVersion,
+  options: CheckOptions,
+): Promise<Verdict> {
+  const stopped = ctx.probe.guard.stopped;
+  if (stopped) return manual(`not checked: the run had stopped (${stopped.message})`);
+  const check = CHECKS[id];
+  if (options.skip?.includes(id)) return manual('not checked in this run (--skip)');
+  let verdict: Verdict;
+  try {
+    verdict = check ? await check(ctx, standard) : manual(NOT_AUTOMATED);
+  } catch (error) {
+    if (!(error instanceof RunStopped)) return fail(`the check could not complete: ${(error as Error).message}`);
+  }
+  // A check that read a failed request as an answer (a refusal, say) is no verdict once the run stopped under it.
+  // (Read again: the guard may have stopped while the check awaited.)
+  const stoppedNow = ctx.probe.guard.stopped as RunStopped | undefined;
+  return stoppedNow ? fail(`the run stopped during this check: ${stoppedNow.message}`) : verdict!;
 }

@@ -27,6 +27,11 @@ export interface Verdict {
    * a person must still judge. Never set on a failure.
    */
   reviewer?: string;
+  /**
+   * For a pass that rests only on a negative probe (a name that does not exist, a refused subscription): what a
+   * working call would have shown and was not seen, because the command calls nothing that may change something.
+   */
+  negativeOnly?: string;
 }
 
 /** One line of the report, for one standard. */

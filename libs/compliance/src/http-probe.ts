@@ -1,3 +1,5 @@
+import { REQUEST_TIMEOUT_MS, RunGuard } from './run-guard';
+
 /** One request and its answer, as a check reads it and the report shows it. */
 export interface Exchange {
   method: string;
@@ -10,6 +12,8 @@ export interface Exchange {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the checks probe answers of unknown shape
   body: any;
   text: string;
+  /** Where a redirect answer pointed: the command follows no redirect (docs/compliance.md#safety). */
+  redirect?: string;
 }
 
 const MAX_EVIDENCE_CHARS = 300;
@@ -24,7 +28,8 @@ export function redact(text: string): string {
 
 /** The evidence line of an exchange: what was sent, the status, and the part of the answer named by `show`. */
 export function evidence(ex: Exchange, show?: unknown): string {
-  const what = `${ex.method} ${ex.path}${ex.rpc ? ` ${ex.rpc}` : ''} -> ${ex.status}`;
+  const redirect = ex.redirect ? ` (a redirect to ${ex.redirect}, not followed)` : '';
+  const what = `${ex.method} ${ex.path}${ex.rpc ? ` ${ex.rpc}` : ''} -> ${ex.status}${redirect}`;
   const part = show === undefined ? '' : `: ${typeof show === 'string' ? show : JSON.stringify(show)}`;
   return redact(`${what}${part}`);
 }
@@ -43,16 +48,45 @@ function parseBody(text: string, type: string): unknown {
 }
 
 /**
- * Talks to one MCP endpoint over HTTP, black box: any server, written with any framework. Every answer is read in
- * full (SSE included) within `timeoutMs`.
+ * The body of `res`, read as it arrives and never past `max` bytes: a longer body (or stream) is cancelled at the cap
+ * and undefined is returned, so a server sending gigabytes costs the command at most `max` bytes of memory.
+ */
+export async function readCapped(res: Response, max: number): Promise<string | undefined> {
+  const declared = Number(res.headers.get('content-length') ?? NaN);
+  if (declared > max) {
+    await res.body?.cancel().catch(() => undefined);
+    return undefined;
+  }
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = res.body?.getReader();
+  if (!reader) return '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel().catch(() => undefined);
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * Talks to one MCP endpoint over HTTP, black box: any server, written with any framework. Every answer (SSE included)
+ * is read within `timeoutMs` and up to the guard's byte cap; no redirect is followed; nothing is sent once the run
+ * has stopped (docs/compliance.md#safety).
  */
 export class HttpProbe {
   constructor(
     readonly endpoint: URL,
     readonly token: string | undefined,
-    private readonly timeoutMs = 10_000,
+    /** The run's cap and deadline; a probe made outside a run gets the cap and no deadline. */
+    readonly guard: RunGuard = new RunGuard(0),
+    private readonly timeoutMs = REQUEST_TIMEOUT_MS,
   ) {}
-
   /** `GET` of a path beside the endpoint (`/health`). */
   get(path: string, headers: Record<string, string> = {}): Promise<Exchange> {
     return this.send('GET', new URL(path, this.endpoint), undefined, headers);
@@ -91,8 +125,24 @@ export class HttpProbe {
     headers: Record<string, string>,
     rpc?: string,
   ): Promise<Exchange> {
-    const res = await fetch(url, { method, headers, body, signal: AbortSignal.timeout(this.timeoutMs) });
-    const text = await res.text();
+    this.guard.throwIfStopped();
+    const what = `${method} ${url.pathname}${rpc ? ` ${rpc}` : ''}`;
+    const signal = AbortSignal.any([AbortSignal.timeout(this.timeoutMs), this.guard.signal]);
+    let res: Response;
+    let text: string | undefined;
+    try {
+      // A redirect is the answer: following one elsewhere would grade another server (docs/compliance.md#safety).
+      res = await fetch(url, { method, headers, body, signal, redirect: 'manual' });
+      text = await readCapped(res, this.guard.maxAnswerBytes);
+    } catch (error) {
+      // The run stopped (its deadline, or another answer over the cap) while this request was in flight.
+      if (this.guard.stopped) throw this.guard.stopped;
+      throw error;
+    }
+    if (text === undefined) throw this.guard.tooLarge(what);
+    const location = res.status >= 300 && res.status < 400 ? res.headers.get('location') : null;
+    const redirect = location === null ? undefined : redirectTarget(url, location);
+    if (redirect) this.guard.redirectRefused(what, redirect);
     return {
       method,
       path: url.pathname,
@@ -101,6 +151,18 @@ export class HttpProbe {
       headers: res.headers,
       body: parseBody(text, res.headers.get('content-type') ?? ''),
       text,
+      ...(redirect ? { redirect } : {}),
     };
   }
+}
+
+/** Where a `Location` points, said with its origin when it leaves the checked server's (never with a query). */
+function redirectTarget(from: URL, location: string): string {
+  let to: URL;
+  try {
+    to = new URL(location, from);
+  } catch {
+    return `an unreadable Location ${JSON.stringify(location.slice(0, 80))}`;
+  }
+  return to.origin === from.origin ? `${to.pathname} (same origin)` : `${to.origin}${to.pathname} (another origin)`;
 }

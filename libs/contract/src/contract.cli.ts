@@ -73,9 +73,12 @@ function report(
   return true;
 }
 
+/** "1 tool", "2 tools": the summary reads as a sentence whatever the counts. */
+const counted = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
 const summary = (c: McpContract) =>
-  `${c.server.version}: ${c.tools.length} tools, ${c.prompts.length} prompts, ${c.resources.length} resources, ` +
-  `${c.resourceTemplates.length} templates`;
+  `${c.server.version}: ${counted(c.tools.length, 'tool')}, ${counted(c.prompts.length, 'prompt')}, ` +
+  `${counted(c.resources.length, 'resource')}, ${counted(c.resourceTemplates.length, 'template')}`;
 
 function usage(message: string): number {
   process.stderr.write(`${message}\n${USAGE}\n`);

@@ -2,7 +2,7 @@ import { Defects } from './defects';
 
 export const SERVICE = 'broken-mcp';
 
-/** The tools: one read-only (safe to call with a wrong argument), one that restarts a service elsewhere. */
+/** The tools: two read-only (safe to call with a wrong argument), one that restarts a service elsewhere. */
 export function tools(d: Defects): Record<string, unknown>[] {
   const list: Record<string, unknown>[] = [
     {
@@ -17,11 +17,19 @@ export function tools(d: Defects): Record<string, unknown>[] {
       annotations: { readOnlyHint: true },
     },
     {
+      // The team's own read-only tool, listed after the first: the checks call every read-only tool, not just one.
+      name: 'list_incidents',
+      description: 'Lists the incidents opened since a date.',
+      inputSchema: { type: 'object', properties: { since: { type: 'string' } }, required: ['since'] },
+      annotations: { readOnlyHint: true },
+    },
+    {
       name: 'restart_service',
       description: [
         'Restarts a service on its host.',
         ...(d.sideEffectsUndocumented ? [] : ['Side effects: the service is down for a few seconds. Risk: medium.']),
-        'Idempotency: restarting twice restarts twice. Retry: safe after 30 s. Timeout: 60 s.',
+        // Said as people say it, not as a field: the checks read the ordinary phrasings.
+        'Idempotency: restarting twice restarts twice. Retry: safe after 30 s. It times out after 60 s.',
         ...(d.noAuditNote ? [] : ['Audit event: broken.restart.']),
         'Approval: an operator confirms first.',
       ].join(' '),

@@ -2,8 +2,9 @@
 export const BROKEN_README = [
   '# broken-mcp',
   '',
-  'Tools: `get_status` returns the status of one service; `restart_service` restarts one.',
-  'Limits: request size limit 64 KiB, tool timeout 60 s, rate limit 100 calls per minute.',
+  'Tools: `get_status` returns the status of one service; `list_incidents` lists recent incidents;',
+  '`restart_service` restarts one.',
+  'Limits: request size limit 64 KiB, rate limit 100 calls per minute; a tool call times out after 60 s.',
   'Send `X-Tenant-Id` with every call (see `use://http-headers`).',
   '',
 ].join('\n');

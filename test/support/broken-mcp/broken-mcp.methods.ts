@@ -90,9 +90,13 @@ export function answer(m: Message, modern: boolean, d: Defects, version: string,
       return callTool(m, modern, d, ok);
     case 'prompts/list':
       return ok({ prompts: prompts(d) }, true);
-    case 'prompts/get':
+    case 'prompts/get': {
+      const prompt = prompts(d).find((p) => p.name === m.params?.name);
+      if (prompt)
+        return ok({ messages: [{ role: 'user', content: { type: 'text', text: String(prompt.description) } }] });
       if (d.unknownNameAsMethodNotFound) return error(m, modern ? 404 : 200, -32601, 'Method not found');
       return error(m, modern ? 400 : 200, -32602, 'Unknown prompt', { field: 'name' });
+    }
     case 'resources/list':
       return ok({ resources: resources(d).map(({ text: _text, ...r }) => r) }, true);
     case 'resources/templates/list':
@@ -120,6 +124,11 @@ function callTool(m: Message, modern: boolean, d: Defects, ok: (r: Record<string
   if (!tool && d.unknownNameAsMethodNotFound) return error(m, modern ? 404 : 200, -32601, 'Method not found');
   if (!tool) return error(m, modern ? 400 : 200, -32602, 'Unknown tool', { field: 'name' });
   const args = (m.params?.arguments ?? {}) as Record<string, unknown>;
+  if (name === 'list_incidents') {
+    if (typeof args.since === 'string' || d.secondToolUnvalidated)
+      return ok({ content: [{ type: 'text', text: '[]' }] });
+    return ok({ content: [{ type: 'text', text: 'Invalid arguments: since must be a string' }], isError: true });
+  }
   if (typeof args.service !== 'string') {
     if (d.validationAsInternalError) return error(m, modern ? 500 : 200, -32603, 'Internal error');
     if (d.validationAsRpcError) return error(m, modern ? 400 : 200, -32602, 'Invalid params', { field: 'service' });

@@ -31,6 +31,8 @@ export interface Defects {
   validationWithoutField?: boolean;
   /** A wrong argument is a `-32602` error in 2026-07-28 too, not an `isError` result. */
   validationAsRpcError?: boolean;
+  /** The second read-only tool (`list_incidents`, after the first) runs with an argument of the wrong type. */
+  secondToolUnvalidated?: boolean;
   /** `tools/list` answers in another order each time. */
   unstableToolOrder?: boolean;
   /** The mutating tool's description says nothing of its side effects. */

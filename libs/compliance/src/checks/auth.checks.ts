@@ -74,7 +74,11 @@ export const AUTH_CHECKS: Record<string, Check> = {
     if (!ctx.probe.token) return manual('no --token given: a token in the query string could not be tried');
     const endpoint = new URL(ctx.probe.endpoint);
     endpoint.searchParams.set('access_token', ctx.probe.token);
-    const answer = await asCaller(new CheckContext(new HttpProbe(endpoint, undefined)), standard, null);
+    const answer = await asCaller(
+      new CheckContext(new HttpProbe(endpoint, undefined, ctx.probe.guard)),
+      standard,
+      null,
+    );
     const line = `the token as ?access_token= and no Authorization; ${evidence(answer)}`;
     return answer.status === 401
       ? passInPart(

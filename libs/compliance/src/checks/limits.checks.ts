@@ -1,6 +1,7 @@
 import { Check, CheckContext, fail, manual, pass, passInPart } from '../check-context';
 import { StandardVersion } from '../compliance.types';
 import { evidence } from '../http-probe';
+import { documentsTimeout } from './documented-terms';
 import { readDirFile } from './static.checks';
 
 const UNITS: Record<string, number> = { b: 1, bytes: 1, kb: 1_000, kib: 1_024, mb: 1_000_000, mib: 1_048_576 };
@@ -62,7 +63,7 @@ export const LIMITS_CHECKS: Record<string, Check> = {
     if (!readme) return passInPart('that a timeout and a rate limit are enforced, and documented', line);
     const missing = [
       ...(limit ? [] : ['a request size limit']),
-      ...(/time[ -]?out/i.test(readme) ? [] : ['a timeout']),
+      ...(documentsTimeout(readme) ? [] : ['a timeout']),
       ...(/rate limit|per minute|per second|calls per/i.test(readme) ? [] : ['a rate limit']),
     ];
     if (missing.length) return fail(line, `README.md documents no ${missing.join(', ')}`);

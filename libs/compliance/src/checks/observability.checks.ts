@@ -3,6 +3,7 @@ import { StandardVersion, Verdict } from '../compliance.types';
 import { evidence, redact } from '../http-probe';
 import { invalidCall } from './tool-calls.checks';
 import { LogFindings, logFindings } from './log-findings';
+import { counted } from '../counted';
 
 const TRACEPARENT = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
 const NO_LOGS =
@@ -17,7 +18,7 @@ async function structured(ctx: CheckContext, standard: StandardVersion): Promise
   const call = await invalidCall(ctx, standard);
   await new Promise((ok) => setTimeout(ok, 300)); // the log is written asynchronously
   const logs = readLogs(ctx)!;
-  const line = `${logs.json} of ${logs.lines.length} log lines are JSON objects`;
+  const line = `${logs.json} of ${counted(logs.lines.length, 'log line')} ${logs.json === 1 ? 'is a JSON object' : 'are JSON objects'}`;
   if (logs.lines.length === 0) return fail(line);
   if (logs.plain) return fail(line, `not JSON: ${redact(logs.plain)}`);
   if (!call) return passInPart('that each call is logged (no read-only tool to call safely)', line);
@@ -35,7 +36,7 @@ const tokenFree = (ctx: CheckContext): Verdict => {
     );
   return passInPart(
     'that personal data in the logs is masked',
-    `none of ${logs.lines.length} log lines holds a JWT or a bearer credential, after the requests of this run so far`,
+    `none of ${counted(logs.lines.length, 'log line')} holds a JWT or a bearer credential, after the requests of this run so far`,
   );
 };
 

@@ -1,8 +1,18 @@
-import { Check, CheckContext, fail, manual, notApplicable, pass, passInPart } from '../check-context';
+import {
+  Check,
+  CheckContext,
+  fail,
+  manual,
+  notApplicable,
+  pass,
+  passInPart,
+  passOnNegativeProbe,
+} from '../check-context';
 import { StandardVersion } from '../compliance.types';
 import { evidence } from '../http-probe';
-import { errorCode, listAll, serverInfo } from './catalogue';
+import { Listed, errorCode, listAll, serverInfo } from './catalogue';
 import { readDirFile } from './static.checks';
+import { counted } from '../counted';
 
 /** The schemes the standard allows besides the service's own name (docs/compliance.md#s11). */
 const CORPORATE_SCHEMES = ['use', 'project', 'doc'];
@@ -22,9 +32,21 @@ async function serviceName(ctx: CheckContext, standard: StandardVersion): Promis
   return typeof info?.name === 'string' ? info.name : undefined;
 }
 
+/** A listed prompt that needs no argument, or the first listed resource: what can be got or read with no risk. */
+function readable(kind: 'prompts' | 'resources', items: Listed[]): Listed | undefined {
+  if (kind === 'resources') return items.find((r) => typeof r.uri === 'string');
+  return items.find(
+    (p) =>
+      typeof p.name === 'string' &&
+      !((p.arguments as { required?: unknown }[] | undefined) ?? []).some((a) => a?.required === true),
+  );
+}
+
 /**
- * A kind's list and get methods work when its capability is declared: the list answers, and the get of a name that
- * does not exist answers a JSON-RPC error other than "method not found" (so nothing is run or read).
+ * A kind's list and get methods work when its capability is declared: the list answers; a listed prompt that needs no
+ * argument (or the first listed resource) is got (or read); and the get of a name that does not exist answers a
+ * JSON-RPC error other than "method not found". With nothing to get safely, the pass rests on the refusal alone, and
+ * the report says so.
  */
 const worksWhenDeclared =
   (kind: 'prompts' | 'resources', get: string, params: Record<string, unknown>, name: string): Check =>
@@ -35,10 +57,24 @@ const worksWhenDeclared =
     const probe = await ctx.request(standard, get, params, name);
     const code = errorCode(probe);
     const seen = [
-      evidence(answer, items ? `${items.length} ${kind}` : answer.body?.error),
-      evidence(probe, probe.body?.error),
+      evidence(answer, items ? counted(items.length, kind.slice(0, -1)) : answer.body?.error),
+      `one that does not exist; ${evidence(probe, probe.body?.error)}`,
     ];
-    return items && code !== undefined && code !== -32601 ? pass(...seen) : fail(...seen);
+    if (!items || code === undefined || code === -32601) return fail(...seen);
+    const listed = readable(kind, items);
+    if (!listed) {
+      const what =
+        kind === 'prompts'
+          ? 'a listed prompt got (every one needs arguments)'
+          : 'a listed resource read (none is listed)';
+      return passOnNegativeProbe(what, ...seen);
+    }
+    const key = kind === 'prompts' ? 'name' : 'uri';
+    const got = await ctx.request(standard, get, { [key]: listed[key] }, String(listed[key]));
+    const shape = kind === 'prompts' ? 'messages' : 'contents';
+    const worked = Array.isArray(got.body?.result?.[shape]);
+    const line = `${String(listed[key])}; ${evidence(got, worked ? `${shape}[${got.body.result[shape].length}]` : (got.body?.error ?? got.text))}`;
+    return worked ? pass(line, ...seen) : fail(line, ...seen);
   };
 
 /** Prompts and resources, as listed and read (nothing but reads). */
@@ -58,7 +94,7 @@ export const PROMPTS_RESOURCES_CHECKS: Record<string, Check> = {
   'prompts.capability': async (ctx, standard) => {
     const declared = Boolean((await ctx.capabilities(standard)).prompts);
     const { items, answer } = await listAll(ctx, standard, 'prompts/list', 'prompts');
-    const line = evidence(answer, items ? `${items.length} prompts` : answer.body?.error);
+    const line = evidence(answer, items ? counted(items.length, 'prompt') : answer.body?.error);
     const what = `the \`prompts\` capability is ${declared ? '' : 'not '}declared`;
     // Prompts served without the capability is the defect; declared with none listed is allowed.
     return items?.length && !declared ? fail(what, line) : pass(what, line);
@@ -73,7 +109,9 @@ export const PROMPTS_RESOURCES_CHECKS: Record<string, Check> = {
       const args = (p.arguments as Record<string, unknown>[] | undefined) ?? [];
       return args.some((a) => typeof a?.name !== 'string') ? [`prompt ${name}: an argument without a name`] : [];
     });
-    return bad.length ? fail(...bad.slice(0, 10)) : pass(`${items.length} prompts, arguments as \`arguments[]\``);
+    return bad.length
+      ? fail(...bad.slice(0, 10))
+      : pass(`${counted(items.length, 'prompt')}, arguments as \`arguments[]\``);
   },
   'prompts.agent': async (ctx, standard) => {
     const { items } = await listAll(ctx, standard, 'prompts/list', 'prompts');
@@ -110,7 +148,7 @@ export const PROMPTS_RESOURCES_CHECKS: Record<string, Check> = {
     if (!uris.length) return notApplicable('no resources listed');
     const allowed = [...CORPORATE_SCHEMES, ...(own ? [own] : [])];
     const bad = uris.filter((u) => !allowed.includes(/^([a-z][a-z0-9+.-]*):/i.exec(u)?.[1] ?? ''));
-    const seen = `${uris.length} URIs; schemes allowed: ${allowed.join(', ')}`;
+    const seen = `${counted(uris.length, 'URI')}; schemes allowed: ${allowed.join(', ')}`;
     return bad.length ? fail(seen, ...bad.slice(0, 10).map((u) => `${u}: another scheme`)) : pass(seen);
   },
   'resources.read-shape': async (ctx, standard) => {
@@ -119,7 +157,7 @@ export const PROMPTS_RESOURCES_CHECKS: Record<string, Check> = {
     if (!first) return notApplicable('no resources listed');
     const read = await ctx.request(standard, 'resources/read', { uri: first.uri }, String(first.uri));
     const contents = read.body?.result?.contents as Record<string, unknown>[] | undefined;
-    const line = evidence(read, contents ? `${contents.length} contents` : read.body?.error);
+    const line = evidence(read, contents ? counted(contents.length, 'content item') : read.body?.error);
     if (!Array.isArray(contents) || !contents.length) return fail(`${first.uri}: no contents[]`, line);
     const bad = contents.filter(
       (c) =>
@@ -128,15 +166,29 @@ export const PROMPTS_RESOURCES_CHECKS: Record<string, Check> = {
         (typeof c.text !== 'string' && typeof c.blob !== 'string'),
     );
     return bad.length
-      ? fail(line, `${bad.length} contents lack uri, mimeType, or text/blob`)
+      ? fail(
+          line,
+          `${counted(bad.length, 'content item')} ${bad.length === 1 ? 'lacks' : 'lack'} uri, mimeType, or text/blob`,
+        )
       : pass(`${first.uri}`, line);
   },
   'resources.capabilities': async (ctx, standard) => {
     const resources = (await ctx.capabilities(standard)).resources;
-    const sub = await ctx.request(standard, 'resources/subscribe', { uri: 'compliance://no-such-resource' });
-    const line = `\`resources\` capability: ${JSON.stringify(resources ?? null)}; ${evidence(sub, sub.body?.error ?? sub.body?.result)}`;
-    // Subscriptions answered without being declared are the defect; declared ones may refuse an unknown URI.
-    return !resources?.subscribe && sub.body?.result !== undefined ? fail(line) : pass(line);
+    const declared = Boolean(resources?.subscribe);
+    // A listed resource, when there is one: a refusal then says "no subscriptions", not "no such resource".
+    const listed = readable('resources', (await listAll(ctx, standard, 'resources/list', 'resources')).items ?? []);
+    const uri = listed ? String(listed.uri) : 'compliance://no-such-resource';
+    const sub = await ctx.request(standard, 'resources/subscribe', { uri });
+    const line = `\`resources\` capability: ${JSON.stringify(resources ?? null)}; subscribe to ${uri}; ${evidence(sub, sub.body?.error ?? sub.body?.result)}`;
+    const subscribed = sub.body?.result !== undefined;
+    if (subscribed && listed) await ctx.request(standard, 'resources/unsubscribe', { uri });
+    // Subscriptions answered without being declared are the defect; declared ones must work on a listed resource.
+    if (!declared) {
+      if (subscribed) return fail(line);
+      return listed ? pass(line) : passOnNegativeProbe('a refusal of a listed resource (none is listed)', line);
+    }
+    if (!listed) return passOnNegativeProbe('a subscription to a listed resource (none is listed)', line);
+    return subscribed ? pass(line) : fail(line, 'subscriptions are declared, and one to a listed resource was refused');
   },
   'doc.project-version': async (ctx, standard) => {
     const fixed = (await listAll(ctx, standard, 'resources/list', 'resources')).items ?? [];

@@ -4,6 +4,7 @@ import { Check, CheckContext, fail, manual, pass, passInPart } from '../check-co
 import { CONTRACT_FILE, snapshotDrift } from './contract-snapshot';
 import { StandardVersion } from '../compliance.types';
 import { listTools } from './tools.checks';
+import { counted } from '../counted';
 
 /** The kinds of change Keep a Changelog names; any other `###` heading breaks the shape. */
 const CHANGE_KINDS = new Set(['Added', 'Changed', 'Deprecated', 'Removed', 'Fixed', 'Security']);
@@ -30,17 +31,19 @@ export const STATIC_CHECKS: Record<string, Check> = {
     const { tools } = await listTools(ctx, standard);
     const names = (tools ?? []).map((t) => String(t.name));
     const missing = names.filter((n) => !readme.includes(n));
-    const what = `README.md (${readme.split('\n').length} lines)`;
+    const what = `README.md (${counted(readme.split('\n').length, 'line')})`;
     const drift = snapshotDrift(ctx.dir, tools ?? []);
     const problems = [
-      ...(missing.length ? [`${what} does not name the tools ${missing.join(', ')}`] : []),
+      ...(missing.length
+        ? [`${what} does not name the ${missing.length === 1 ? 'tool' : 'tools'} ${missing.join(', ')}`]
+        : []),
       ...(drift ?? []).slice(0, 8),
       ...(drift?.length ? [`run \`npm run contract -- <app>\` and commit ${CONTRACT_FILE}`] : []),
     ];
     if (problems.length) return fail(...problems);
     return passInPart(
       'that the README describes each tool well enough for a client team',
-      `${what} names all ${names.length} listed tools`,
+      names.length === 1 ? `${what} names the one listed tool` : `${what} names all ${names.length} listed tools`,
       drift ? `${CONTRACT_FILE} matches what the server lists` : `no ${CONTRACT_FILE} in the folder (not compared)`,
     );
   },
@@ -58,7 +61,7 @@ export const STATIC_CHECKS: Record<string, Check> = {
     return problems.length
       ? fail(`CHANGELOG.md: ${problems.slice(0, 5).join('; ')}`)
       : pass(
-          `CHANGELOG.md: ${releases.length} sections (${releases.slice(0, 3).join(', ')}…), change kinds as Keep a Changelog names them`,
+          `CHANGELOG.md: ${counted(releases.length, 'section')} (${releases.slice(0, 3).join(', ')}…), change kinds as Keep a Changelog names them`,
         );
   },
 };

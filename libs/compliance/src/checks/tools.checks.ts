@@ -2,6 +2,7 @@ import { Check, CheckContext, fail, notApplicable, pass } from '../check-context
 import { Exchange, evidence } from '../http-probe';
 import { StandardVersion } from '../compliance.types';
 import { listAll } from './catalogue';
+import { counted } from '../counted';
 
 /** The same rule the platform enforces at boot: lower snake_case, a letter first, at most 64 characters. */
 const SNAKE_CASE = /^[a-z][a-z0-9_]{0,63}$/;
@@ -33,7 +34,7 @@ const eachTool =
     const { tools, answer } = await listTools(ctx, standard);
     if (!tools) return notApplicable(`${evidence(answer, answer.body?.error ?? '')}: no tools listed`);
     const problems = tools.map(bad).filter((p): p is string => p !== undefined);
-    const seen = evidence(answer, `${tools.length} tools`);
+    const seen = evidence(answer, counted(tools.length, 'tool'));
     return problems.length ? fail(seen, ...problems.slice(0, 10)) : pass(seen);
   };
 

@@ -40,13 +40,31 @@ export function suiteIn(repo: string): { cli: string; version: string } | undefi
 // eslint-disable-next-line no-control-regex -- ANSI colour codes are control characters by definition
 const plain = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '');
 
-/** Runs one scenario against `url` (on this Node, which the suite needs at 22 or later) and reads its verdict. */
-export function runScenario(cli: string, url: string, scenario: string, timeoutMs = 120_000): Promise<ScenarioResult> {
+/** The launcher that hands the suite its URL through the environment (beside this file, once built). */
+const LAUNCHER = join(__dirname, 'suite-launcher.js');
+
+/**
+ * Runs one scenario against `url` (on this Node, which the suite needs at 22 or later) and reads its verdict. The URL
+ * (which holds the proxy's secret) goes through the environment, never the command line; `signal` (the run's
+ * deadline) ends the scenario's process.
+ */
+export function runScenario(
+  cli: string,
+  url: string,
+  scenario: string,
+  signal?: AbortSignal,
+  timeoutMs = 120_000,
+): Promise<ScenarioResult> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      [cli, 'server', '--url', url, '--scenario', scenario],
-      { env: { ...process.env, NODE_OPTIONS: '' }, timeout: timeoutMs, maxBuffer: 32 * 1_048_576 },
+      [LAUNCHER, '--scenario', scenario],
+      {
+        env: { ...process.env, NODE_OPTIONS: '', COMPLIANCE_SUITE_CLI: cli, COMPLIANCE_SUITE_URL: url },
+        timeout: timeoutMs,
+        maxBuffer: 32 * 1_048_576,
+        ...(signal ? { signal } : {}),
+      },
       (_error, stdout, stderr) => {
         const out = plain(`${stdout}\n${stderr}`);
         const m = /Passed: (\d+)\/(\d+), (\d+) failed/.exec(out);
@@ -64,22 +82,23 @@ export function runScenario(cli: string, url: string, scenario: string, timeoutM
 
 /**
  * Runs the scenarios `concurrency` at a time (each is its own process, mostly waiting on the server), their verdicts
- * in the order given.
+ * in the order given; none is started once `signal` is aborted.
  */
 export async function runScenarios(
   cli: string,
   url: string,
   scenarios: string[],
+  signal?: AbortSignal,
   concurrency = 3,
 ): Promise<ScenarioResult[]> {
   const results: ScenarioResult[] = new Array(scenarios.length);
   let next = 0;
   const worker = async () => {
-    while (next < scenarios.length) {
+    while (next < scenarios.length && !signal?.aborted) {
       const i = next++;
-      results[i] = await runScenario(cli, url, scenarios[i]);
+      results[i] = await runScenario(cli, url, scenarios[i], signal);
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, scenarios.length) }, worker));
-  return results;
+  return results.filter((r) => r !== undefined);
 }
