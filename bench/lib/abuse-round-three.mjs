@@ -5,11 +5,13 @@
 //   fill      ten callers create tasks with 1 MB arguments until refused: what each kept, why it was refused, and
 //             Redis's used_memory growth against the deployment's bound (tasks.maxStoreBytes, 64 MiB) and the
 //             shipped maxmemory (200 MiB); a bystander is still served
+//   compliance  the compliance command against hostile servers (bench/lib/abuse-compliance.mjs)
 import Redis from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { dropRedisPrefix } from './redis.mjs';
 import { startServer } from './servers.mjs';
 import { AUTH_AUDIENCE, AUTH_ISSUER } from './settings.mjs';
+import { runComplianceAbuse } from './abuse-compliance.mjs';
 
 const EXTENSION = 'io.modelcontextprotocol/tasks';
 const CAPS = { elicitation: {}, extensions: { [EXTENSION]: {} } };
@@ -116,7 +118,9 @@ export async function runAbuseRoundThree(issuer) {
           ? 'PASS'
           : 'FAIL',
     };
-    return { cancel, fill, checks, failed: Object.values(checks).filter((v) => v === 'FAIL').length };
+    const compliance = await runComplianceAbuse();
+    Object.assign(checks, compliance.checks);
+    return { cancel, fill, compliance, checks, failed: Object.values(checks).filter((v) => v === 'FAIL').length };
   } finally {
     await server.stop();
     await dropRedisPrefix(prefix).catch(() => undefined);
@@ -136,6 +140,10 @@ export function printAbuseRoundThree(t) {
       `a bystander's task ran after ${ms(t.cancel.bystanderRanAfterMs)}, the caller's next after ${ms(t.cancel.askerRanAfterMs)}\n` +
       `  fill: 1 MB arguments: ${callers}; Redis used_memory +${t.fill.usedMemoryGrowthMB} MB (bound ${r1(STORE_BOUND_MB)} MB, ` +
       `shipped maxmemory ${SHIPPED_MAXMEMORY_MB} MiB); a bystander's tools/list ${t.fill.bystanderToolsList}\n` +
+      `  compliance: against an endless answer exit ${t.compliance.endless.exit} after ${t.compliance.endless.seconds} s, ` +
+      `peak RSS ${t.compliance.endless.peakRssMB} MB (the server got ${t.compliance.endless.serverSentMB} MB out); ` +
+      `against 9 s answers with --deadline ${t.compliance.slow.deadlineS}: exit ${t.compliance.slow.exit} after ` +
+      `${t.compliance.slow.seconds} s, peak RSS ${t.compliance.slow.peakRssMB} MB\n` +
       Object.entries(t.checks)
         .map(([k, v]) => `  ${k}: ${v}`)
         .join('\n'),
