@@ -25,6 +25,7 @@ import { McpTaskEvents } from './task-events';
 import { McpTaskWatch } from './task-watch';
 import { McpTaskRunGate, laterMs } from './task-run-gate';
 import { failed, failedWith, principalOf } from './task-run.util';
+import { runOutcome } from './task-run-outcome';
 import { TaskInputs } from './task-inputs';
 import { taskStatusSink } from './task-status.sink';
 import { McpTaskObserver } from './task-observer';
@@ -145,8 +146,10 @@ export class McpTaskRunner implements OnApplicationBootstrap, OnModuleDestroy {
     let outcome = 'failed';
     try {
       const patch = await context.with(observed.ctx, () => this.execute(started, entry, controller));
-      const after = run.handedOn ? undefined : await this.retrying(id, () => this.store.update(id, () => patch));
-      outcome = run.handedOn ? 'handed_on' : (after?.status ?? 'failed');
+      // `null`: the store answered but no longer has the task (emptied under the run): the outcome is `lost`.
+      const write = async () => (await this.store.update(id, () => patch)) ?? null;
+      const after = run.handedOn ? undefined : await this.retrying(id, write);
+      outcome = await runOutcome(this.store, started, run.handedOn, after);
       await this.events.changed(id);
     } finally {
       // The run is over: whatever it left waiting (a question it raced against something else) stops now.
