@@ -2,7 +2,11 @@
 // HOST:PORT (default 127.0.0.1:3000), with no session affinity: scale-out tried on one machine. Each replica
 // listens on its own ephemeral port and metrics port; sessions, limits and messages are shared through Redis
 // (REDIS_URL, default redis://127.0.0.1:6379). With no issuer configured they all trust the local development
-// issuer (one key in .mcp-dev/), so one token works on every replica. Ctrl-C stops them all.
+// issuer (one key in .mcp-dev/), so one token works on every replica. Ctrl-C (or SIGTERM to this process) stops
+// them all. A replica that dies while serving (kill -9, a crash) is named with its exit code or signal and taken
+// out of the rotation; the others keep serving. It is not restarted: what the deployment does without it (its
+// tasks handed on, its sessions served by the others) is what this command lets you watch; restarting is the
+// orchestrator's job in production. When the last replica dies, the command exits 1.
 import { spawn, spawnSync } from 'node:child_process';
 import { createServer, request } from 'node:http';
 import { createConnection } from 'node:net';
@@ -31,12 +35,17 @@ if (built.status !== 0) process.exit(built.status ?? 1);
 const cli = readCli(root);
 const entry = entryOf(root, cli, names[0] ?? defaultApp(cli));
 
+/** The replicas serving now, in start order: a replica that dies leaves the rotation. */
 const upstreams = [];
 const children = [];
+let stopping = false;
+let proxy;
 for (let i = 1; i <= replicas; i++) upstreams.push(await startReplica(i));
-const proxy = createServer((req, res) => {
+proxy = createServer((req, res) => {
+  if (upstreams.length === 0) return void res.writeHead(502).end();
   // Round robin, request by request: a session's next request may land on any replica.
-  const target = upstreams[(proxy.turn = ((proxy.turn ?? -1) + 1) % upstreams.length)];
+  proxy.turn = ((proxy.turn ?? -1) + 1) % upstreams.length;
+  const target = upstreams[proxy.turn].url;
   const upstream = request(
     { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
     (answer) => {
@@ -60,7 +69,7 @@ proxy.listen(Number(process.env.PORT ?? 3000), host, () => {
 
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, stopAll);
 
-/** One replica on an ephemeral port, resolved with its URL once it listens. */
+/** One replica on an ephemeral port, resolved with `{ i, child, url }` once it listens. */
 function startReplica(i) {
   const env = { ...process.env, HOST: '127.0.0.1', PORT: '0', MCP_METRICS_PORT: '0', MCP_STORE: 'redis' };
   env.REDIS_URL = redisUrl.href;
@@ -69,24 +78,49 @@ function startReplica(i) {
   children.push(child);
   return new Promise((ok) => {
     let seen = '';
+    let replica;
     child.stderr.on('data', (d) => {
       process.stderr.write(d);
+      if (replica) return;
       seen += d.toString();
       const m = /listening on (http:\/\/\S+)/.exec(seen);
-      if (m && !child.announced) ok((child.announced = new URL(m[1])));
+      if (!m) return;
+      replica = { i, child, url: new URL(m[1]) };
+      process.stderr.write(`replica ${i} (pid ${child.pid}) serving on ${replica.url.origin}\n`);
+      ok(replica);
     });
-    child.on('exit', (code) => {
-      process.stderr.write(`replica ${i} exited with ${code}\n`);
-      if (!child.announced || !stopping) stopAll(1);
+    child.on('exit', (code, signal) => {
+      const how = signal ? `killed by ${signal}` : `exit code ${code}`;
+      if (stopping) return void process.stderr.write(`replica ${i} exited with ${code ?? signal}\n`);
+      if (!replica) {
+        // It never served: the app does not start (a broken build, a bad setting), so neither will the others.
+        process.stderr.write(`replica ${i} (pid ${child.pid}) exited before it listened (${how})\n`);
+        return stopAll(1);
+      }
+      died(replica, how);
     });
   });
 }
 
-let stopping = false;
+/** A serving replica died (kill -9, a crash): named, taken out of the rotation; the others keep serving. */
+function died(replica, how) {
+  const at = upstreams.indexOf(replica);
+  if (at >= 0) upstreams.splice(at, 1);
+  const left = upstreams.length;
+  process.stderr.write(
+    `replica ${replica.i} (pid ${replica.child.pid}, ${replica.url.origin}) died: ${how}; not restarted, ` +
+      `${left} of ${replicas} replica${replicas === 1 ? '' : 's'} still serving\n`,
+  );
+  if (left === 0) {
+    process.stderr.write('no replica left: stopping\n');
+    stopAll(1);
+  }
+}
+
 function stopAll(code = 0) {
   if (stopping) return;
   stopping = true;
-  proxy.close();
+  proxy?.close();
   const alive = children.filter((c) => c.exitCode === null && c.signalCode === null);
   if (alive.length === 0) process.exit(typeof code === 'number' ? code : 0);
   let left = alive.length;

@@ -17,9 +17,12 @@ const request = (id: string | number, method: string, params: Record<string, unk
 describe('2026-07-28 over stdio, by hand', () => {
   let server: RawStdioServer;
 
-  beforeEach(() => {
+  // Each test starts once the server has booted (a probe answered): its own waits then time what its requests cause,
+  // not the process start and Nest's boot, which a loaded machine stretches past 5 s.
+  beforeEach(async () => {
     server = new RawStdioServer();
-  });
+    await server.booted();
+  }, 60_000);
   afterEach(async () => {
     server.child.stdin!.end();
     await server.exited;

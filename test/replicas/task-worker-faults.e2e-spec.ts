@@ -25,7 +25,7 @@ describe('tasks when a worker dies or Redis is cut', () => {
       trio.proxy = await startRoundRobinProxy(trio.replicas.map((r) => new URL(r.url).origin));
       closers.push(() => trio.proxy.close());
       trio.mcp = `${trio.proxy.origin}/mcp`;
-    }, 60_000);
+    }, 120_000);
     const recordOf = async (taskId: string) => {
       const json = await suite.redis.hget(`${suite.prefix}${group}:{tasks}:task:${taskId}`, 'j');
       return json ? (JSON.parse(json) as { attempts: number; status: string }) : undefined;
@@ -90,12 +90,22 @@ describe('tasks when a worker dies or Redis is cut', () => {
         envFor('cut', { REDIS_URL: `redis://127.0.0.1:${link.port}`, MCP_READY_CACHE_MS: '0' }),
       );
       servers.push(...trio.replicas);
+      // Listening is not yet ready: each replica has its Redis connections (through the link) up first.
+      for (const replica of trio.replicas)
+        await until(
+          `replica ${replica.url} to be ready`,
+          30_000,
+          () => fetch(new URL('/ready', replica.url)).then((r) => r.status),
+          (status) => status === 200,
+        );
       const proxy = await startRoundRobinProxy(trio.replicas.map((r) => new URL(r.url).origin));
       closers.push(() => proxy.close());
       trio.mcp = `${proxy.origin}/mcp`;
-    }, 60_000);
+    }, 120_000);
 
     it('answers tasks/get with 503 -32006 on every replica during the cut, and the task completes once Redis is back', async () => {
+      // On a loaded machine a creation can still be refused (503, the limits store's 1 s command timeout): createTask
+      // retries it until the store answers, as a client is told to.
       const taskId = await createTask(trio.mcp, 'bulk_export', { steps: 40, stepMs: 100 });
       await until(
         `task ${taskId} to report progress`,

@@ -15,37 +15,49 @@ export interface OwnRedis {
   url: string;
   pause(): void;
   kill(): Promise<void>;
+  /** Kills it and starts a new, empty one on the same port (a Redis restarted without its data). */
+  restartEmpty(): Promise<void>;
   stop(): Promise<void>;
 }
 
 export async function startOwnRedis(): Promise<OwnRedis> {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-own-redis-'));
   const port = await freePort();
-  const child = spawn(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'],
-    { stdio: 'ignore' },
-  );
+  let child = await serve(port, dir);
   const kill = (): Promise<void> => end(child);
-  const deadline = Date.now() + 15_000;
-  while (cli(port, ['PING']) !== 'PONG') {
-    if (Date.now() > deadline || child.exitCode !== null) {
-      await kill();
-      rmSync(dir, { recursive: true, force: true });
-      throw new Error(`redis-server on port ${port} did not come up`);
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
   return {
     port,
     url: `redis://127.0.0.1:${port}`,
     pause: () => void child.kill('SIGSTOP'),
     kill,
+    async restartEmpty() {
+      await kill();
+      child = await serve(port, dir);
+    },
     async stop() {
       await kill();
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** redis-server on `port`, nothing saved to disk, resolved once it answers PING. */
+async function serve(port: number, dir: string): Promise<ChildProcess> {
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'],
+    { stdio: 'ignore' },
+  );
+  const deadline = Date.now() + 15_000;
+  while (cli(port, ['PING']) !== 'PONG') {
+    if (Date.now() > deadline || child.exitCode !== null) {
+      await end(child);
+      rmSync(dir, { recursive: true, force: true });
+      throw new Error(`redis-server on port ${port} did not come up`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return child;
 }
 
 /** SIGKILL (a stopped process takes it too), resolved once the process is gone. */

@@ -1,6 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { STDIO_SERVER, WireMessage, serverEnv } from './stdio-clients';
 import { waitFor } from './wait';
+import { MODERN_META } from './modern-post';
 import { reportStreamErrors } from './child-streams';
 
 /**
@@ -47,6 +48,22 @@ export class RawStdioServer {
       throw new Error(`${(e as Error).message}\nstdout:\n${this.stdout}\nstderr:\n${this.stderr}`, { cause: e });
     }
     return find()!;
+  }
+
+  /**
+   * Resolves once the server answers a 2026-07-28 `server/discover` probe (id `boot`), i.e. once it has booted: a
+   * test that then waits for what its own requests cause waits for that alone, not for the process start and Nest's
+   * boot besides, which a busy machine (two cores shared with other suites' servers) stretches past 5 s. A probe
+   * changes nothing: the server keeps no state for it.
+   */
+  async booted(): Promise<void> {
+    this.send({
+      jsonrpc: '2.0',
+      id: 'boot',
+      method: 'server/discover',
+      params: { _meta: MODERN_META },
+    });
+    await this.response('boot', 30_000);
   }
 
   /**

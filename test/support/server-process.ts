@@ -80,7 +80,9 @@ export function startHttpServer(main: string, env: Record<string, string> = {}, 
   let out = '';
   reportStreamErrors(child, (line) => (err += line));
   return new Promise((resolvePromise, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${err}`)), 20_000);
+    // A guard against a hang, not an expectation of speed: three replicas booting at once on a machine whose two cores
+    // are shared with other suites' servers have taken longer than 20 s.
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${err}`)), 60_000);
     child.stderr!.on('data', (d: Buffer) => {
       err += d.toString();
       const m = /listening on (http:\/\/[^\s]+)/.exec(err);

@@ -18,6 +18,14 @@ export const FINAL = ['completed', 'failed', 'cancelled'];
 /** An id of the right shape that was never issued. */
 export const NEVER_ISSUED = 'AAAAAAAAAAAAAAAAAAAAAA';
 
+/**
+ * The limits store could not be reached (503, `-32006`, `limit_store_unavailable`): the call was refused before it
+ * did anything, so a retry is safe. (Not `task_store_unavailable`: a creation whose store write timed out may have
+ * stored the task all the same.)
+ */
+const storeUnavailable = (answer: Answer) =>
+  answer.status === 503 && answer.error?.code === -32006 && answer.error?.data?.reason === 'limit_store_unavailable';
+
 /** One 2026-07-28 request's HTTP status and JSON-RPC answer. */
 export interface Answer {
   status: number;
@@ -84,9 +92,21 @@ export function taskReplicaSuite() {
   /** `tasks/get` of `taskId`, as alice unless `token` says otherwise. */
   const getTask = (url: string, taskId: string, token = tokens.alice) => rpc(url, 'tasks/get', { taskId }, token);
 
-  /** Creates a task and returns its id (fails with the answer when the call was not answered with a task). */
+  /**
+   * Creates a task and returns its id (fails with the answer when the call was not answered with a task). A 503
+   * `limit_store_unavailable` (refused before anything was made) is what a client is told to retry, so it is retried
+   * until the limits store answers again (within 30 s): a replica whose Redis commands time out on a loaded machine
+   * (the 1 s command timeout), or that is still reconnecting after a cut, says so, and the suites' point is what
+   * follows the creation.
+   */
   async function createTask(url: string, name: string, args: Record<string, unknown>): Promise<string> {
-    const created = await call(url, name, args);
+    const created = await until(
+      `${name} to be answered by a replica whose limits store answers`,
+      30_000,
+      () => call(url, name, args),
+      (answer) => !storeUnavailable(answer),
+      200,
+    );
     if (created.result?.resultType !== 'task' || typeof created.result.taskId !== 'string')
       throw new Error(`${name} was not answered with a task: ${JSON.stringify(created)}`);
     return created.result.taskId as string;
@@ -161,7 +181,7 @@ export function taskReplicaSuite() {
     const pair = { front: undefined as unknown as RunningServer, worker: undefined as unknown as RunningServer };
     beforeAll(async () => {
       [pair.front, pair.worker] = await Promise.all([start(group, { MCP_TASK_WORKER: 'false' }), start(group)]);
-    }, 60_000);
+    }, 120_000);
     const recordOf = async (taskId: string) => {
       const json = await redis.hget(`${prefix}${group}:{tasks}:task:${taskId}`, 'j');
       return json ? (JSON.parse(json) as { attempts: number; status: string }) : undefined;

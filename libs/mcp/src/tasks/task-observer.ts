@@ -48,7 +48,7 @@ export class McpTaskObserver {
     });
     this.finished = new Counter({
       name: 'mcp_task_runs_total',
-      help: 'Task runs ended on this replica, by tool and outcome (completed, failed, cancelled).',
+      help: 'Task runs ended on this replica, by tool and outcome (completed, failed, cancelled, handed_on, lost).',
       labelNames: ['tool', 'status'],
       registers,
     });

@@ -26,6 +26,7 @@ import { McpTaskEvents } from './task-events';
 import { McpTaskWatch } from './task-watch';
 import { McpTaskRunGate, laterMs } from './task-run-gate';
 import { failed, failedWith, principalOf, untilStopped } from './task-run.util';
+import { runOutcome } from './task-run-outcome';
 import { TaskInputs } from './task-inputs';
 import { taskStatusSink } from './task-status.sink';
 import { McpTaskObserver } from './task-observer';
@@ -152,8 +153,10 @@ export class McpTaskRunner implements OnApplicationBootstrap, OnModuleDestroy {
       // freed now, and whatever the tool returns later is dropped.
       const work = context.with(observed.ctx, () => this.execute(started, entry, controller));
       const patch = await untilStopped(work, controller.signal);
-      const after = run.handedOn ? undefined : await this.retrying(id, () => this.record(id, patch));
-      outcome = run.handedOn ? 'handed_on' : (after?.status ?? 'failed');
+      // `null`: the store answered but no longer has the task (emptied under the run): the outcome is `lost`.
+      const write = async () => (await this.record(id, patch)) ?? null;
+      const after = run.handedOn ? undefined : await this.retrying(id, write);
+      outcome = await runOutcome(this.store, started, run.handedOn, after);
       await this.events.changed(id);
     } finally {
       // The run is over: whatever it left waiting (a question it raced against something else) stops now.
