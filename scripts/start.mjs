@@ -2,11 +2,21 @@
 // <app> …]`.
 // Builds an application project of nest-cli.json when something it reads changed, and runs it on this Node (the
 // project's Node 24 under npm). Build output goes to stderr, so that over stdio stdout carries MCP messages only.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { constants } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fingerprint, upToDate, writeStamp } from './lib/build-stamp.mjs';
-import { appsUnderApps, defaultApp, entryOf, isApplication, outDirOf, readCli, tsconfigOf } from './lib/projects.mjs';
+import {
+  appsUnderApps,
+  buildSettingsOf,
+  defaultApp,
+  entryOf,
+  isApplication,
+  outDirOf,
+  readCli,
+  tsconfigOf,
+} from './lib/projects.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const flags = new Set(process.argv.slice(2).filter((a) => a.startsWith('--')));
@@ -28,44 +38,52 @@ for (const name of targets) {
 
 const nest = join(root, 'node_modules/.bin/nest');
 const [name] = targets;
+// SIGINT/SIGTERM, from a terminal or sent to `npm start`'s own process id (npm passes them on to this script, which
+// its package.json line runs with `exec` so that no shell sits in between): passed to the build or the server
+// running now, and this script exits as it does; with neither running, it exits at once.
+let running;
+for (const signal of ['SIGTERM', 'SIGINT']) {
+  process.on(signal, () => (running ? running.kill(signal) : process.exit(signal === 'SIGINT' ? 130 : 143)));
+}
 if (flags.has('--watch')) {
   // Nest's own watch mode: recompiles on change and restarts the server.
-  const child = spawn(nest, ['start', name, '--watch'], { cwd: root, stdio: 'inherit' });
-  forwardSignals(child);
+  exitWith(spawn(nest, ['start', name, '--watch'], { cwd: root, stdio: 'inherit' }));
 } else {
-  for (const target of targets) buildIfChanged(target);
+  for (const target of targets) await buildIfChanged(target);
   if (!flags.has('--build-only')) {
-    const child = spawn(process.execPath, [entryOf(root, cli, name), ...(flags.has('--stdio') ? ['--stdio'] : [])], {
-      cwd: root,
-      stdio: 'inherit',
-    });
-    forwardSignals(child);
+    const args = [entryOf(root, cli, name), ...(flags.has('--stdio') ? ['--stdio'] : [])];
+    exitWith(spawn(process.execPath, args, { cwd: root, stdio: 'inherit' }));
   }
 }
 
 /**
  * `nest build <app>` unless nothing it reads changed since its last build (see lib/build-stamp.mjs). The build is
  * incremental (the app's tsconfig sets `incremental`) and never empties the output folder (`deleteOutDir: false`
- * in nest-cli.json), so a replica already running from it keeps its files.
+ * in nest-cli.json), so a replica already running from it keeps its files. Of nest-cli.json only what builds this app
+ * counts (lib/projects.mjs buildSettingsOf): generating or removing another app does not rebuild this one.
  */
-function buildIfChanged(app) {
+async function buildIfChanged(app) {
   const project = cli.projects[app];
   const stamp = join(outDirOf(root, cli, app), '.mcp-build-stamp');
-  const inputs = [project.root, 'libs', 'tsconfig.json', 'nest-cli.json', 'package-lock.json', tsconfigOf(cli, app)];
-  const print = fingerprint(root, inputs);
+  const inputs = [project.root, 'libs', 'tsconfig.json', 'package-lock.json', tsconfigOf(cli, app)];
+  const print = fingerprint(root, inputs, buildSettingsOf(cli, app));
   if (upToDate(stamp, print, [entryOf(root, cli, app)])) {
     process.stderr.write(`${app}: build up to date (nothing changed since the last one)\n`);
     return;
   }
   process.stderr.write(`${app}: building (something it reads changed since the last build)…\n`);
-  const built = spawnSync(nest, ['build', app], { cwd: root, stdio: ['ignore', process.stderr, process.stderr] });
-  if (built.status !== 0) fail(`build of "${app}" failed (see above)`, built.status ?? 1);
+  // Asynchronous, so that a signal reaches the build (and this script) while it runs.
+  running = spawn(nest, ['build', app], { cwd: root, stdio: ['ignore', process.stderr, process.stderr] });
+  const [code, signal] = await new Promise((done) => running.on('exit', (...result) => done(result)));
+  running = undefined;
+  if (signal) process.exit(128 + (constants.signals[signal] ?? 1));
+  if (code !== 0) fail(`build of "${app}" failed (see above)`, code ?? 1);
   writeStamp(stamp, print);
 }
 
 /** The server handles SIGTERM/SIGINT itself (drain, close); this wrapper passes them on and exits as it does. */
-function forwardSignals(child) {
-  for (const signal of ['SIGTERM', 'SIGINT']) process.on(signal, () => child.kill(signal));
+function exitWith(child) {
+  running = child;
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 }
 

@@ -30,8 +30,17 @@ describe('JWT authentication (passport-jwt + JWKS)', () => {
     );
     if (error) expect(challenge).toContain(`error="${error}"`);
     else expect(challenge).not.toContain('error=');
-    expect(await res.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32001 } });
+    const body = (await res.json()) as { error: { message: string } };
+    expect(body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32001 } });
     expect(await ticketExists(title)).toBe(false);
+    return { description: /error_description="([^"]*)"/.exec(challenge)?.[1], message: body.error.message };
+  };
+  /** A refused token's 401 names the check that failed, in the challenge and the body alike, and no expected value. */
+  const expectInvalidToken = async (token: string, failed: string) => {
+    const { description, message } = await expectRefused(token, 401, 'invalid_token');
+    expect(description).toBe(failed);
+    expect(message).toBe(`Unauthorized: ${failed}`);
+    for (const expected of ['mcp:desk', issuer.issuer]) expect(message).not.toContain(expected);
   };
 
   beforeAll(async () => {
@@ -55,17 +64,17 @@ describe('JWT authentication (passport-jwt + JWKS)', () => {
   });
 
   it.each([
-    ['expired', { expiresIn: -120 }],
-    ['not yet valid (nbf beyond the allowed skew)', { notBefore: 300 }],
-    ['from another issuer', { iss: 'https://evil.example' }],
-    ['for another audience', { aud: 'mcp:other-service' }],
-  ])('refuses a token that is %s with 401 invalid_token', async (_what, o) => {
-    await expectRefused(await issuer.mint(o), 401, 'invalid_token');
+    ['expired', { expiresIn: -120 }, 'The access token has expired (exp)'],
+    ['not yet valid (nbf beyond the allowed skew)', { notBefore: 300 }, 'The access token is not valid yet (nbf)'],
+    ['from another issuer', { iss: 'https://evil.example' }, 'The access token is from another issuer (iss)'],
+    ['for another audience', { aud: 'mcp:other-service' }, 'The access token is for another audience (aud)'],
+  ])('refuses a token that is %s with 401 invalid_token, saying which claim failed', async (_what, o, failed) => {
+    await expectInvalidToken(await issuer.mint(o), failed);
   });
 
   it('refuses tokens without exp or without sub (required by the corporate profile)', async () => {
-    await expectRefused(await issuer.mint({ omit: ['exp'] }), 401, 'invalid_token');
-    await expectRefused(await issuer.mint({ omit: ['sub'] }), 401, 'invalid_token');
+    await expectInvalidToken(await issuer.mint({ omit: ['exp'] }), 'The access token has no expiry (exp)');
+    await expectInvalidToken(await issuer.mint({ omit: ['sub'] }), 'The access token has no subject (sub)');
   });
 
   it('does not treat scope "*" from the corporate issuer as every scope (only development tokens get that)', async () => {
@@ -102,9 +111,13 @@ describe('JWT authentication (passport-jwt + JWKS)', () => {
 
   it('refuses a tampered signature and tampered claims', async () => {
     const [h, p, s] = (await issuer.mint()).split('.');
-    await expectRefused(`${h}.${p}.${s.slice(0, -4)}${s.slice(-4) === 'AAAA' ? 'BBBB' : 'AAAA'}`, 401, 'invalid_token');
+    const tampered = `${h}.${p}.${s.slice(0, -4)}${s.slice(-4) === 'AAAA' ? 'BBBB' : 'AAAA'}`;
+    await expectInvalidToken(tampered, 'The access token signature does not verify');
     const claims = JSON.parse(Buffer.from(p, 'base64url').toString());
-    await expectRefused(`${h}.${b64({ ...claims, sub: 'admin' })}.${s}`, 401, 'invalid_token');
+    await expectInvalidToken(
+      `${h}.${b64({ ...claims, sub: 'admin' })}.${s}`,
+      'The access token signature does not verify',
+    );
   });
 
   it('refuses an unknown kid, and accepts it after the issuer rotates it in (no restart)', async () => {

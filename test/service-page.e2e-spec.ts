@@ -77,6 +77,8 @@ describe('service page in headless Chromium', () => {
     expect(await page.textContent('#service-title')).toBe('Desk');
     expect(await page.textContent('#service-name')).toBe('desk');
     expect(await page.textContent('#service-version')).toBe(`v${VERSION}`);
+    // Both eras the server speaks, not only the session era's latest revision.
+    expect(await page.textContent('#service-protocols')).toMatch(/^protocols 2026-07-28 \(stateless\) · 2025-11-25, /);
     const endpoints = await page.textContent('#endpoints');
     for (const path of [
       '/mcp',

@@ -8,9 +8,12 @@ import { join, relative } from 'node:path';
 // Not read by a build: tests, output, and the files the contract gate and the team write beside the code.
 const SKIPPED = new Set(['node_modules', 'dist', '.git', 'test', 'mcp-contract.json', 'CHANGELOG.md']);
 
-/** A fingerprint of the files under `paths` (files or folders, relative to `root`); tests and build output left out. */
-export function fingerprint(root, paths) {
-  const hash = createHash('sha256').update(process.version);
+/**
+ * A fingerprint of the files under `paths` (files or folders, relative to `root`; tests and build output left out)
+ * and of `settings`, a text the caller derives from files it reads only in part (nest-cli.json).
+ */
+export function fingerprint(root, paths, settings = '') {
+  const hash = createHash('sha256').update(process.version).update(`${settings}\n`);
   const visit = (path) => {
     if (!existsSync(path)) return hash.update(`missing ${relative(root, path)}\n`);
     const stat = statSync(path);

@@ -36,3 +36,21 @@ export function outDirOf(root, cli, name) {
 export function entryOf(root, cli, name) {
   return join(outDirOf(root, cli, name), `${cli.projects[name].entryFile}.js`);
 }
+
+/**
+ * What nest-cli.json says about building `name`, as a text to fingerprint: the shared settings, the project itself
+ * and the libraries, but not the other applications, nor the default app (`root`, `sourceRoot`, the shared
+ * `tsConfigPath` when the project has its own): generating or removing another app changes only those.
+ */
+export function buildSettingsOf(cli, name) {
+  const { projects = {}, root: _root, sourceRoot: _sourceRoot, compilerOptions = {}, ...shared } = cli;
+  const project = projects[name];
+  const { tsConfigPath, ...sharedCompiler } = compilerOptions;
+  const libraries = Object.entries(projects).filter(([, p]) => p.type !== 'application');
+  return JSON.stringify({
+    shared,
+    compilerOptions: project.compilerOptions?.tsConfigPath ? sharedCompiler : { ...sharedCompiler, tsConfigPath },
+    project,
+    libraries,
+  });
+}

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { freeAppName } from '../support/free-app-name';
 import { copyRepository, run } from '../support/repo-copy';
 import { RunningServer, startHttpServer } from '../support/server-process';
 import { serverEnv } from '../support/stdio-clients';
@@ -66,6 +67,37 @@ describe('npm start scripts', () => {
     for (const line of lines) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
     expect(JSON.parse(lines[1]).result.tools.length).toBeGreaterThan(0);
     expect(code).toBe(0);
+  });
+
+  it('a SIGINT sent to `npm start`’s own process id stops the server, and npm exits', async () => {
+    const npm = spawn('npm', ['start', '--', 'desk'], {
+      cwd: ROOT,
+      env: serverEnv({ PORT: '0', MCP_METRICS_PORT: 'false', FORCE_COLOR: '0' }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    npm.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    npm.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    let exited = false;
+    npm.on('exit', () => (exited = true));
+    try {
+      await waitFor(
+        () => /desk MCP server listening on http:\/\/127\.0\.0\.1:\d+\/mcp/.test(output),
+        () => output,
+        120_000,
+      );
+      const health = /listening on (http:\/\/[^\s]+)/.exec(output)![1].replace('/mcp', '/health');
+      expect((await fetch(health)).status).toBe(200);
+      process.kill(npm.pid!, 'SIGINT'); // npm only: not its process group, as a terminal's Ctrl-C would
+      await waitFor(
+        () => exited,
+        () => `npm did not exit after SIGINT:\n${output}`,
+      );
+      // npm waits for its script, which waits for the server: nothing answers any more.
+      await expect(fetch(health)).rejects.toThrow();
+    } finally {
+      if (!exited) npm.kill('SIGKILL');
+    }
   });
 
   it('`npm start -- <unknown>` fails with exit 2 and lists the apps', () => {
@@ -134,6 +166,11 @@ describe('npm start builds only what changed (in a temporary copy of the reposit
     dir = copyRepository('mcp-start-fresh-');
     const build = () => run(dir, 'npm', ['run', '-s', 'build', '--', 'desk']);
     expect(build()).not.toContain('build up to date');
+    expect(build()).toContain('desk: build up to date (nothing changed since the last one)');
+    // A new app changes nest-cli.json, but nothing this one's build reads from it.
+    const other = freeAppName(dir, 'orders');
+    run(dir, 'npm', ['run', '-s', 'g', '--', 'mcp-server', other]);
+    expect(JSON.parse(readFileSync(join(dir, 'nest-cli.json'), 'utf8')).projects[other]).toBeDefined();
     expect(build()).toContain('desk: build up to date (nothing changed since the last one)');
     const entry = join(dir, 'dist/fixtures/desk/test/fixtures/desk/src/main.js');
     server = await startHttpServer(entry, { MCP_AUTH_DISABLED: 'true' }, dir);

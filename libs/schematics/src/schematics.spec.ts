@@ -1,9 +1,20 @@
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { HostTree } from '@angular-devkit/schematics';
 import { SchematicTestRunner, UnitTestTree } from '@angular-devkit/schematics/testing';
 
 /** The compiled collection (the test command builds libs/schematics first, as `npm ci` does via prepare). */
 const runner = new SchematicTestRunner('@app/mcp-schematics', resolve(__dirname, '../collection.json'));
+const REPO = resolve(__dirname, '../../..');
+
+/** A heading's anchor as Markdown renderers make it: lower case, punctuation dropped, spaces to hyphens. */
+const slug = (heading: string) =>
+  heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^a-z0-9 -]/g, '')
+    .replace(/ /g, '-');
+const headingSlugs = (markdown: string) => [...markdown.matchAll(/^#{1,6} (.+)$/gm)].map(([, h]) => slug(h));
 
 const APP_MODULE = `import { Module } from '@nestjs/common';
 import { McpModule } from '@app/mcp';
@@ -32,6 +43,25 @@ function workspace(): UnitTestTree {
 
 const inShop = { sourceRoot: 'apps/shop/src', project: 'shop' };
 
+/** The README section the prompt and resource generators fill (as `nest g mcp-server` writes it), plus `rows`. */
+function readmeWith(...rows: string[]): string {
+  const table = [
+    '| Prompt or resource | Kind | What it does |',
+    '| --- | --- | --- |',
+    '| `agent_brief` | prompt | Built in. |',
+    ...rows,
+  ];
+  return `# shop\n\n## Prompts and resources\n\n${table.join('\n')}\n\n## Run\n`;
+}
+
+/** The workspace with the app's README and CHANGELOG, as `nest g mcp-server` writes them. */
+function withAppDocs(): UnitTestTree {
+  const tree = workspace();
+  tree.create('apps/shop/README.md', readmeWith());
+  tree.create('apps/shop/CHANGELOG.md', '# Changelog\n\n## [Unreleased]\n\n## [0.1.0]\n');
+  return tree;
+}
+
 /** Runs a schematic that must refuse: the one-line message, and not one file written or changed. */
 async function expectRefusal(schematic: string, options: object, message: string): Promise<void> {
   const tree = workspace();
@@ -49,8 +79,15 @@ describe('mcp-tool', () => {
     tree.create('apps/shop/CHANGELOG.md', '# Changelog\n\n## [Unreleased]\n\n## [0.1.0]\n');
     const out = await runner.runSchematic('mcp-tool', { name: 'find-order', ...inShop }, tree);
     expect(out.readContent('/apps/shop/CHANGELOG.md')).toBe(
-      '# Changelog\n\n## [Unreleased]\n\n### Added\n- Tool `find_order` (generated; say what it does).\n\n## [0.1.0]\n',
+      '# Changelog\n\n## [Unreleased]\n\n### Added\n- Tool `find_order`: TODO: say what it does.\n\n## [0.1.0]\n',
     );
+  });
+
+  it('leaves no generated value without a TODO: marker: the argument example is one too', async () => {
+    const tree = await runner.runSchematic('mcp-tool', { name: 'find-order', ...inShop }, workspace());
+    const dto = tree.readContent('/apps/shop/src/find-order/dto/find-order.dto.ts');
+    const examples = /examples: \[([^\]]*)\]/.exec(dto)?.[1];
+    expect(examples).toMatch(/^'TODO: /);
   });
 
   it('lists the new tool in the Tools table of the app README (the acceptance check wants every tool named there)', async () => {
@@ -187,6 +224,16 @@ describe('mcp-prompt', () => {
     expect(tree.readContent('/apps/shop/src/app.module.ts')).toContain('providers: [DailySummaryPrompts]');
   });
 
+  it('notes the prompt in the CHANGELOG and lists it in the README table of prompts and resources, each with a TODO:', async () => {
+    const out = await runner.runSchematic('mcp-prompt', { name: 'daily-summary', ...inShop }, withAppDocs());
+    expect(out.readContent('/apps/shop/CHANGELOG.md')).toContain(
+      '### Added\n- Prompt `daily_summary`: TODO: say what it does.\n',
+    );
+    expect(out.readContent('/apps/shop/README.md')).toBe(
+      readmeWith('| `daily_summary` | prompt | TODO: say what it does, as its description does. |'),
+    );
+  });
+
   it.each([
     [
       { name: 'Daily_Summary' },
@@ -204,6 +251,24 @@ describe('mcp-resource', () => {
     const resource = tree.readContent('/apps/shop/src/price-list/price-list.resources.ts');
     expect(resource).toContain("uri: 'shop://price-list'");
     expect(resource).toContain('@McpResource(');
+  });
+
+  it('names the resource by its MCP name in the CHANGELOG and by its URI in the README, each with a TODO:', async () => {
+    const out = await runner.runSchematic('mcp-resource', { name: 'price-list', ...inShop }, withAppDocs());
+    expect(out.readContent('/apps/shop/CHANGELOG.md')).toContain(
+      '### Added\n- Resource `price_list` (`shop://price-list`): TODO: say what it does.\n',
+    );
+    expect(out.readContent('/apps/shop/README.md')).toBe(
+      readmeWith('| `shop://price-list` | resource | TODO: say what it does, as its description does. |'),
+    );
+    const template = await runner.runSchematic(
+      'mcp-resource',
+      { name: 'invoice', ...inShop, type: 'template' },
+      withAppDocs(),
+    );
+    expect(template.readContent('/apps/shop/README.md')).toBe(
+      readmeWith('| `shop://invoice/{id}` | resource template | TODO: say what it does, as its description does. |'),
+    );
   });
 
   it('--type template writes an @McpResourceTemplate with an {id} variable', async () => {
@@ -291,6 +356,52 @@ describe('mcp-server', () => {
     expect(express.readContent('/apps/new-server/src/main.ts')).not.toContain('adapter');
     expect(express.readContent('/apps/new-server/test/new-server.e2e-spec.ts')).toContain(
       'server = await startMcpTestServer(AppModule);',
+    );
+  });
+
+  it('points the reader only at sections that exist: docs/*.md#section in the repository, README sections by name', async () => {
+    const tree = await runner.runSchematic('mcp-server', { name: 'new-server' }, workspace());
+    const app = tree.files.filter((f) => f.startsWith('/apps/new-server/'));
+    const readme = tree.readContent('/apps/new-server/README.md');
+    const pointers: string[] = [];
+    for (const file of app) {
+      const text = tree.readContent(file);
+      for (const [, doc, anchor] of text.matchAll(/\bdocs\/([a-z-]+\.md)#([a-z0-9-]+)/g)) {
+        pointers.push(`${doc}#${anchor}`);
+        const headings = headingSlugs(readFileSync(resolve(REPO, 'docs', doc), 'utf8'));
+        expect({ file, pointer: `docs/${doc}#${anchor}`, exists: headings.includes(anchor) }).toMatchObject({
+          exists: true,
+        });
+      }
+      // "the README's Configuration section", "the template's README names ...": a README the reader cannot find.
+      for (const [sentence, section] of text.matchAll(/README's ([A-Z][\w ]*?) section/g)) {
+        expect({ file, sentence, exists: headingSlugs(readme).includes(slug(section)) }).toMatchObject({
+          exists: true,
+        });
+      }
+      expect({ file, vague: /template's README/.test(text) }).toEqual({ file, vague: false });
+    }
+    // Where the settings are: the app module and the README's limits line both say it.
+    expect(pointers).toEqual(expect.arrayContaining(['deploying.md#configuration', 'limits-and-errors.md#limits']));
+  });
+
+  it('writes the README table that nest g mcp-prompt and mcp-resource fill', async () => {
+    const app = { sourceRoot: 'apps/new-server/src', project: 'new-server' };
+    let tree = await runner.runSchematic('mcp-server', { name: 'new-server' }, workspace());
+    tree = await runner.runSchematic('mcp-prompt', { name: 'daily-summary', ...app }, tree);
+    tree = await runner.runSchematic('mcp-resource', { name: 'price-list', ...app }, tree);
+    const readme = tree.readContent('/apps/new-server/README.md');
+    const section = readme.slice(readme.indexOf('## Prompts and resources'));
+    const rows = section
+      .slice(0, section.indexOf('\n## '))
+      .split('\n')
+      .filter((l) => l.startsWith('| `'));
+    expect(rows.slice(-2)).toEqual([
+      '| `daily_summary` | prompt | TODO: say what it does, as its description does. |',
+      '| `new-server://price-list` | resource | TODO: say what it does, as its description does. |',
+    ]);
+    expect(rows.map((r) => r.split(' | ')[0])).toEqual(
+      expect.arrayContaining(['| `agent_brief`', '| `agent_prompt`', '| `project://version`', '| `doc://readme`']),
     );
   });
 

@@ -9,6 +9,7 @@ import { VerdictCache } from './verdict-cache';
 import { TokenIntrospector } from './token-introspector';
 import { anonymousFrom } from './mcp-principal';
 import { KeySourceUnavailableError } from './jwks-key.source';
+import { INACTIVE_TOKEN_DESCRIPTION, tokenRefusalDescription } from './token-refusal.description';
 import { redact } from '../health/redact';
 import { clientAddress, nodeRequest } from '../http-adapter/node-http';
 
@@ -101,7 +102,7 @@ export class McpHttpAuthGuard extends AuthGuard('mcp-jwt') {
   private async introspect(token: string): Promise<McpPrincipal> {
     const refusedUntil = this.refused.get(token);
     if (refusedUntil !== undefined && refusedUntil > Date.now())
-      this.fail(401, 'invalid_token', 'The access token is invalid or expired', 'introspection: inactive (cached)');
+      this.fail(401, 'invalid_token', INACTIVE_TOKEN_DESCRIPTION, 'introspection: inactive (cached)');
     let verdict: McpPrincipal | 'inactive';
     try {
       verdict = await this.introspector.introspect(token);
@@ -119,7 +120,7 @@ export class McpHttpAuthGuard extends AuthGuard('mcp-jwt') {
       // Remember refusals briefly, so a flood of bad tokens does not become a flood on the issuer.
       this.refused.set(token, Date.now() + 5_000);
       if (this.refused.size > 10_000) this.refused.delete(this.refused.keys().next().value as string);
-      this.fail(401, 'invalid_token', 'The access token is invalid or expired', 'introspection: inactive');
+      this.fail(401, 'invalid_token', INACTIVE_TOKEN_DESCRIPTION, 'introspection: inactive');
     }
     this.introspected.set(token, verdict);
     return verdict;
@@ -140,10 +141,11 @@ export class McpHttpAuthGuard extends AuthGuard('mcp-jwt') {
     if (err || !user) {
       const reason =
         info instanceof Error ? `${info.name}: ${info.message}` : err instanceof Error ? err.message : 'no principal';
+      // Which check failed (the claim), never its expected value: that stays in the log's reason.
       this.fail(
         401,
         'invalid_token',
-        'The access token is invalid or expired',
+        tokenRefusalDescription(info instanceof Error ? info : err),
         reason,
         (info as Error | undefined)?.name === 'TokenExpiredError' ? 'expired_token' : undefined,
       );

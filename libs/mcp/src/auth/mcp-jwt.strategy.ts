@@ -57,9 +57,13 @@ export class McpJwtStrategy extends PassportStrategy(Strategy, 'mcp-jwt') {
     });
   }
 
-  /** `exp` and `sub` are required (Appendix A): jsonwebtoken alone would accept a token without them. */
-  validate(claims: Record<string, unknown>): McpPrincipal | null {
-    if (typeof claims.exp !== 'number' || typeof claims.sub !== 'string' || claims.sub === '') return null;
+  /**
+   * `exp` and `sub` are required (Appendix A): jsonwebtoken alone would accept a token without them. The error names
+   * the missing claim, for the log and the 401's description (as the pre-check's do for JWKS tokens).
+   */
+  validate(claims: Record<string, unknown>): McpPrincipal {
+    if (typeof claims.exp !== 'number') throw new Error('no expiry');
+    if (typeof claims.sub !== 'string' || claims.sub === '') throw new Error('no subject');
     return principalFromClaims(claims, this.config.dev !== undefined && claims.iss === this.config.issuer);
   }
 }

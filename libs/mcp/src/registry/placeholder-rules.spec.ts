@@ -77,11 +77,19 @@ class GeneratedPromptAndResource {
 }
 
 async function boot(nodeEnv: string | undefined, ...providers: (new (...a: never[]) => unknown)[]) {
+  return bootWith({}, nodeEnv, ...providers);
+}
+
+async function bootWith(
+  server: { description?: string; instructions?: string },
+  nodeEnv: string | undefined,
+  ...providers: (new (...a: never[]) => unknown)[]
+) {
   const previous = process.env.NODE_ENV;
   setNodeEnv(nodeEnv);
   try {
     const moduleRef = await Test.createTestingModule({
-      imports: [McpModule.forRoot({ name: 'svc', version: '1.0.0', http: false })],
+      imports: [McpModule.forRoot({ name: 'svc', version: '1.0.0', http: false, ...server })],
       providers,
     }).compile();
     await moduleRef.init();
@@ -149,6 +157,51 @@ describe('generator placeholders at boot', () => {
     const moduleRef = await boot('production', Written);
     expect(moduleRef.get(McpRegistry).tools.has('echo')).toBe(true);
     expect(warn.mock.calls.filter(([m]) => String(m).includes('TODO:'))).toEqual([]);
+    await moduleRef.close();
+  });
+});
+
+describe("the server's own TODO: description and instructions at boot", () => {
+  afterEach(() => jest.restoreAllMocks());
+  const todo = (warn: jest.SpyInstance) => warn.mock.calls.map(([m]) => String(m)).filter((m) => m.includes('TODO:'));
+
+  it.each([['development'], ['production']])(
+    'NODE_ENV=%s: boots, with one warning naming the options that still say TODO:',
+    async (nodeEnv) => {
+      const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+      const moduleRef = await bootWith(
+        {
+          // What `nest g mcp-server` writes in app.module.ts.
+          description: 'TODO: one sentence on what the svc server offers.',
+          instructions: 'TODO: how an agent should use this server, in one or two sentences.',
+        },
+        nodeEnv,
+      );
+      expect(todo(warn)).toEqual([
+        'McpModule.forRoot: the server\'s description, instructions still say "TODO:": clients read them in ' +
+          'initialize and server/discover; replace each with the real sentence (the generator left them for you to write)',
+      ]);
+      await moduleRef.close();
+    },
+  );
+
+  it('names only the option that still says it', async () => {
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    const moduleRef = await bootWith(
+      { description: 'Orders and refunds.', instructions: 'Call find_order first. TODO: the refund rules.' },
+      'test',
+    );
+    expect(todo(warn)).toEqual([expect.stringMatching(/^McpModule\.forRoot: the server's instructions still say/)]);
+    await moduleRef.close();
+  });
+
+  it('written sentences: not a word', async () => {
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    const moduleRef = await bootWith(
+      { description: 'Orders and refunds; not a TODO list.', instructions: 'Call find_order first.' },
+      'test',
+    );
+    expect(todo(warn)).toEqual([]);
     await moduleRef.close();
   });
 });

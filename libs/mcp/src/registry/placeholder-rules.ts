@@ -1,6 +1,6 @@
 import { RegistryViolations } from './registry-rules';
 import { TOOL_SAFETY_META_KEY } from './tool-description.renderer';
-import { placeholderFields } from './placeholder-fields';
+import { PLACEHOLDER, placeholderFields } from './placeholder-fields';
 
 /** One published catalogue entry, as the registry holds it. */
 interface Published {
@@ -49,4 +49,19 @@ export function checkPlaceholders(
       else warn(`${where}: ${message} (refused when NODE_ENV=production)`);
     }
   }
+}
+
+/**
+ * The one boot warning for a server whose own `description` or `instructions` (the `McpModule.forRoot` options a
+ * generated app.module.ts starts with as `TODO:` sentences) still say `TODO:`, or undefined. A warning, not a
+ * refusal, in every environment: they describe the server, not a tool's risk, but every client reads them.
+ * @internal
+ */
+export function serverPlaceholderWarning(server: { description?: string; instructions?: string }): string | undefined {
+  const fields = (['description', 'instructions'] as const).filter((f) => PLACEHOLDER.test(server[f] ?? ''));
+  if (!fields.length) return undefined;
+  return (
+    `McpModule.forRoot: the server's ${fields.join(', ')} still say "TODO:": clients read them in initialize and ` +
+    `server/discover; replace each with the real sentence (the generator left them for you to write)`
+  );
 }

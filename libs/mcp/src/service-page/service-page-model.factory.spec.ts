@@ -90,6 +90,13 @@ describe('servicePageModel', () => {
     expect(model({}, { ...JWT, mode: 'disabled' }).auth.scheme).toBe('none');
   });
 
+  it('names every protocol revision served, by era: a dual-era server is not shown as 2025-11-25 alone', () => {
+    expect(model().protocols).toEqual([
+      { era: 'stateless', versions: ['2026-07-28'] },
+      { era: 'sessions', versions: ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] },
+    ]);
+  });
+
   it('lists the endpoints the options switch on', () => {
     const paths = (o: Partial<McpModuleOptions>) => model(o).endpoints.map((e) => `${e.path} ${e.description}`);
     expect(paths({ path: '/rpc', metrics: { port: 9464 } })).toEqual(

@@ -1,6 +1,10 @@
 import { ResolvedAuthConfig } from '../auth/auth-options.interface';
 import { ResolvedMcpOptions } from '../mcp-module-options.interface';
-import { LATEST_PROTOCOL_VERSION } from '../wire/protocol-version';
+import {
+  LATEST_PROTOCOL_VERSION,
+  MODERN_PROTOCOL_VERSIONS,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from '../wire/protocol-version';
 import { McpRegistry } from '../registry/mcp.registry';
 import { authView } from './auth-view.factory';
 import { endpointList } from './endpoint-list.factory';
@@ -32,6 +36,11 @@ export function servicePageModel(
     instructions: options.instructions,
     mcpPath: options.path,
     protocolVersion: LATEST_PROTOCOL_VERSION,
+    // Every server speaks both eras: the page says so rather than naming the console's revision alone.
+    protocols: [
+      { era: 'stateless', versions: [...MODERN_PROTOCOL_VERSIONS] },
+      { era: 'sessions', versions: [...SUPPORTED_PROTOCOL_VERSIONS] },
+    ],
     endpoints: endpointList(options),
     auth: authView(auth, scopes),
     tools: [...registry.tools.values()].map(toolView).sort(byName),

@@ -9,6 +9,8 @@ export interface ServicePageModel {
   mcpPath: string;
   /** Protocol revision the console asks for in `initialize`. */
   protocolVersion: string;
+  /** Every revision the server speaks, by era (`stateless`: 2026-07-28; `sessions`: the 2025 era), newest first. */
+  protocols: { era: string; versions: readonly string[] }[];
   endpoints: EndpointView[];
   auth: AuthView;
   tools: ToolView[];

@@ -12,6 +12,10 @@ function model(over: Partial<ServicePageModel> = {}): ServicePageModel {
     description: 'Orders and refunds.',
     mcpPath: '/mcp',
     protocolVersion: '2025-11-25',
+    protocols: [
+      { era: 'stateless', versions: ['2026-07-28'] },
+      { era: 'sessions', versions: ['2025-11-25', '2025-06-18'] },
+    ],
     endpoints: [{ method: 'GET', path: '/health', description: 'liveness' }],
     auth: { scheme: 'Bearer JWT', details: [['Issuer', 'https://id.example']], scopes: ['orders:read'] },
     tools: [
@@ -33,6 +37,12 @@ function model(over: Partial<ServicePageModel> = {}): ServicePageModel {
 }
 
 describe('renderServicePage', () => {
+  it('names the protocol revisions of both eras in the header', () => {
+    expect(renderServicePage(model())).toContain(
+      '<span id="service-protocols">protocols 2026-07-28 (stateless) · 2025-11-25, 2025-06-18 (sessions)</span>',
+    );
+  });
+
   it('shows name, version, description, endpoints, auth, tools with risk levels, prompts, resources and templates', () => {
     const page = renderServicePage(model());
     for (const text of [

@@ -31,7 +31,7 @@ export function renderServicePage(m: ServicePageModel): string {
 <header class="hero"><div class="wrap">
 <p class="eyebrow">MCP server</p>
 <h1><span id="service-title">${heading}</span> <span class="version" id="service-version">v${m.version}</span></h1>
-<p class="meta"><code id="service-name">${m.name}</code> · endpoint <code>${m.mcpPath}</code> · protocol ${m.protocolVersion}</p>
+<p class="meta"><code id="service-name">${m.name}</code> · endpoint <code>${m.mcpPath}</code> · <span id="service-protocols">protocols ${protocolList(m.protocols)}</span></p>
 ${m.description && html`<p class="lead" id="service-description">${m.description}</p>`}
 ${m.instructions && html`<p class="instructions">${m.instructions}</p>`}
 <nav><a href="#tools">Tools</a><a href="#prompts">Prompts</a><a href="#resources">Resources</a><a href="#console">Console</a><a href="#endpoints">Endpoints</a><a href="#auth">Authentication</a></nav>
@@ -70,4 +70,9 @@ function consoleSection(m: ServicePageModel): SafeHtml {
 <noscript><p class="hint">The console needs JavaScript.</p></noscript>
 <pre id="console-output" class="output" aria-live="polite" hidden></pre>
 </div></section>`;
+}
+
+/** `2026-07-28 (stateless) · 2025-11-25, 2025-06-18 (sessions)`: each era's revisions, newest first. */
+function protocolList(protocols: ServicePageModel['protocols']): string {
+  return protocols.map((p) => `${p.versions.join(', ')} (${p.era})`).join(' · ');
 }

@@ -22,11 +22,12 @@ export function main(options: McpResourceSchematicOptions): Rule {
   const isTemplate = options.type === 'template' || options.template === true;
   return (tree: Tree) => {
     const scheme = serviceName(tree, options.sourceRoot, options.project ?? 'app');
+    const uri = `${scheme}://${names.fileName}${isTemplate ? '/{id}' : ''}`;
     return providerRule(
       { schematic: 'mcp-resource', type: 'resources', files: '../../files/mcp-resource' },
       options,
       names,
-      { isTemplate, scheme },
+      { isTemplate, scheme, uri },
     );
   };
 }

@@ -72,17 +72,37 @@ export function providerRule(
       checkNew(kind, names, path),
       options.skipImport ? noop() : registerInModule(kind, names, path),
       mergeWith(templateSource),
-      noteInChangelog(options.sourceRoot, changelogLine(kind, names)),
-      kind.type === 'tools' ? listInReadme(options.sourceRoot, names.mcpName) : noop(),
+      noteInChangelog(options.sourceRoot, changelogLine(kind, names, vars)),
+      listedInReadme(kind, names, vars, options.sourceRoot),
       formatGenerated(),
     ]),
   );
 }
 
-/** The CHANGELOG line of a generated provider: what clients will see appear, to describe before release. */
-function changelogLine(kind: ProviderKind, names: NameForms): string {
+/**
+ * The CHANGELOG line of a generated provider: what clients will see appear, by its MCP name (a resource's URI
+ * beside it), with a `TODO:` a reviewer cannot miss where the team says what it does before release.
+ */
+function changelogLine(kind: ProviderKind, names: NameForms, vars: Record<string, unknown>): string {
   const what = { tools: 'Tool', prompts: 'Prompt', resources: 'Resource' }[kind.type];
-  return `${what} \`${kind.type === 'resources' ? names.fileName : names.mcpName}\` (generated; say what it does).`;
+  const uri = typeof vars.uri === 'string' ? ` (\`${vars.uri}\`)` : '';
+  return `${what} \`${names.mcpName}\`${uri}: TODO: say what it does.`;
+}
+
+/**
+ * The README row of a generated provider: a tool in the Tools table (a generated tool declares no scopes), a prompt
+ * or resource (by its URI, as clients read it) in the table of prompts and resources.
+ */
+function listedInReadme(
+  kind: ProviderKind,
+  names: NameForms,
+  vars: Record<string, unknown>,
+  sourceRoot: string | undefined,
+): Rule {
+  if (kind.type === 'tools') return listInReadme(sourceRoot, 'Tools', names.mcpName, 'none');
+  if (kind.type === 'prompts') return listInReadme(sourceRoot, 'Prompts and resources', names.mcpName, 'prompt');
+  const what = vars.isTemplate ? 'resource template' : 'resource';
+  return listInReadme(sourceRoot, 'Prompts and resources', String(vars.uri), what);
 }
 
 /**

@@ -1,22 +1,35 @@
 import { Rule } from '@angular-devkit/schematics';
 import { editAppDoc } from './app-doc.rule';
 
+/** What a generated provider's README row says where the team describes it (the same words for every kind). */
+const DESCRIBE = 'TODO: say what it does, as its description does.';
+
+/** The README section each provider kind is listed in, as `nest g mcp-server` writes it. */
+export type ReadmeSection = 'Tools' | 'Prompts and resources';
+
 /**
- * Lists a generated tool in the `## Tools` table of its app's README.md (the folder above the source root, where
- * `nest g mcp-server` writes one): the README is the server's public contract, and the acceptance check of `npm run
- * compliance` fails while a tool the server lists is not named in it. The row says `TODO:` where the team describes
- * the tool. An app without a README.md, or one without a Tools table, is left as it is.
+ * Lists a generated provider in its app's README.md (the folder above the source root, where `nest g mcp-server`
+ * writes one): a tool in the `## Tools` table, its second column its scopes; a prompt or resource in the `## Prompts
+ * and resources` table, its second column its kind (`prompt`, `resource`, `resource template`). The README is the
+ * server's public contract: the acceptance check of `npm run compliance` fails while a tool the server lists is not
+ * named in it, and a reviewer reads the rest there. The row says `TODO:` where the team describes the entry. An app
+ * without a README.md, or one without the section's table, is left as it is.
  */
-export function listInReadme(sourceRoot: string | undefined, tool: string): Rule {
-  // A generated tool declares no scopes; its description is the team's to write, here as in the code.
-  const row = `| \`${tool}\` | none | TODO: say what it does, as its description does. |`;
-  return editAppDoc(sourceRoot, 'README.md', (text) => addToolRow(text, row));
+export function listInReadme(
+  sourceRoot: string | undefined,
+  section: ReadmeSection,
+  name: string,
+  second: string,
+): Rule {
+  // The description is the team's to write, here as in the code.
+  const row = `| \`${name}\` | ${second} | ${DESCRIBE} |`;
+  return editAppDoc(sourceRoot, 'README.md', (text) => addTableRow(text, section, row));
 }
 
-/** The README with `row` appended to the table of its `## Tools` section, or undefined when it has none. */
-export function addToolRow(text: string, row: string): string | undefined {
+/** The README with `row` appended to the table of its `## <section>` section, or undefined when it has none. */
+export function addTableRow(text: string, section: ReadmeSection, row: string): string | undefined {
   const lines = text.split('\n');
-  const start = lines.findIndex((l) => /^## Tools\s*$/.test(l));
+  const start = lines.findIndex((l) => l.replace(/\s+$/, '') === `## ${section}`);
   if (start < 0) return undefined;
   let end = lines.findIndex((l, i) => i > start && /^## /.test(l));
   if (end < 0) end = lines.length;
