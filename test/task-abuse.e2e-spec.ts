@@ -14,6 +14,26 @@ const WITH_TASKS = {
 
 type Rpc = { status: number; result?: any; error?: { code: number; message: string; data?: any } };
 
+/** A caller of `server` with its own token: requests in the 2026-07-28 era declaring the tasks extension. */
+async function callerOf(server: RunningServer, sub: string) {
+  const token = await server.issuer!.mint({ sub });
+  const rpc = async (method: string, params: Record<string, unknown>) => {
+    const res = await modernPost(server.url, method, params, { token, meta: WITH_TASKS });
+    const [message] = await messagesOf(res);
+    return { status: res.status, ...message } as Rpc;
+  };
+  /** Polls the task until `done` says so (at most 15 s: well under the 10-minute input timeout). */
+  const until = async (taskId: string, done: (task: any) => boolean) => {
+    let task: any;
+    for (let i = 0; i < 150 && !(task && done(task)); i++) {
+      if (i) await sleep(100);
+      task = (await rpc('tasks/get', { taskId })).result;
+    }
+    return task;
+  };
+  return { rpc, until, call: (name: string, args: object) => rpc('tools/call', { name, arguments: args }) };
+}
+
 /**
  * Abuse review of tasks: what one caller can make the deployment hold. Finished and cancelled tasks keep their
  * records until they expire, so they count against a cap of kept tasks per caller; a task's arguments and answers
@@ -133,16 +153,8 @@ describe('task abuse: the deployment-wide caps on open and kept tasks', () => {
   afterAll(() => server?.stop());
 
   const as = async (sub: string) => {
-    const token = await server.issuer!.mint({ sub });
-    const rpc = async (method: string, params: Record<string, unknown>) => {
-      const res = await modernPost(server.url, method, params, { token, meta: WITH_TASKS });
-      const [message] = await messagesOf(res);
-      return { status: res.status, ...message } as Rpc;
-    };
-    return {
-      rpc,
-      call: (args: Record<string, unknown>) => rpc('tools/call', { name: 'bulk_export', arguments: args }),
-    };
+    const caller = await callerOf(server, sub);
+    return { ...caller, call: (args: Record<string, unknown>) => caller.call('bulk_export', args) };
   };
 
   it('refuses past the open tasks of the deployment (task_queue_full), then past its kept tasks (task_store_full)', async () => {
@@ -188,24 +200,7 @@ describe.each(['memory', 'redis'] as const)(
       await redis.cleanup();
     });
 
-    const as = async (sub: string) => {
-      const token = await server.issuer!.mint({ sub });
-      const rpc = async (method: string, params: Record<string, unknown>) => {
-        const res = await modernPost(server.url, method, params, { token, meta: WITH_TASKS });
-        const [message] = await messagesOf(res);
-        return { status: res.status, ...message } as Rpc;
-      };
-      /** Polls the task until `done` says so (at most 15 s: well under the 10-minute input timeout). */
-      const until = async (taskId: string, done: (task: any) => boolean) => {
-        let task: any;
-        for (let i = 0; i < 150 && !(task && done(task)); i++) {
-          if (i) await sleep(100);
-          task = (await rpc('tasks/get', { taskId })).result;
-        }
-        return task;
-      };
-      return { rpc, until, call: (name: string, args: object) => rpc('tools/call', { name, arguments: args }) };
-    };
+    const as = (sub: string) => callerOf(server, sub);
 
     it('frees the worker place and the caller’s run place at once: later tasks of anyone run', async () => {
       const asker = await as('asker');
