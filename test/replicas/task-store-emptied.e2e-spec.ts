@@ -52,12 +52,8 @@ describe('tasks when Redis restarts empty', () => {
     expect(runs).toEqual([expect.objectContaining({ tool: 'provision_desk', outcome: 'lost' })]);
     // The application log (stdout, written asynchronously: it may come after the audit line) says what happened.
     const warning = `task ${taskId} (provision_desk): its record is gone from the task store`;
-    await suite.until(
-      `the warning about ${taskId} in the log`,
-      10_000,
-      async () => replica.stdout!(),
-      (out) => out.includes(warning),
-    );
+    const logged = async () => replica.stdout!().includes(warning);
+    await suite.until(`the warning about ${taskId} in the log`, 10_000, logged, (seen) => seen);
     // The deployment goes on: a task created now runs and completes on the emptied Redis.
     const next = await suite.createTask(replica.url, 'bulk_export', { steps: 3, stepMs: 10 });
     expect(await suite.settle([replica.url], next, 30_000)).toMatchObject({ status: 'completed' });
