@@ -63,8 +63,12 @@ export class StdioFuzzTarget {
     });
   }
 
-  /** Resolves once `ok()` holds, re-checked on every stdout chunk. */
-  until(ok: () => boolean, what: string, ms = 5_000): Promise<void> {
+  /**
+   * Resolves once `ok()` holds, re-checked on every stdout chunk. The bound tells a hang from a slow answer: a line of
+   * about 1 MiB, answered by four servers at once on a loaded two-core machine, took over 5 s once (a CI run); a hang
+   * never answers at all.
+   */
+  until(ok: () => boolean, what: string, ms = 20_000): Promise<void> {
     if (ok()) return Promise.resolve();
     const stdout = this.srv.child.stdout as Readable;
     return new Promise((resolve, reject) => {
