@@ -23,16 +23,17 @@ describe.each(implementations)('%s (task store contract: bytes)', (name, make) =
 
   it('refuses a creation past the owner’s bytes (saying when its oldest expires) and past the deployment’s', async () => {
     const now = Date.now();
-    const { record: first, weight } = heavy(40, { createdAt: now, ttlMs: 400 });
+    const { record: first, weight } = heavy(40, { createdAt: now, ttlMs: 2_000 });
     // Room for two such tasks and a small one per owner, and for three and a small one in the deployment.
     const caps = { ...roomy, bytesPerOwner: 2 * weight + 12_000, bytesTotal: 3 * weight + 5_000 };
     expect(await store.create(first, caps)).toBeUndefined();
     expect(await other.create(heavy(40).record, caps)).toBeUndefined();
-    expect(await store.create(heavy(40).record, caps)).toEqual({ reason: 'owner_bytes_full', retryAt: now + 400 });
+    expect(await store.create(heavy(40).record, caps)).toEqual({ reason: 'owner_bytes_full', retryAt: now + 2_000 });
     // A small task of the same owner still fits; another owner has bytes of its own, up to the deployment's.
     expect(await store.create(task(), caps)).toBeUndefined();
     expect(await store.create(heavy(40, { owner: 'bob' }).record, caps)).toEqual({ reason: 'bytes_full' });
-    await sleep(500);
+    // Long enough that a loaded machine does not expire it before the refusals above (400 ms did, once).
+    await sleep(Math.max(0, now + 2_100 - Date.now()));
     // The expired task gave its bytes back to its owner and to the deployment.
     expect(await other.create(heavy(40, { owner: 'bob' }).record, caps)).toBeUndefined();
     expect(await store.create(heavy(20).record, caps)).toBeUndefined();
