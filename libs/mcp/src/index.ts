@@ -3,7 +3,7 @@
 
 // The module and the app's main.ts
 export { McpModule } from './mcp.module';
-export { McpModuleOptions, McpModuleAsyncOptions, McpOptionsFactory } from './mcp-module-options.interface';
+export { McpModuleOptions, McpModuleAsyncOptions, McpOptionsFactory } from './options/mcp-module-options.interface';
 export { bootstrapMcpServer, McpBootstrapOptions } from './bootstrap/mcp-server.bootstrap';
 export { createMcpHttpApp, McpHttpAppOptions } from './bootstrap/mcp-http-app.factory';
 export { McpHttpAdapter } from './http-adapter/http-adapter';
@@ -71,7 +71,7 @@ export {
   MCP_IDEMPOTENCY_STORE,
 } from './stores/idempotency.store';
 export { McpTaskQueue, McpTaskQueueEvents, McpTaskRun, MCP_TASK_QUEUE } from './tasks/task.queue';
-export { McpTasksOptions } from './tasks/tasks-options.interface';
+export { McpTasksOptions } from './options/tasks-options.interface';
 
 // Health, logs, audit, metrics
 export { McpReadinessCheck } from './health/mcp-readiness-check.decorator';

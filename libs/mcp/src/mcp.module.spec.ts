@@ -2,7 +2,7 @@ import { Injectable, Module } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { McpModule } from './mcp.module';
 import { MCP_MODULE_OPTIONS } from './mcp.constants';
-import { McpModuleOptions, McpOptionsFactory, ResolvedMcpOptions } from './mcp-module-options.interface';
+import { McpModuleOptions, McpOptionsFactory, ResolvedMcpOptions } from './options/mcp-module-options.interface';
 
 @Injectable()
 class Settings {

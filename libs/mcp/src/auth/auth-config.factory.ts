@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { McpAuthOptions, ResolvedAuthConfig } from './auth-options.interface';
+import { McpAuthOptions, ResolvedAuthConfig } from '../options/auth-options.interface';
 import { DevIssuer } from './dev-issuer';
 import { isLoopbackHost, unauthenticatedHostError } from './loopback-host';
 

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { JwksClient, type SigningKey } from 'jwks-rsa';
-import { describeFailure } from '../health/redact';
+import { describeFailure } from '../errors/redact';
 
 /** A JWKS is a few keys: anything this large is not one, and is not read to the end. */
 const MAX_JWKS_BYTES = 512 * 1024;

@@ -1,11 +1,10 @@
-import { ArgumentsHost, Catch, ExceptionFilter, Optional } from '@nestjs/common';
-import { McpMetrics } from '../observability/mcp-metrics.service';
-import { McpRefusalLog } from '../observability/refusal-log';
+import { ArgumentsHost, Catch, ExceptionFilter, Inject, Optional } from '@nestjs/common';
+import { MCP_AUTH_FAILURE_LISTENER, McpAuthFailureListener } from './auth-failure.listener';
 import { authFailureKind } from './auth-failure-kind';
 import { McpChallenge } from './mcp-challenge';
 import { McpAuthError } from './mcp-auth.error';
 import { ErrorCode, errorResponse } from '../wire/json-rpc';
-import { clientAddress, nodeRequest, nodeResponse, pathOf } from '../http-adapter/node-http';
+import { nodeRequest, nodeResponse } from '../http-adapter/node-http';
 
 /**
  * Answers auth failures on the MCP endpoints: 401/403, a `WWW-Authenticate: Bearer` challenge with
@@ -16,23 +15,15 @@ import { clientAddress, nodeRequest, nodeResponse, pathOf } from '../http-adapte
 export class McpAuthExceptionFilter implements ExceptionFilter {
   constructor(
     private readonly challenge: McpChallenge,
-    private readonly metrics: McpMetrics,
-    @Optional() private readonly refusals?: McpRefusalLog,
+    @Optional() @Inject(MCP_AUTH_FAILURE_LISTENER) private readonly failures?: McpAuthFailureListener,
   ) {}
 
   catch(error: McpAuthError, host: ArgumentsHost): void {
     const req = nodeRequest(host.switchToHttp().getRequest());
     const res = nodeResponse(host.switchToHttp().getResponse());
     const kind = authFailureKind(error);
-    this.metrics.authFailures.inc({ reason: kind });
-    // The reason, never the token: passport and jose messages name the failed check, not the value. Aggregated per
-    // source address and reason: a flood of bad tokens writes a few lines, while the metric counts each one.
-    this.refusals?.note(`auth:${kind}`, clientAddress(req), {
-      detail: error.reason.slice(0, 200),
-      status: error.status,
-      requestId: res.getHeader('X-Request-Id'),
-      path: pathOf(req.url),
-    });
+    // Counted and logged above auth/ (observability/), through the listener this folder owns.
+    this.failures?.authFailed({ error, kind, req, requestId: res.getHeader('X-Request-Id') });
     if (res.headersSent) return;
     const headers: Record<string, string> =
       error.status === 503

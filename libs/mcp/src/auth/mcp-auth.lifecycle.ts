@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } f
 import { HttpAdapterHost } from '@nestjs/core';
 import type { Server } from 'node:http';
 import { MCP_AUTH_CONFIG } from './auth.constants';
-import { ResolvedAuthConfig } from './auth-options.interface';
+import { ResolvedAuthConfig } from '../options/auth-options.interface';
 
 /**
  * With the development issuer: once the app serves, prints a ready-to-use token and records the app as the one

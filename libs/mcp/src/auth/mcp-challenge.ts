@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { IncomingMessage } from 'node:http';
 import { MCP_MODULE_OPTIONS } from '../mcp.constants';
-import { ResolvedMcpOptions } from '../mcp-module-options.interface';
+import { ResolvedMcpOptions } from '../options/mcp-module-options.interface';
 import { MCP_AUTH_CONFIG } from './auth.constants';
-import { ResolvedAuthConfig } from './auth-options.interface';
+import { ResolvedAuthConfig } from '../options/auth-options.interface';
 import { resourceMetadataUrl } from './resource-url';
 
 /** Builds `WWW-Authenticate: Bearer ...` challenges (RFC 6750, MCP authorization). @internal */

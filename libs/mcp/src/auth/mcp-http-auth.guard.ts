@@ -2,7 +2,7 @@ import { ExecutionContext, Inject, Injectable, Logger } from '@nestjs/common';
 import { AuthGuard } from '@nestjs/passport';
 import type { IncomingMessage } from 'node:http';
 import { MCP_AUTH_CONFIG } from './auth.constants';
-import { ResolvedAuthConfig } from './auth-options.interface';
+import { ResolvedAuthConfig } from '../options/auth-options.interface';
 import { McpAuthError } from './mcp-auth.error';
 import { McpPrincipal } from './mcp-principal';
 import { VerdictCache } from './verdict-cache';
@@ -10,7 +10,7 @@ import { TokenIntrospector } from './token-introspector';
 import { anonymousFrom } from './mcp-principal';
 import { KeySourceUnavailableError } from './jwks-key.source';
 import { INACTIVE_TOKEN_DESCRIPTION, tokenRefusalDescription } from './token-refusal.description';
-import { redact } from '../health/redact';
+import { redact } from '../errors/redact';
 import { clientAddress, nodeRequest } from '../http-adapter/node-http';
 
 const TOKEN_QUERY_PARAMS = ['access_token', 'token', 'bearer', 'id_token'];

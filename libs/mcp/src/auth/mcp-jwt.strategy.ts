@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { ExtractJwt, Strategy } from 'passport-jwt';
 import { MCP_AUTH_CONFIG } from './auth.constants';
-import { ResolvedAuthConfig } from './auth-options.interface';
+import { ResolvedAuthConfig } from '../options/auth-options.interface';
 import { McpPrincipal, principalFromClaims } from './mcp-principal';
 import { JwksKeySource } from './jwks-key.source';
 import { claimsRefusal } from './token-precheck';

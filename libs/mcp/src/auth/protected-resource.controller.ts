@@ -1,8 +1,8 @@
 import { Controller, Get, Inject, Req, Type } from '@nestjs/common';
 import { MCP_MODULE_OPTIONS } from '../mcp.constants';
-import { ResolvedMcpOptions } from '../mcp-module-options.interface';
+import { ResolvedMcpOptions } from '../options/mcp-module-options.interface';
 import { MCP_AUTH_CONFIG } from './auth.constants';
-import { ResolvedAuthConfig } from './auth-options.interface';
+import { ResolvedAuthConfig } from '../options/auth-options.interface';
 import { PROTECTED_RESOURCE_PATH, resourceUrl } from './resource-url';
 import { nodeRequest } from '../http-adapter/node-http';
 

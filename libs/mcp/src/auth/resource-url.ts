@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
-import { ResolvedMcpOptions } from '../mcp-module-options.interface';
-import { ResolvedAuthConfig } from './auth-options.interface';
+import { ResolvedMcpOptions } from '../options/mcp-module-options.interface';
+import { ResolvedAuthConfig } from '../options/auth-options.interface';
 
 /** Where a client finds how to get a token (RFC 9728). @internal */
 export const PROTECTED_RESOURCE_PATH = '/.well-known/oauth-protected-resource';

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { MCP_AUTH_CONFIG } from './auth.constants';
-import { ResolvedAuthConfig } from './auth-options.interface';
+import { ResolvedAuthConfig } from '../options/auth-options.interface';
 import { McpPrincipal, principalFromClaims } from './mcp-principal';
 
 /**

@@ -1,4 +1,4 @@
-import { ResolvedAuthConfig } from './auth-options.interface';
+import { ResolvedAuthConfig } from '../options/auth-options.interface';
 
 /**
  * Why a JWT is refused from its claims alone (issuer, audience, expiry, not-before, subject, algorithm), or

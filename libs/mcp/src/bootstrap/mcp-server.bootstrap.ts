@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { NestFactory } from '@nestjs/core';
 import type { NodeSDK } from '@opentelemetry/sdk-node';
 import { MCP_MODULE_OPTIONS } from '../mcp.constants';
-import { ResolvedMcpOptions } from '../mcp-module-options.interface';
+import { ResolvedMcpOptions } from '../options/mcp-module-options.interface';
 import { McpStdioTransport } from '../transports/stdio/mcp-stdio.transport';
 import { McpMetricsServer } from '../observability/mcp-metrics.server';
 import { stopMcpTelemetry } from '../observability/mcp-telemetry';

@@ -12,8 +12,8 @@ import { CORPORATE_URIS } from '../registry/resource-entry.factory';
 import { CORPORATE_SCHEMES, uriScheme } from '../registry/registry-rules';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '../wire/protocol-version';
 import { McpCallContext } from '../context/call-context.interface';
-import { McpModuleOptions, ResolvedMcpOptions } from '../mcp-module-options.interface';
-import { McpCorporateOptions } from './corporate-options.interface';
+import { McpModuleOptions, ResolvedMcpOptions } from '../options/mcp-module-options.interface';
+import { McpCorporateOptions } from '../options/corporate-options.interface';
 
 const ctx = {} as McpCallContext;
 const BRIEF = '# Svc\nRoutes billing questions. Not for HR.';

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
 import { MCP_MODULE_OPTIONS } from '../mcp.constants';
-import { ResolvedMcpOptions } from '../mcp-module-options.interface';
+import { ResolvedMcpOptions } from '../options/mcp-module-options.interface';
 import { McpRegistry } from '../registry/mcp.registry';
 import { CorporateText, CorporateTexts, loadCorporateTexts } from './corporate-text.loader';
 import { projectVersionDocument } from './project-version.document';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { McpCorporateOptions, McpTextSource } from './corporate-options.interface';
+import { McpCorporateOptions, McpTextSource } from '../options/corporate-options.interface';
 import { AGENT_BRIEF_MAX_BYTES } from './corporate.constants';
 
 /** One text option after boot: its text, switched off (`false`), or left unset. @internal */

@@ -1,3 +1,3 @@
 // Public API of corporate/ (named exports only).
-export { McpCorporateOptions, McpTextSource } from './corporate-options.interface';
+export { McpCorporateOptions, McpTextSource } from '../options/corporate-options.interface';
 export { AGENT_BRIEF_MAX_BYTES } from './corporate.constants';

@@ -1,4 +1,4 @@
-import { ResolvedMcpOptions } from '../mcp-module-options.interface';
+import { ResolvedMcpOptions } from '../options/mcp-module-options.interface';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '../wire/protocol-version';
 
 /**

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, OnModuleInit, Type } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import { MCP_MODULE_OPTIONS, MCP_SCOPES_METADATA } from '../mcp.constants';
-import { ResolvedMcpOptions } from '../mcp-module-options.interface';
+import { ResolvedMcpOptions } from '../options/mcp-module-options.interface';
 import { McpRegistry } from '../registry/mcp.registry';
 import { RegistryViolations } from '../registry/registry-rules';
 import { checkPlaceholders, serverPlaceholderWarning } from '../registry/placeholder-rules';

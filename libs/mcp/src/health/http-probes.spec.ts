@@ -1,7 +1,7 @@
 import { Test } from '@nestjs/testing';
 import { createServer, RequestListener, Server } from 'node:http';
 import { probeIntrospection, probeJwks } from './http-probes';
-import { describeFailure, redact } from './redact';
+import { describeFailure, redact } from '../errors/redact';
 
 const servers: Server[] = [];
 async function serve(handler: RequestListener): Promise<string> {

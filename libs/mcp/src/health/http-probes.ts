@@ -1,4 +1,4 @@
-import { describeFailure, redact } from './redact';
+import { describeFailure, redact } from '../errors/redact';
 
 /** A probe's failure with a reason that is safe to log (no credentials, no query string). @internal */
 export class ProbeFailure extends Error {}

@@ -1,7 +1,7 @@
 import { Controller, Get, Inject, NotFoundException, Req, Res } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MCP_MODULE_OPTIONS } from '../mcp.constants';
-import { ResolvedMcpOptions } from '../mcp-module-options.interface';
+import { ResolvedMcpOptions } from '../options/mcp-module-options.interface';
 import { HealthAnswer } from './health-body.mapper';
 import { McpHealthService } from './mcp-health.service';
 import { nodeRequest, nodeResponse, pathOf } from '../http-adapter/node-http';

@@ -7,7 +7,7 @@ import type {
   HealthIndicatorStatus,
 } from '@nestjs/terminus';
 import { MCP_MODULE_OPTIONS } from '../mcp.constants';
-import { ResolvedMcpOptions } from '../mcp-module-options.interface';
+import { ResolvedMcpOptions } from '../options/mcp-module-options.interface';
 import { McpSessionManager } from '../sessions/mcp-session.manager';
 import { HEALTH_MAX_HEAP_ENV } from './health.constants';
 import { HealthAnswer, healthAnswer, readinessAnswer } from './health-body.mapper';
@@ -15,7 +15,7 @@ import { McpHealthBody, McpReadinessBody } from './health-body.interface';
 import { ProbeFailure } from './http-probes';
 import { NamedProbe, PlatformProbesFactory } from './platform-probes.factory';
 import { ProbeRunner } from './probe-runner';
-import { redact } from './redact';
+import { redact } from '../errors/redact';
 import { ReadinessCheckExplorer } from './readiness-check.explorer';
 import { TerminusLoader } from './terminus.loader';
 

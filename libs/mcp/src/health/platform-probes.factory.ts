@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { MCP_AUTH_CONFIG } from '../auth/auth.constants';
-import { ResolvedAuthConfig } from '../auth/auth-options.interface';
+import { ResolvedAuthConfig } from '../options/auth-options.interface';
 import { MCP_SESSION_STORE, McpSessionStore } from '../stores/session.store';
 import { MCP_EVENT_STORE, McpEventStore } from '../stores/event.store';
 import { MCP_LIMIT_STORE, McpLimitStore } from '../stores/limit.store';

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { HealthIndicatorStatus } from '@nestjs/terminus';
-import { describeFailure } from './redact';
+import { describeFailure } from '../errors/redact';
 
 /** One dependency probe: resolves with its status, or throws (counts as down). @internal */
 export type Probe = (signal: AbortSignal) => Promise<HealthIndicatorStatus>;

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { MCP_MODULE_OPTIONS } from '../mcp.constants';
-import { ResolvedMcpOptions } from '../mcp-module-options.interface';
+import { ResolvedMcpOptions } from '../options/mcp-module-options.interface';
 import { McpError, RateLimitedError } from '../errors/mcp.error';
 import { ErrorCode } from '../wire/json-rpc';
 import { McpPrincipal, callerSubject } from '../auth/mcp-principal';

@@ -1,5 +1,5 @@
 import { EventLogBudget } from './event-log-budget';
-import { ResolvedMcpOptions } from '../mcp-module-options.interface';
+import { ResolvedMcpOptions } from '../options/mcp-module-options.interface';
 
 const budget = (perSession: number, perSubject: number) =>
   new EventLogBudget({

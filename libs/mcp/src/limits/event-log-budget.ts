@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { MCP_MODULE_OPTIONS } from '../mcp.constants';
-import { ResolvedMcpOptions } from '../mcp-module-options.interface';
+import { ResolvedMcpOptions } from '../options/mcp-module-options.interface';
 import { McpSession } from '../sessions/mcp-session';
 import { callerSubject } from '../auth/mcp-principal';
 

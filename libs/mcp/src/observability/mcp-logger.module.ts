@@ -9,7 +9,7 @@ import {
   RequestMethod,
 } from '@nestjs/common';
 import { MCP_MODULE_OPTIONS } from '../mcp.constants';
-import { ResolvedMcpOptions } from '../mcp-module-options.interface';
+import { ResolvedMcpOptions } from '../options/mcp-module-options.interface';
 import pino from 'pino';
 import { AccessLogSettings, MCP_ACCESS_LOG, McpAccessLog, McpAccessLogMiddleware } from './access-log.middleware';
 import { logFileDescriptor } from './log-destination';

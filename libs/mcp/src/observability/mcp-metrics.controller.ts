@@ -1,7 +1,7 @@
 import { Controller, Get, Inject, NotFoundException, Req, Res } from '@nestjs/common';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { MCP_MODULE_OPTIONS } from '../mcp.constants';
-import { ResolvedMcpOptions } from '../mcp-module-options.interface';
+import { ResolvedMcpOptions } from '../options/mcp-module-options.interface';
 import { McpMetrics } from './mcp-metrics.service';
 import { nodeRequest, nodeResponse } from '../http-adapter/node-http';
 import { sendJson } from '../http-adapter/json-response';

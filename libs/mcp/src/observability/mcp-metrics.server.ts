@@ -3,7 +3,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import { Server, createServer } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { MCP_MODULE_OPTIONS } from '../mcp.constants';
-import { ResolvedMcpOptions } from '../mcp-module-options.interface';
+import { ResolvedMcpOptions } from '../options/mcp-module-options.interface';
 import { McpMetrics } from './mcp-metrics.service';
 
 /** A JSON answer of a management route. */

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { MCP_MODULE_OPTIONS } from '../mcp.constants';
-import { ResolvedMcpOptions } from '../mcp-module-options.interface';
+import { ResolvedMcpOptions } from '../options/mcp-module-options.interface';
 import { McpSessionManager } from '../sessions/mcp-session.manager';
 
 /** Buckets of the OpenTelemetry MCP conventions for `mcp.server.operation.duration`, in seconds. */

@@ -5,6 +5,8 @@ import { McpMetricsController } from './mcp-metrics.controller';
 import { McpCallObserver } from './mcp-call.observer';
 import { MCP_AUDIT_SINK, PinoAuditSink } from './mcp-audit.sink';
 import { McpRefusalLog } from './refusal-log';
+import { MCP_AUTH_FAILURE_LISTENER } from '../auth/auth-failure.listener';
+import { AuthFailureRecorder } from './auth-failure.recorder';
 
 /** Providers of tracing, call logs, audit and metrics, spread into McpModule. @internal */
 export const OBSERVABILITY_PROVIDERS: Provider[] = [
@@ -13,6 +15,7 @@ export const OBSERVABILITY_PROVIDERS: Provider[] = [
   McpCallObserver,
   McpRefusalLog,
   { provide: MCP_AUDIT_SINK, useClass: PinoAuditSink },
+  { provide: MCP_AUTH_FAILURE_LISTENER, useClass: AuthFailureRecorder },
 ];
 /** Registered whenever HTTP is served; each answers 404 when its feature is switched off. @internal */
 export const OBSERVABILITY_CONTROLLERS: Type[] = [McpMetricsController];

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { MCP_MODULE_OPTIONS } from '../mcp.constants';
-import { ResolvedMcpOptions } from '../mcp-module-options.interface';
+import { ResolvedMcpOptions } from '../options/mcp-module-options.interface';
 import { clip } from './clip';
 
 /** Distinct (reason, source) pairs kept per interval; past it, new sources share one `(other sources)` entry. */

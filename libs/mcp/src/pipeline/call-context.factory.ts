@@ -2,7 +2,7 @@ import type { McpPrincipal } from '../auth/mcp-principal';
 import { McpError } from '../errors/mcp.error';
 import { LoggingLevel } from '../wire/logging-level';
 import { McpCallContext, McpClientLogger } from '../context/call-context.interface';
-import { ResolvedMcpOptions } from '../mcp-module-options.interface';
+import { ResolvedMcpOptions } from '../options/mcp-module-options.interface';
 import { ErrorCode, JsonRpcRequest } from '../wire/json-rpc';
 import { McpSession } from '../sessions/mcp-session';
 import { MessageSink } from '../wire/message-sink';

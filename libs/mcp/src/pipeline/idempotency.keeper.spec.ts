@@ -5,7 +5,7 @@ import { McpSession } from '../sessions/mcp-session';
 import { CallLimiter } from '../limits/call-limiter';
 import { ToolExecutionError } from '../errors/mcp.error';
 import { ErrorCode } from '../wire/json-rpc';
-import { McpLimits } from '../limits/limits-options.interface';
+import { McpLimits } from '../options/limits-options.interface';
 import { McpPrincipal } from '../auth/mcp-principal';
 import { InMemoryKeyStore } from '../stores/in-memory-key.store';
 import { InMemoryIdempotencyStore } from '../stores/in-memory-idempotency.store';

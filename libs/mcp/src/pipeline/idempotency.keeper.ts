@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { MCP_MODULE_OPTIONS } from '../mcp.constants';
-import { ResolvedMcpOptions } from '../mcp-module-options.interface';
+import { ResolvedMcpOptions } from '../options/mcp-module-options.interface';
 import { InvalidParamsError, McpError } from '../errors/mcp.error';
 import { ErrorCode } from '../wire/json-rpc';
 import { MCP_IDEMPOTENCY_STORE, McpIdempotencyStore } from '../stores/idempotency.store';

@@ -1,4 +1,4 @@
-import { ResolvedMcpOptions } from '../mcp-module-options.interface';
+import { ResolvedMcpOptions } from '../options/mcp-module-options.interface';
 import { CallLimiter } from '../limits/call-limiter';
 import { McpPrincipal } from '../auth/mcp-principal';
 import { JsonRpcRequest } from '../wire/json-rpc';

@@ -1,6 +1,6 @@
 import { InvalidParamsError } from '../errors/mcp.error';
 import { McpClientInfo } from '../wire/client-info';
-import { ResolvedMcpOptions } from '../mcp-module-options.interface';
+import { ResolvedMcpOptions } from '../options/mcp-module-options.interface';
 import { McpSession } from '../sessions/mcp-session';
 import { ProtocolVersion, negotiateVersion } from '../wire/protocol-version';
 

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { context } from '@opentelemetry/api';
 import { MCP_MODULE_OPTIONS } from '../mcp.constants';
-import { ResolvedMcpOptions } from '../mcp-module-options.interface';
+import { ResolvedMcpOptions } from '../options/mcp-module-options.interface';
 import { toJsonRpcError } from '../errors/error-mapper';
 import { McpRegistry } from '../registry/mcp.registry';
 import { ErrorCode, JsonRpcId, JsonRpcRequest } from '../wire/json-rpc';

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { MCP_MODULE_OPTIONS } from '../mcp.constants';
-import { ResolvedMcpOptions } from '../mcp-module-options.interface';
+import { ResolvedMcpOptions } from '../options/mcp-module-options.interface';
 import { ListPager } from './list-pager';
 import { ListKind, projectDefinition } from '../wire/era-projection';
 import { ProtocolVersion, eraFeatures } from '../wire/protocol-version';

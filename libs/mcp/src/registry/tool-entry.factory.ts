@@ -1,4 +1,4 @@
-import { sensitivePaths } from '../observability/argument-masker';
+import { sensitivePaths } from './argument-masker';
 import { DtoClass, JsonSchema, McpToolOptions } from '../decorators/decorator-options.interface';
 import { dtoToJsonSchema } from './dto-schema.factory';
 import { RegistryViolations, TOOL_NAME_PATTERN, toSnakeCase } from './registry-rules';

@@ -1,5 +1,5 @@
-import { redact } from '../health/redact';
-import { ResolvedAuthConfig } from '../auth/auth-options.interface';
+import { redact } from '../errors/redact';
+import { ResolvedAuthConfig } from '../options/auth-options.interface';
 import { AuthView } from './service-page.model';
 
 /**

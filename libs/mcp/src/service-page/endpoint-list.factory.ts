@@ -1,4 +1,4 @@
-import { ResolvedMcpOptions } from '../mcp-module-options.interface';
+import { ResolvedMcpOptions } from '../options/mcp-module-options.interface';
 import { PROTECTED_RESOURCE_PATH } from '../auth/resource-url';
 import { EndpointView } from './service-page.model';
 import { SERVICE_PAGE_PATH } from './service-page.constants';

@@ -1,6 +1,6 @@
-import { ResolvedAuthConfig } from '../auth/auth-options.interface';
+import { ResolvedAuthConfig } from '../options/auth-options.interface';
 import { resolveMcpOptions } from '../mcp-options.resolver';
-import { McpModuleOptions } from '../mcp-module-options.interface';
+import { McpModuleOptions } from '../options/mcp-module-options.interface';
 import { servicePageModel } from './service-page-model.factory';
 
 const JWT: ResolvedAuthConfig = {

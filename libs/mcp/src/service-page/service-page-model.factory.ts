@@ -1,5 +1,5 @@
-import { ResolvedAuthConfig } from '../auth/auth-options.interface';
-import { ResolvedMcpOptions } from '../mcp-module-options.interface';
+import { ResolvedAuthConfig } from '../options/auth-options.interface';
+import { ResolvedMcpOptions } from '../options/mcp-module-options.interface';
 import {
   LATEST_PROTOCOL_VERSION,
   MODERN_PROTOCOL_VERSIONS,

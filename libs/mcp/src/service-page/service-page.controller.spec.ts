@@ -4,9 +4,9 @@ import request from 'supertest';
 import { MCP_MODULE_OPTIONS } from '../mcp.constants';
 import { resolveMcpOptions } from '../mcp-options.resolver';
 import { MCP_AUTH_CONFIG } from '../auth/auth.constants';
-import { ResolvedAuthConfig } from '../auth/auth-options.interface';
+import { ResolvedAuthConfig } from '../options/auth-options.interface';
 import { McpRegistry } from '../registry/mcp.registry';
-import { McpModuleOptions } from '../mcp-module-options.interface';
+import { McpModuleOptions } from '../options/mcp-module-options.interface';
 import { ServicePageController } from './service-page.controller';
 import { SERVICE_PAGE_CSP, SERVICE_PAGE_SCRIPT_PATH, SERVICE_PAGE_STYLE_PATH } from './service-page.constants';
 

@@ -1,8 +1,8 @@
 import { Controller, Get, Inject, NotFoundException, Req, Res } from '@nestjs/common';
 import { MCP_MODULE_OPTIONS } from '../mcp.constants';
-import { ResolvedMcpOptions } from '../mcp-module-options.interface';
+import { ResolvedMcpOptions } from '../options/mcp-module-options.interface';
 import { MCP_AUTH_CONFIG } from '../auth/auth.constants';
-import { ResolvedAuthConfig } from '../auth/auth-options.interface';
+import { ResolvedAuthConfig } from '../options/auth-options.interface';
 import { McpRegistry } from '../registry/mcp.registry';
 import {
   SERVICE_PAGE_HEADERS,

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit, Optional } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { MCP_MODULE_OPTIONS } from '../mcp.constants';
-import { ResolvedMcpOptions } from '../mcp-module-options.interface';
+import { ResolvedMcpOptions } from '../options/mcp-module-options.interface';
 import { MCP_SESSION_STORE, McpSessionStore } from '../stores/session.store';
 import { ErrorCode, JsonRpcId, JsonRpcNotification, JsonRpcResponse } from '../wire/json-rpc';
 import { MCP_MESSAGE_BUS, McpMessageBus } from '../stores/message.bus';

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { MCP_MODULE_OPTIONS } from '../mcp.constants';
-import { ResolvedMcpOptions } from '../mcp-module-options.interface';
+import { ResolvedMcpOptions } from '../options/mcp-module-options.interface';
 import { ErrorCode } from '../wire/json-rpc';
 import { McpError } from '../errors/mcp.error';
 import { McpPrincipal, budgetSubject } from '../auth/mcp-principal';

@@ -1,4 +1,4 @@
-import type { McpRedisOptions } from './redis-options.interface';
+import type { McpRedisOptions } from '../options/redis-options.interface';
 
 const list = (value: string | undefined): string[] | undefined =>
   value?.trim()

@@ -1,6 +1,6 @@
 import { Provider } from '@nestjs/common';
 import { MCP_MODULE_OPTIONS } from '../mcp.constants';
-import { ResolvedMcpOptions } from '../mcp-module-options.interface';
+import { ResolvedMcpOptions } from '../options/mcp-module-options.interface';
 import { MCP_SESSION_STORE } from './session.store';
 import { MCP_EVENT_STORE } from './event.store';
 import { MCP_LIMIT_STORE } from './limit.store';

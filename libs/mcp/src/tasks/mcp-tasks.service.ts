@@ -3,7 +3,7 @@ import { McpTaskFollowers } from './task-followers';
 import { McpTaskObserver } from './task-observer';
 import { propagation, context } from '@opentelemetry/api';
 import { MCP_MODULE_OPTIONS } from '../mcp.constants';
-import { ResolvedMcpOptions } from '../mcp-module-options.interface';
+import { ResolvedMcpOptions } from '../options/mcp-module-options.interface';
 import { McpError, InvalidParamsError } from '../errors/mcp.error';
 import { ErrorCode } from '../wire/json-rpc';
 import { callerSubject } from '../auth/mcp-principal';

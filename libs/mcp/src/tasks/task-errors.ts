@@ -1,7 +1,7 @@
 import { McpError, InvalidParamsError } from '../errors/mcp.error';
 import { ErrorCode } from '../wire/json-rpc';
 import { McpTaskCreateRefusal } from '../stores/task.store';
-import { ResolvedTasksOptions } from './tasks-options.interface';
+import { ResolvedTasksOptions } from '../options/tasks-options.interface';
 import { MAX_TASK_ID_CHARS } from './tasks.constants';
 
 /* The errors of the task requests, each with a documented `data.reason` (docs/tasks.md). */

@@ -1,6 +1,6 @@
 import { CallQuestions, InputRequest } from '../pipeline/input-rounds';
 import { McpTaskBytesRefusedError, McpTaskStore } from '../stores/task.store';
-import { ResolvedTasksOptions } from './tasks-options.interface';
+import { ResolvedTasksOptions } from '../options/tasks-options.interface';
 import { taskByteCaps } from './tasks-options.resolver';
 import { TimeoutError } from '../errors/mcp.error';
 import { bytesFull, tooLarge } from './task-errors';

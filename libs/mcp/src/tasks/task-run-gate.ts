@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { MCP_MODULE_OPTIONS } from '../mcp.constants';
-import { ResolvedMcpOptions } from '../mcp-module-options.interface';
+import { ResolvedMcpOptions } from '../options/mcp-module-options.interface';
 import { MCP_LIMIT_STORE, McpLimitStore } from '../stores/limit.store';
 import { MCP_TASK_STORE, McpTaskStore, TERMINAL_TASK_STATUSES } from '../stores/task.store';
 

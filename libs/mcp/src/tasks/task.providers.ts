@@ -1,6 +1,6 @@
 import { Provider } from '@nestjs/common';
 import { MCP_MODULE_OPTIONS } from '../mcp.constants';
-import { ResolvedMcpOptions } from '../mcp-module-options.interface';
+import { ResolvedMcpOptions } from '../options/mcp-module-options.interface';
 import { RedisConnection } from '../stores/redis.connection';
 import { MCP_TASK_QUEUE } from './task.queue';
 import { InProcessTaskQueue } from './in-process-task.queue';

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { MCP_MODULE_OPTIONS } from '../mcp.constants';
-import { ResolvedMcpOptions } from '../mcp-module-options.interface';
+import { ResolvedMcpOptions } from '../options/mcp-module-options.interface';
 import { McpCancelledError, McpError } from '../errors/mcp.error';
 import { toJsonRpcError } from '../errors/error-mapper';
 import { ErrorCode } from '../wire/json-rpc';

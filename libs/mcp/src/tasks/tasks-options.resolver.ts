@@ -1,4 +1,4 @@
-import { McpTasksOptions, ResolvedTasksOptions } from './tasks-options.interface';
+import { McpTasksOptions, ResolvedTasksOptions } from '../options/tasks-options.interface';
 import { McpTaskByteCaps } from '../stores/task.store';
 
 /** The byte caps of the task settings, as the task store checks them. @internal */

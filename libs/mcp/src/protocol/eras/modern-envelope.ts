@@ -1,4 +1,4 @@
-import { ResolvedMcpOptions } from '../../mcp-module-options.interface';
+import { ResolvedMcpOptions } from '../../options/mcp-module-options.interface';
 import { JsonRpcId } from '../../wire/json-rpc';
 import { MetaKey } from '../../wire/meta-keys';
 import { MethodResult } from '../handlers/handler-context';

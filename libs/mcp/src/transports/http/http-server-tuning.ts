@@ -3,7 +3,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { MCP_MODULE_OPTIONS } from '../../mcp.constants';
-import { ResolvedMcpOptions } from '../../mcp-module-options.interface';
+import { ResolvedMcpOptions } from '../../options/mcp-module-options.interface';
 import { McpMetrics } from '../../observability/mcp-metrics.service';
 import { McpRefusalLog } from '../../observability/refusal-log';
 import { ConnectionLimiter } from './connection-limiter';

@@ -3,7 +3,7 @@ import { ErrorCode } from '../../wire/json-rpc';
 import { sendHttpError } from './http-checks';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MCP_MODULE_OPTIONS } from '../../mcp.constants';
-import { ResolvedMcpOptions } from '../../mcp-module-options.interface';
+import { ResolvedMcpOptions } from '../../options/mcp-module-options.interface';
 import { PROTECTED_RESOURCE_PATH } from '../../auth/resource-url';
 import { requestIdFor } from '../../observability/request-id';
 import { McpHttpTraceMiddleware } from '../../observability/mcp-http-trace.middleware';

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MCP_MODULE_OPTIONS } from '../../mcp.constants';
-import { ResolvedMcpOptions } from '../../mcp-module-options.interface';
+import { ResolvedMcpOptions } from '../../options/mcp-module-options.interface';
 import { McpDispatcher } from '../../protocol/mcp.dispatcher';
 import { McpSessionManager } from '../../sessions/mcp-session.manager';
 import { ErrorCode, JsonRpcId, errorResponse } from '../../wire/json-rpc';

@@ -1,7 +1,7 @@
 import { Test } from '@nestjs/testing';
 import { McpModule } from '../../mcp.module';
 import { MCP_MODULE_OPTIONS } from '../../mcp.constants';
-import { ResolvedMcpOptions } from '../../mcp-module-options.interface';
+import { ResolvedMcpOptions } from '../../options/mcp-module-options.interface';
 import { McpLegacySseController } from './legacy-sse.controller';
 
 describe('legacy HTTP+SSE registration', () => {

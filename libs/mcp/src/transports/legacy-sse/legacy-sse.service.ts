@@ -2,7 +2,7 @@ import { SessionAdmission } from '../../sessions/session-admission';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MCP_MODULE_OPTIONS } from '../../mcp.constants';
-import { ResolvedMcpOptions } from '../../mcp-module-options.interface';
+import { ResolvedMcpOptions } from '../../options/mcp-module-options.interface';
 import { McpDispatcher } from '../../protocol/mcp.dispatcher';
 import { McpSessionManager } from '../../sessions/mcp-session.manager';
 import { McpSession } from '../../sessions/mcp-session';

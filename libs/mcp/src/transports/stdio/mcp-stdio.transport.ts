@@ -4,7 +4,7 @@ import type { Readable, Writable } from 'node:stream';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MCP_MODULE_OPTIONS } from '../../mcp.constants';
-import { ResolvedMcpOptions } from '../../mcp-module-options.interface';
+import { ResolvedMcpOptions } from '../../options/mcp-module-options.interface';
 import { ErrorCode, JsonRpcId, JsonRpcMessage, errorResponse, isJsonRpcId } from '../../wire/json-rpc';
 import { hasModernMeta } from '../../wire/meta-keys';
 import { McpDispatcher } from '../../protocol/mcp.dispatcher';

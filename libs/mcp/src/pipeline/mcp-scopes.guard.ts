@@ -2,8 +2,8 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { MCP_CONTEXT_TYPE, MCP_SCOPES_METADATA } from '../mcp.constants';
 import { McpExecutionContext } from '../context/mcp-execution-context';
-import { InsufficientScopeError } from './insufficient-scope.error';
-import { hasScopes } from './scopes';
+import { InsufficientScopeError } from '../auth/insufficient-scope.error';
+import { hasScopes } from '../auth/scopes';
 
 /**
  * Per-call authorization: the scopes of `@McpScopes` (method and class) must all be in the caller's

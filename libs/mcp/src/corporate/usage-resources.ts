@@ -1,10 +1,10 @@
 import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { MCP_MODULE_OPTIONS } from '../mcp.constants';
-import { ResolvedMcpOptions } from '../mcp-module-options.interface';
+import { ResolvedMcpOptions } from '../options/mcp-module-options.interface';
 import { McpRegistry } from '../registry/mcp.registry';
-import { MCP_AUTH_CONFIG } from './auth.constants';
-import { ResolvedAuthConfig } from './auth-options.interface';
-import { PROTECTED_RESOURCE_PATH } from './resource-url';
+import { MCP_AUTH_CONFIG } from '../auth/auth.constants';
+import { ResolvedAuthConfig } from '../options/auth-options.interface';
+import { PROTECTED_RESOURCE_PATH } from '../auth/resource-url';
 
 /**
  * Every HTTP header the MCP endpoints read or write (corporate standard §11.2, `use://http-headers`, see

@@ -1,14 +1,14 @@
 import { InjectionToken, ModuleMetadata, OptionalFactoryDependency, Type } from '@nestjs/common';
-import { McpAuthOptions } from './auth/auth-options.interface';
-import { HttpStatusProfile } from './errors/http-status';
-import { McpHealthOptions } from './health/health-options.interface';
-import { McpMetricsOptions } from './observability/metrics-options.interface';
-import { McpLoggingOptions } from './observability/logging-options.interface';
-import { McpCorporateOptions } from './corporate/corporate-options.interface';
-import { McpTasksOptions, ResolvedTasksOptions } from './tasks/tasks-options.interface';
-import { McpLimits } from './limits/limits-options.interface';
-import { McpRedisOptions } from './stores/redis-options.interface';
-import { McpCachingOptions } from './protocol/caching-options.interface';
+import { McpAuthOptions } from './auth-options.interface';
+import { HttpStatusProfile } from '../errors/http-status';
+import { McpHealthOptions } from './health-options.interface';
+import { McpMetricsOptions } from './metrics-options.interface';
+import { McpLoggingOptions } from './logging-options.interface';
+import { McpCorporateOptions } from './corporate-options.interface';
+import { McpTasksOptions, ResolvedTasksOptions } from './tasks-options.interface';
+import { McpLimits } from './limits-options.interface';
+import { McpRedisOptions } from './redis-options.interface';
+import { McpCachingOptions } from './caching-options.interface';
 
 /** Options of `McpModule.forRoot`. */
 export interface McpModuleOptions {
