@@ -1,7 +1,7 @@
 import { DEFAULT_MAX_JSON_DEPTH } from './wire/json-depth';
 import { packageVersion } from './app-version';
 import { McpModuleOptions, ResolvedMcpOptions } from './options/mcp-module-options.interface';
-import { DEFAULT_ALLOWED_HOSTS, DEFAULT_ALLOWED_ORIGINS } from './transports/http/http-checks';
+import { DEFAULT_ALLOWED_HOSTS, DEFAULT_ALLOWED_ORIGINS } from './auth/origin-host.checks';
 import { resolveRedisOptions } from './stores/redis-options.resolver';
 import { resolveTasksOptions } from './tasks/tasks-options.resolver';
 

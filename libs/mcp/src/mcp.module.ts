@@ -28,6 +28,8 @@ import { McpJwtStrategy } from './auth/mcp-jwt.strategy';
 import { McpHttpAuthGuard } from './auth/mcp-http-auth.guard';
 import { McpAuthExceptionFilter } from './auth/mcp-auth.filter';
 import { McpAuthLifecycle } from './auth/mcp-auth.lifecycle';
+import { McpOriginGuard } from './auth/origin.guard';
+import { McpOriginRefusalFilter } from './auth/origin-refusal.filter';
 import { McpScopesGuard } from './pipeline/mcp-scopes.guard';
 import { McpChallenge } from './auth/mcp-challenge';
 import { CallLimiter } from './limits/call-limiter';
@@ -62,6 +64,8 @@ const CORE_PROVIDERS: Provider[] = [
   McpHttpEntryMiddleware,
   McpHttpAuthGuard,
   McpAuthExceptionFilter,
+  McpOriginGuard,
+  McpOriginRefusalFilter,
   McpChallenge,
   CallLimiter,
   StreamLimiter,

@@ -1,10 +1,12 @@
-import { Controller, Get, Inject, Req, Type } from '@nestjs/common';
+import { Controller, Get, Inject, Req, Type, UseFilters, UseGuards } from '@nestjs/common';
 import { MCP_MODULE_OPTIONS } from '../mcp.constants';
 import { ResolvedMcpOptions } from '../options/mcp-module-options.interface';
 import { MCP_AUTH_CONFIG } from './auth.constants';
 import { ResolvedAuthConfig } from '../options/auth-options.interface';
 import { PROTECTED_RESOURCE_PATH, resourceUrl } from './resource-url';
 import { nodeRequest } from '../http-adapter/node-http';
+import { McpOriginGuard } from './origin.guard';
+import { McpOriginRefusalFilter } from './origin-refusal.filter';
 
 /**
  * OAuth 2.0 Protected Resource Metadata (RFC 9728), unauthenticated, so generic MCP clients can find the authorization
@@ -17,6 +19,8 @@ export function createProtectedResourceController(mcpPath: string): Type<unknown
     mcpPath === '/' ? [PROTECTED_RESOURCE_PATH] : [PROTECTED_RESOURCE_PATH, PROTECTED_RESOURCE_PATH + mcpPath];
 
   @Controller()
+  @UseGuards(McpOriginGuard)
+  @UseFilters(McpOriginRefusalFilter)
   class ProtectedResourceController {
     constructor(
       @Inject(MCP_MODULE_OPTIONS) readonly options: ResolvedMcpOptions,

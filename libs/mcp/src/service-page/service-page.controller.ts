@@ -1,4 +1,4 @@
-import { Controller, Get, Inject, NotFoundException, Req, Res } from '@nestjs/common';
+import { Controller, Get, Inject, NotFoundException, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import { MCP_MODULE_OPTIONS } from '../mcp.constants';
 import { ResolvedMcpOptions } from '../options/mcp-module-options.interface';
 import { MCP_AUTH_CONFIG } from '../auth/auth.constants';
@@ -15,6 +15,8 @@ import { renderServicePage } from './service-page.renderer';
 import { SERVICE_PAGE_SCRIPT } from './service-page.script';
 import { SERVICE_PAGE_CSS } from './service-page.styles';
 import { nodeRequest, nodeResponse, pathOf } from '../http-adapter/node-http';
+import { McpOriginGuard } from '../auth/origin.guard';
+import { McpOriginRefusalFilter } from '../auth/origin-refusal.filter';
 
 /**
  * `GET /`: the HTML service page (catalogue, endpoints, auth scheme, a console to call a tool), and
@@ -23,6 +25,8 @@ import { nodeRequest, nodeResponse, pathOf } from '../http-adapter/node-http';
  * @internal
  */
 @Controller()
+@UseGuards(McpOriginGuard)
+@UseFilters(McpOriginRefusalFilter)
 export class ServicePageController {
   /** The rendered page, rebuilt after the registry announces a change (entries may be added at run time). */
   private page?: string;

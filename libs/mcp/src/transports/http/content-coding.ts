@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode } from '../../wire/json-rpc';
-import { sendHttpError } from './http-checks';
+import { sendHttpError } from '../../errors/send-http-error';
 
 /** The content codings a request body may come in: none (the transports read bodies as sent). */
 const ACCEPTED_CODINGS = ['identity'];

@@ -1,60 +1,8 @@
 import { DEFAULT_MAX_JSON_DEPTH, nestingExceeds, valueNestingExceeds } from '../../wire/json-depth';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ErrorCode, JsonRpcId, errorResponse, isJsonRpcId } from '../../wire/json-rpc';
-import { sendJson } from '../../http-adapter/json-response';
-import { requestTarget, targetAuthority } from '../../http-adapter/node-http';
-import { authorityRefusal } from './host-authority';
-
-/** Default `Host` names: loopback only (DNS-rebinding protection for local servers). @internal */
-export const DEFAULT_ALLOWED_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
-/** Default origins: loopback pages on any port. @internal */
-export const DEFAULT_ALLOWED_ORIGINS = [
-  'http://localhost:*',
-  'http://127.0.0.1:*',
-  'http://[::1]:*',
-  'https://localhost:*',
-];
-
-/** Compiles an allow-list where `:*` matches any port. @internal */
-export function originMatcher(allowed: string[]): (origin: string) => boolean {
-  const exact = new Set(allowed.filter((a) => !a.endsWith(':*')).map((a) => a.toLowerCase()));
-  const prefixes = allowed.filter((a) => a.endsWith(':*')).map((a) => a.slice(0, -1).toLowerCase());
-  if (allowed.includes('*')) return () => true;
-  return (origin) => {
-    const o = origin.toLowerCase();
-    if (exact.has(o)) return true;
-    return prefixes.some((p) => o.startsWith(p) && /^\d{1,5}$/.test(o.slice(p.length)));
-  };
-}
-
-/** @internal */
-export function hostMatcher(allowed: string[]): (host: string) => boolean {
-  const names = new Set(allowed.map((h) => h.toLowerCase()));
-  return (host) => {
-    const h = host.toLowerCase();
-    const name = h.startsWith('[') ? h.slice(0, h.indexOf(']') + 1) : h.split(':')[0];
-    return names.has(h) || names.has(name);
-  };
-}
-
-/**
- * Writes a JSON-RPC error as the whole HTTP answer, with the request's id when the body could be read (`id`), else
- * `null`. @internal
- */
-export function sendHttpError(
-  res: ServerResponse,
-  status: number,
-  code: number,
-  message: string,
-  headers: Record<string, string> = {},
-  id: JsonRpcId | null = null,
-  data?: Record<string, unknown>,
-): void {
-  if (res.headersSent) return;
-  const requestId = typeof res.getHeader === 'function' ? res.getHeader('X-Request-Id') : undefined;
-  const withId = typeof requestId === 'string' ? { ...data, requestId } : data;
-  sendJson(res, status, headers, JSON.stringify(errorResponse(id, code, message, withId)));
-}
+import { ErrorCode, JsonRpcId, isJsonRpcId } from '../../wire/json-rpc';
+import { originHostRefusal } from '../../auth/origin-host.checks';
+import { sendHttpError } from '../../errors/send-http-error';
 
 /** The id of a parsed JSON-RPC request body, when it has a valid one. @internal */
 export function requestIdOfBody(body: unknown): JsonRpcId | null {
@@ -63,9 +11,8 @@ export function requestIdOfBody(body: unknown): JsonRpcId | null {
 }
 
 /**
- * The Origin and Host allow-list check shared by the HTTP transports: answers itself and returns false when either
- * header is present and not allowed (403), or when the authority the request names (its Host, or the target in
- * absolute form) is not a plain host[:port] or names two hosts (400; see authorityRefusal).
+ * The Origin and Host check of a CORS preflight (the MCP routes' own requests pass McpOriginGuard): answers itself and
+ * returns false when the request is refused (see originHostRefusal).
  * @internal
  */
 export function checkOriginAndHost(
@@ -74,17 +21,9 @@ export function checkOriginAndHost(
   originAllowed: (origin: string) => boolean,
   hostAllowed: (host: string) => boolean,
 ): boolean {
-  const origin = req.headers.origin;
-  if (origin !== undefined && !originAllowed(origin)) {
-    sendHttpError(res, 403, ErrorCode.InvalidRequest, 'Forbidden: Origin not allowed');
-    return false;
-  }
-  const refusal = authorityRefusal(req.headers.host, targetAuthority(requestTarget(req)), hostAllowed);
-  if (refusal) {
-    sendHttpError(res, refusal.status, ErrorCode.InvalidRequest, refusal.message);
-    return false;
-  }
-  return true;
+  const refusal = originHostRefusal(req, originAllowed, hostAllowed);
+  if (refusal) sendHttpError(res, refusal.status, ErrorCode.InvalidRequest, refusal.message);
+  return refusal === undefined;
 }
 
 /** The media type of `Content-Type`, lower-cased, without parameters (`''` when absent). @internal */

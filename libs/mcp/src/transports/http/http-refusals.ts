@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode } from '../../wire/json-rpc';
 import { isModernVersion } from '../../wire/protocol-version';
-import { sendHttpError } from './http-checks';
+import { sendHttpError } from '../../errors/send-http-error';
 import { toJsonRpcError } from '../../errors/error-mapper';
 import { RateLimitedError } from '../../errors/mcp.error';
 

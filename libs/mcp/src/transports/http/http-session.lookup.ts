@@ -3,7 +3,7 @@ import { McpSessionManager } from '../../sessions/mcp-session.manager';
 import { McpSession } from '../../sessions/mcp-session';
 import { ErrorCode, JsonRpcId } from '../../wire/json-rpc';
 import { bindPrincipal } from '../../sessions/session-binding';
-import { sendHttpError } from './http-checks';
+import { sendHttpError } from '../../errors/send-http-error';
 import { storeUnavailable } from './http-refusals';
 
 /**

@@ -2,7 +2,8 @@ import { Inject, Injectable, NestMiddleware } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MCP_MODULE_OPTIONS } from '../../mcp.constants';
 import { ResolvedMcpOptions } from '../../options/mcp-module-options.interface';
-import { checkOriginAndHost, hostMatcher, originMatcher } from './http-checks';
+import { checkOriginAndHost } from './http-checks';
+import { EXPOSE_HEADERS, hostMatcher, originMatcher } from '../../auth/origin-host.checks';
 
 const ALLOW_HEADERS =
   'Authorization, Content-Type, Accept, Mcp-Session-Id, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID, ' +
@@ -19,13 +20,11 @@ function allowHeaders(requested: string | undefined): string {
     .slice(0, 32);
   return params.length ? `${ALLOW_HEADERS}, ${params.join(', ')}` : ALLOW_HEADERS;
 }
-const EXPOSE_HEADERS = 'Mcp-Session-Id, MCP-Protocol-Version, WWW-Authenticate, X-Request-Id, Retry-After';
 
 /**
- * Host allow-list and CORS for the MCP endpoints from an explicit origin allow-list: a disallowed `Origin` gets 403
- * before
- * authentication or any MCP processing; preflights are answered here (they carry no credentials);
- * allowed origins get `Access-Control-*` headers echoing the origin, never `*`.
+ * CORS preflights on the platform's routes: an `OPTIONS` request carries no credentials and matches no route, so it is
+ * answered here, with the same Origin and Host checks as McpOriginGuard (which guards every other request on those
+ * routes, after routing); allowed origins get `Access-Control-*` headers echoing the origin, never `*`.
  * @internal
  */
 @Injectable()
@@ -39,19 +38,16 @@ export class McpCorsMiddleware implements NestMiddleware {
   }
 
   use(req: IncomingMessage, res: ServerResponse, next: () => void): void {
-    // The one place Origin and Host are checked, before auth and before anything builds URLs from Host.
+    if (req.method !== 'OPTIONS') return next();
     if (!checkOriginAndHost(req, res, this.allowed, this.hostAllowed)) return;
     const origin = req.headers.origin;
-    if (origin !== undefined) {
-      res.setHeader('Access-Control-Allow-Origin', origin);
-      res.setHeader('Access-Control-Expose-Headers', EXPOSE_HEADERS);
-      res.setHeader('Vary', 'Origin');
-    }
-    if (req.method !== 'OPTIONS') return next();
     res.writeHead(204, {
       Allow: 'GET, POST, DELETE, OPTIONS',
       ...(origin !== undefined
         ? {
+            'Access-Control-Allow-Origin': origin,
+            'Access-Control-Expose-Headers': EXPOSE_HEADERS,
+            Vary: 'Origin',
             'Access-Control-Allow-Methods': 'GET, POST, DELETE, OPTIONS',
             'Access-Control-Allow-Headers': allowHeaders(req.headers['access-control-request-headers']),
             'Access-Control-Max-Age': '600',

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { ErrorCode } from '../../wire/json-rpc';
-import { sendHttpError } from './http-checks';
+import { sendHttpError } from '../../errors/send-http-error';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MCP_MODULE_OPTIONS } from '../../mcp.constants';
 import { ResolvedMcpOptions } from '../../options/mcp-module-options.interface';
@@ -22,9 +22,9 @@ const ENTERED = Symbol('mcpEntered');
 
 /**
  * Answers 500 (`-32603`) and returns true when a request to an MCP endpoint did not go through
- * {@link McpHttpEntryMiddleware} (its Origin/Host checks among others), as when the app replaced the platform's request
+ * {@link McpHttpEntryMiddleware} (its request id and trace span), as when the app replaced the platform's request
  * hook or serves the endpoint under a prefix the platform does not know: such a request is refused, never served
- * unchecked.
+ * half-observed. (Its Origin and Host are checked after routing, by McpOriginGuard, whatever path it came by.)
  * @internal
  */
 export function refusedWithoutEntry(req: IncomingMessage, res: ServerResponse): boolean {
@@ -42,9 +42,9 @@ const logger = new Logger('McpHttp');
 /**
  * The one layer in front of every route, installed as the HTTP adapter's request hook (see McpModule): the request id
  * for all of them; on the MCP endpoints also the request's trace span; on those, the protected-resource metadata and
- * the service page, the Origin/Host checks and CORS, before any middleware or guard; with `McpLoggerModule`, the
- * access line and the request id of every log line written meanwhile. One hook instead of four Nest middleware
- * layers: each costs several microseconds per request, on every route (and middie's on Fastify).
+ * the service page, CORS preflights (McpOriginGuard checks Origin and Host on every other request, after routing);
+ * with `McpLoggerModule`, the access line and the request id of every log line written meanwhile. One hook instead of
+ * four Nest middleware layers: each costs several microseconds per request, on every route (and middie's on Fastify).
  * Paths compare as the routers match them (see normalise); a platform path spelled with percent-escapes is 404.
  * @internal
  */

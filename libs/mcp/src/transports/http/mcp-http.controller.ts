@@ -1,9 +1,11 @@
 import { Controller, Delete, Get, Logger, Post, Req, Res, Type, UseFilters, UseGuards } from '@nestjs/common';
 import { McpAuthError } from '../../auth/mcp-auth.error';
 import { ErrorCode } from '../../wire/json-rpc';
-import { sendHttpError } from './http-checks';
+import { sendHttpError } from '../../errors/send-http-error';
 import { McpHttpAuthGuard } from '../../auth/mcp-http-auth.guard';
 import { McpAuthExceptionFilter } from '../../auth/mcp-auth.filter';
+import { McpOriginGuard } from '../../auth/origin.guard';
+import { McpOriginRefusalFilter } from '../../auth/origin-refusal.filter';
 import type { ServerResponse } from 'node:http';
 import { McpHttpService } from './mcp-http.service';
 import { McpSessionStreams } from './session-streams.service';
@@ -19,8 +21,8 @@ import { refusedWithoutEntry } from './mcp-http-entry.middleware';
  */
 export function createMcpHttpController(path: string): Type<unknown> {
   @Controller(path)
-  @UseGuards(McpHttpAuthGuard)
-  @UseFilters(McpAuthExceptionFilter)
+  @UseGuards(McpOriginGuard, McpHttpAuthGuard)
+  @UseFilters(McpAuthExceptionFilter, McpOriginRefusalFilter)
   class McpHttpController {
     constructor(
       private readonly http: McpHttpService,

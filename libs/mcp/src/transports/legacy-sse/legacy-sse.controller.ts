@@ -1,6 +1,8 @@
 import { Controller, Get, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import { McpHttpAuthGuard } from '../../auth/mcp-http-auth.guard';
 import { McpAuthExceptionFilter } from '../../auth/mcp-auth.filter';
+import { McpOriginGuard } from '../../auth/origin.guard';
+import { McpOriginRefusalFilter } from '../../auth/origin-refusal.filter';
 import { LEGACY_MESSAGES_PATH, LEGACY_SSE_PATH } from './legacy-sse.endpoint';
 import { LegacySseService } from './legacy-sse.service';
 import { nodeRequest, nodeResponse } from '../../http-adapter/node-http';
@@ -13,8 +15,8 @@ import { refusedWithoutEntry } from '../http/mcp-http-entry.middleware';
  * @internal
  */
 @Controller()
-@UseGuards(McpHttpAuthGuard)
-@UseFilters(McpAuthExceptionFilter)
+@UseGuards(McpOriginGuard, McpHttpAuthGuard)
+@UseFilters(McpAuthExceptionFilter, McpOriginRefusalFilter)
 export class McpLegacySseController {
   constructor(private readonly legacy: LegacySseService) {}
 

@@ -1,5 +1,5 @@
 import { authorityRefusal } from './host-authority';
-import { hostMatcher } from './http-checks';
+import { hostMatcher } from './origin-host.checks';
 
 describe('authorityRefusal (the host a request names)', () => {
   const allowed = hostMatcher(['localhost', '127.0.0.1', '[::1]']);
