@@ -36,37 +36,15 @@ const offending = (folder: string, forbidden: (f: string) => boolean) =>
   importsOf(folder).flatMap(({ file, folders }) => folders.filter(forbidden).map((f) => `${file} imports ${f}/`));
 
 /**
- * Every first-level folder (and top-level file) of libs/mcp/src has one floor, bottom-up. A folder imports only its own
- * floor and the floors below it, so each layer can be read, tested and replaced on its own; what sits below learns of
- * what sits above only through an interface it owns (auth/'s `McpAuthFailureListener`, say, which observability/
- * implements). A new folder must be given a floor here.
+ * Every first-level folder (and top-level file) of libs/mcp/src has one floor, bottom-up (floors.json, which
+ * `node scripts/structure.mjs` also reads). A folder imports only its own floor and the floors below it, so each
+ * layer can be read, tested and replaced on its own; what sits below learns of what sits above only through an
+ * interface it owns (auth/'s `McpAuthFailureListener`, say, which observability/ implements). A new folder must be
+ * given a floor in floors.json.
  */
-const FLOORS: readonly (readonly string[])[] = [
-  ['wire', 'http-adapter', 'mcp.constants', 'app-version'], // JSON-RPC and Node's HTTP objects: the ground
-  ['errors'], // typed errors, their one mapping, safe messages
-  ['options'], // McpModule.forRoot's options, every part of them
-  ['stores'], // every store contract and its in-memory and Redis implementations
-  ['auth'], // the principal, verifiers, challenges
-  ['context'], // what a provider method and a guard see of a call
-  ['decorators'],
-  ['registry'], // what was discovered, compiled once
-  ['sessions'], // 2025-era sessions
-  ['observability'], // logs, metrics, spans: below the layers that report to it
-  ['limits', 'admission'], // every budget a request can be refused by
-  ['pipeline'], // the one invocation stage
-  ['tasks'],
-  ['discovery'],
-  ['mcp.notifier'],
-  ['protocol'], // method router, eras, handlers
-  ['corporate'],
-  ['health'],
-  ['service-page'],
-  ['transports'], // framing: HTTP, stdio, legacy SSE
-  ['bootstrap', 'telemetry'],
-  ['mcp-options.resolver'],
-  ['mcp.module'],
-  ['index'],
-];
+const FLOORS: readonly (readonly string[])[] = (
+  JSON.parse(readFileSync(join(__dirname, 'floors.json'), 'utf8')) as { floors: { names: string[] }[] }
+).floors.map((floor) => floor.names);
 const floorOf = (name: string) => FLOORS.findIndex((floor) => floor.includes(name.replace(/\.ts$/, '')));
 
 describe('platform layers (libs/mcp/src)', () => {
