@@ -1,6 +1,6 @@
 import { TASK_PROVIDERS } from './tasks/task.providers';
 import { McpRefusalLog } from './observability/refusal-log';
-import { StreamLimiter } from './limits/stream-limiter';
+import { StreamLimiter } from './admission/stream-limiter';
 import { EventLogBudget } from './limits/event-log-budget';
 import { DynamicModule, Inject, Module, NestModule, Provider } from '@nestjs/common';
 import { APP_GUARD, DiscoveryModule, HttpAdapterHost } from '@nestjs/core';
@@ -30,8 +30,10 @@ import { McpAuthExceptionFilter } from './auth/mcp-auth.filter';
 import { McpAuthLifecycle } from './auth/mcp-auth.lifecycle';
 import { McpScopesGuard } from './auth/mcp-scopes.guard';
 import { McpChallenge } from './auth/mcp-challenge';
-import { CallLimiter } from './limits/call-limiter';
-import { SessionAdmission } from './sessions/session-admission';
+import { CallLimiter } from './admission/call-limiter';
+import { McpAdmission } from './admission/mcp-admission.service';
+import { OpenSessionCounts, SessionBudget } from './admission/session-budget';
+import { SessionCount } from './sessions/session-count';
 import { HttpServerTuning } from './transports/http/http-server-tuning';
 import { TokenIntrospector } from './auth/token-introspector';
 import { UsageResources } from './auth/usage-resources';
@@ -65,8 +67,11 @@ const CORE_PROVIDERS: Provider[] = [
   McpChallenge,
   CallLimiter,
   StreamLimiter,
+  SessionBudget,
+  McpAdmission,
   EventLogBudget,
-  SessionAdmission,
+  SessionCount,
+  { provide: OpenSessionCounts, useExisting: SessionCount },
   HttpServerTuning,
   TokenIntrospector,
   UsageResources,

@@ -5,6 +5,8 @@ import { McpMetricsController } from './mcp-metrics.controller';
 import { McpCallObserver } from './mcp-call.observer';
 import { MCP_AUDIT_SINK, PinoAuditSink } from './mcp-audit.sink';
 import { McpRefusalLog } from './refusal-log';
+import { McpAdmissionRefusals } from '../admission/admission-refusals';
+import { AdmissionRefusalsRecorder } from './admission-refusals.recorder';
 
 /** Providers of tracing, call logs, audit and metrics, spread into McpModule. @internal */
 export const OBSERVABILITY_PROVIDERS: Provider[] = [
@@ -12,6 +14,7 @@ export const OBSERVABILITY_PROVIDERS: Provider[] = [
   McpMetricsServer,
   McpCallObserver,
   McpRefusalLog,
+  { provide: McpAdmissionRefusals, useClass: AdmissionRefusalsRecorder },
   { provide: MCP_AUDIT_SINK, useClass: PinoAuditSink },
 ];
 /** Registered whenever HTTP is served; each answers 404 when its feature is switched off. @internal */

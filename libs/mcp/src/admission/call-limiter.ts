@@ -1,13 +1,11 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { MCP_MODULE_OPTIONS } from '../mcp.constants';
 import { ResolvedMcpOptions } from '../mcp-module-options.interface';
-import { McpError, RateLimitedError } from '../errors/mcp.error';
-import { ErrorCode } from '../wire/json-rpc';
+import { RateLimitedError } from '../errors/mcp.error';
 import { McpPrincipal, callerSubject } from '../auth/mcp-principal';
-import { McpSession } from '../sessions/mcp-session';
 import { MCP_LIMIT_STORE, McpLimitStore } from '../stores/limit.store';
-import { McpMetrics } from '../observability/mcp-metrics.service';
-import { McpRefusalLog } from '../observability/refusal-log';
+import { McpAdmissionRefusals } from './admission-refusals';
+import { failClosed, limitStoreUnreachable } from './fail-closed';
 
 /** Callers remembered as over their request budget, per replica; past it the oldest are forgotten. */
 const MAX_KNOWN_OVER = 10_000;
@@ -18,10 +16,16 @@ export interface McpCallLimits {
   maxConcurrent?: number;
 }
 
+/** Who a budget is counted for: the caller's token (if any) and the transport it came over. @internal */
+export interface McpCaller {
+  principal?: McpPrincipal;
+  transport: string;
+}
+
 /**
  * Rate and concurrency limits per caller (the token's subject; over stdio, the process), for every
  * tools/call, prompts/get and resources/read, plus a tool's own tighter limits. Exceeding one is
- * `-32003` with `retryAfter` (HTTP 429 with `Retry-After`).
+ * `-32003` with `retryAfter` (HTTP 429 with `Retry-After`). Called through {@link McpAdmission} only.
  * @internal
  */
 @Injectable()
@@ -32,18 +36,12 @@ export class CallLimiter {
   constructor(
     @Inject(MCP_MODULE_OPTIONS) private readonly options: ResolvedMcpOptions,
     @Inject(MCP_LIMIT_STORE) private readonly store: McpLimitStore,
-    private readonly metrics: McpMetrics,
-    @Optional() private readonly refusals?: McpRefusalLog,
+    @Optional() private readonly refusals?: McpAdmissionRefusals,
   ) {}
 
   /** Runs `work` within the caller's budgets, or throws {@link RateLimitedError}. */
-  async run<T>(
-    session: McpSession,
-    target: string,
-    own: McpCallLimits | undefined,
-    work: () => Promise<T>,
-  ): Promise<T> {
-    const subject = callerSubject(session.principal, session.transport);
+  async run<T>(caller: McpCaller, target: string, own: McpCallLimits | undefined, work: () => Promise<T>): Promise<T> {
+    const subject = callerSubject(caller.principal, caller.transport);
     const { callsPerMinute, maxConcurrentCalls } = this.options.limits;
     await this.take(`s:${subject}`, callsPerMinute, target, subject);
     if (own?.callsPerMinute) await this.take(`t:${target}:${subject}`, own.callsPerMinute, target, subject);
@@ -51,7 +49,8 @@ export class CallLimiter {
     const taken: string[] = [];
     try {
       for (const [i, key] of slots.entries()) {
-        if (!(await this.reach(() => this.store.acquire(key, i === 0 ? maxConcurrentCalls : own!.maxConcurrent!)))) {
+        const max = i === 0 ? maxConcurrentCalls : own!.maxConcurrent!;
+        if (!(await failClosed(() => this.store.acquire(key, max), limitStoreUnreachable))) {
           this.refused(target, 'concurrency', subject);
           throw new RateLimitedError(1, 'Rate limited: too many calls at once; retry when one finishes');
         }
@@ -65,29 +64,25 @@ export class CallLimiter {
   }
 
   /**
-   * Counts one request of any kind (ping, lists, calls, unknown methods, each message of a batch) against the
-   * caller's `requestsPerMinute`, or throws {@link RateLimitedError}. Calls are also counted by {@link run}.
+   * Counts one message of any kind (ping, lists, calls, unknown methods, notifications, each message of a batch)
+   * against the caller's `requestsPerMinute`, or throws {@link RateLimitedError}; `label` is its metric target.
    */
-  async admit(session: McpSession, principal: McpPrincipal | undefined, method: string): Promise<void> {
-    return this.admitCaller(session.transport, principal ?? session.principal, method);
-  }
-
-  /** {@link admit} for a message refused before it has a session (a 2026-07-28 request with bad `_meta`, say). */
-  async admitCaller(transport: string, principal: McpPrincipal | undefined, method: string): Promise<void> {
+  async admitCaller(transport: string, principal: McpPrincipal | undefined, label: string): Promise<void> {
     const subject = callerSubject(principal, transport);
-    const verdict = await this.reach(() =>
-      this.store.consume(`r:${subject}`, this.options.limits.requestsPerMinute, 60),
+    const verdict = await failClosed(
+      () => this.store.consume(`r:${subject}`, this.options.limits.requestsPerMinute, 60),
+      limitStoreUnreachable,
     );
     if (verdict.ok) return;
     this.noteOver(subject, verdict.retryAfterSec);
-    this.refused(method, 'requests', subject);
+    this.refused(label, 'requests', subject);
     throw new RateLimitedError(verdict.retryAfterSec, 'Rate limited: too many requests; retry later');
   }
 
   /**
    * Seconds until a caller this replica has seen over its request budget may send again, or undefined: lets the HTTP
    * transport refuse a body before reading it (a flood of 200 KB bodies costs their reading even when each is refused).
-   * Only a hint: the budget itself is counted by {@link admit}.
+   * Only a hint: the budget itself is counted by {@link admitCaller}.
    */
   knownOver(transport: string, principal: McpPrincipal | undefined): number | undefined {
     if (this.over.size === 0) return undefined; // the usual case: nothing to look up per request
@@ -121,39 +116,29 @@ export class CallLimiter {
   async admitReplay(transport: string, principal: McpPrincipal | undefined, bytes: number): Promise<void> {
     const subject = callerSubject(principal, transport);
     const perMinute = this.options.limits.replayBytesPerMinute;
-    const verdict = await this.reach(() => this.store.consume(`replay:${subject}`, perMinute, 60, bytes));
+    const verdict = await failClosed(
+      () => this.store.consume(`replay:${subject}`, perMinute, 60, bytes),
+      limitStoreUnreachable,
+    );
     if (verdict.ok) return;
     this.refused('replay', 'replay_bytes', subject);
     throw new RateLimitedError(verdict.retryAfterSec, 'Rate limited: too many bytes replayed; resume later');
   }
 
-  /**
-   * A store operation, or `-32006` (503, `Retry-After`) when the store cannot be reached: limits fail closed, since a
-   * replica that cannot count cannot promise the limit.
-   */
-  private async reach<T>(operation: () => Promise<T>): Promise<T> {
-    try {
-      return await operation();
-    } catch {
-      throw new McpError(
-        ErrorCode.UpstreamUnavailable,
-        'Unavailable: the limits store cannot be reached; retry shortly',
-        {
-          reason: 'limit_store_unavailable',
-          retryAfter: 2,
-        },
-      );
-    }
-  }
-
-  /** Every refusal is counted; its log line is aggregated per caller and limit (see {@link McpRefusalLog}). */
+  /** Every refusal is counted; its log line is aggregated per caller and limit. */
   private refused(target: string, limit: string, subject: string): void {
-    this.metrics.rateLimited.inc({ target: metricTarget(target), limit });
-    this.refusals?.note(`rate_limited:${limit}`, subject, { target: metricTarget(target) });
+    const label = metricTarget(target);
+    this.refusals?.refused({
+      target: label,
+      limit,
+      reason: `rate_limited:${limit}`,
+      subject,
+      detail: { target: label },
+    });
   }
 
   private async take(key: string, perMinute: number, target: string, subject: string): Promise<void> {
-    const verdict = await this.reach(() => this.store.consume(key, perMinute, 60));
+    const verdict = await failClosed(() => this.store.consume(key, perMinute, 60), limitStoreUnreachable);
     if (!verdict.ok) {
       this.refused(target, 'rate', subject);
       throw new RateLimitedError(verdict.retryAfterSec);
