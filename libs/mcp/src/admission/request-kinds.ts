@@ -52,7 +52,7 @@ export const FAMILY_BUDGETS = {
   ping: ['requests'],
   request: ['draining', 'requests'],
   call: ['draining', 'requests', 'idempotency', 'calls', 'concurrency'],
-  'task creation': ['draining', 'requests', 'calls', 'concurrency', 'tasks'],
+  'tools/call creating a task': ['draining', 'requests', 'calls', 'concurrency', 'tasks'],
   'task wait': ['draining', 'requests', 'streams'],
   listen: ['draining', 'requests', 'streams'],
 } as const satisfies Record<string, readonly Budget[]>;
@@ -62,7 +62,8 @@ export type MethodFamily = keyof typeof FAMILY_BUDGETS;
 
 /**
  * Every method either era serves, with its family. `tools/call` is a `call`; one that creates a task (its `task`
- * parameter, or `ctx.startTask()`) passes `task creation` instead. A method missing here fails request-kinds.spec.ts.
+ * parameter, or `ctx.startTask()`) passes `tools/call creating a task` instead. A method missing here fails
+ * request-kinds.spec.ts.
  * @internal
  */
 export const METHOD_FAMILIES = {
