@@ -58,7 +58,7 @@ describe('platform layers (libs/mcp/src)', () => {
   it('every call kind runs through the one invocation stage: no handler builds a call context itself', () => {
     const handlers = importsOf('protocol').filter(({ file }) => file.includes('handlers/'));
     const own = handlers.filter(({ file }) =>
-      /createCallContext|limiter\.run\(/.test(readFileSync(join(SRC, file), 'utf8')),
+      /createCallContext|limiter\.run\(|admission\.call\(/.test(readFileSync(join(SRC, file), 'utf8')),
     );
     expect(own.map(({ file }) => file)).toEqual([]);
   });
@@ -70,6 +70,22 @@ describe('platform layers (libs/mcp/src)', () => {
   it('stores/ never imports the layers above it (tasks live in stores, their lifecycle in tasks/)', () => {
     const above = ['sessions', 'pipeline', 'tasks', 'protocol', 'transports', 'registry', 'discovery'];
     expect(offending('stores', (f) => above.includes(f))).toEqual([]);
+  });
+
+  it('admission/ sits under sessions/ and above stores/ and auth/: it never imports a layer above it', () => {
+    const above = [
+      'sessions',
+      'pipeline',
+      'tasks',
+      'protocol',
+      'transports',
+      'registry',
+      'discovery',
+      'observability',
+      'health',
+      'context',
+    ];
+    expect(offending('admission', (f) => above.includes(f))).toEqual([]);
   });
 
   it('protocol/ never imports the transports', () => {

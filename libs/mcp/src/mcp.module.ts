@@ -30,7 +30,7 @@ import { McpAuthExceptionFilter } from './auth/mcp-auth.filter';
 import { McpAuthLifecycle } from './auth/mcp-auth.lifecycle';
 import { McpScopesGuard } from './auth/mcp-scopes.guard';
 import { McpChallenge } from './auth/mcp-challenge';
-import { CallLimiter } from './admission/call-limiter';
+import { RequestBudget } from './admission/request-budget';
 import { McpAdmission } from './admission/mcp-admission.service';
 import { OpenSessionCounts, SessionBudget } from './admission/session-budget';
 import { SessionCount } from './sessions/session-count';
@@ -65,7 +65,7 @@ const CORE_PROVIDERS: Provider[] = [
   McpHttpAuthGuard,
   McpAuthExceptionFilter,
   McpChallenge,
-  CallLimiter,
+  RequestBudget,
   StreamLimiter,
   SessionBudget,
   McpAdmission,

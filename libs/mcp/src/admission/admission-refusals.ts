@@ -21,3 +21,18 @@ export interface AdmissionRefusal {
 export abstract class McpAdmissionRefusals {
   abstract refused(refusal: AdmissionRefusal): void;
 }
+
+/**
+ * A refusal by a rate or concurrency budget: its metric target is bounded (tool and prompt names are; resource URIs,
+ * template-expanded, count as one), its log line aggregated per caller and limit.
+ * @internal
+ */
+export function rateLimited(
+  refusals: McpAdmissionRefusals | undefined,
+  target: string,
+  limit: string,
+  subject: string,
+): void {
+  const label = target.includes('://') ? 'resources/read' : target;
+  refusals?.refused({ target: label, limit, reason: `rate_limited:${limit}`, subject, detail: { target: label } });
+}

@@ -4,7 +4,7 @@ import { toJsonRpcError, toolErrorText } from '../errors/error-mapper';
 import { ErrorCode } from '../wire/json-rpc';
 import { McpCallContext } from '../context/call-context.interface';
 import { createCallContext } from './call-context.factory';
-import { McpCallLimits } from '../admission/call-limiter';
+import { McpCallLimits } from '../admission/mcp-admission.service';
 import { InvocationScope } from './invocation-scope';
 import { InputRounds } from './input-rounds';
 import { RequestStateBinding } from './request-state.codec';

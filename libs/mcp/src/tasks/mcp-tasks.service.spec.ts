@@ -12,7 +12,7 @@ import { McpTaskQueue } from './task.queue';
 import { McpTaskWatch } from './task-watch';
 import { StreamLimiter } from '../admission/stream-limiter';
 import { McpAdmission } from '../admission/mcp-admission.service';
-import { CallLimiter } from '../admission/call-limiter';
+import { RequestBudget } from '../admission/request-budget';
 import { SessionBudget } from '../admission/session-budget';
 import { InMemoryLimitStore } from '../stores/in-memory-limit.store';
 
@@ -46,7 +46,8 @@ function setup(queue: Partial<McpTaskQueue> = {}) {
     watch,
     new McpAdmission(
       options,
-      {} as CallLimiter,
+      new InMemoryLimitStore(),
+      {} as RequestBudget,
       new StreamLimiter(options, new InMemoryLimitStore()),
       {} as SessionBudget,
     ),

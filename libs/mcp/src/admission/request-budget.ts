@@ -4,32 +4,20 @@ import { ResolvedMcpOptions } from '../mcp-module-options.interface';
 import { RateLimitedError } from '../errors/mcp.error';
 import { McpPrincipal, callerSubject } from '../auth/mcp-principal';
 import { MCP_LIMIT_STORE, McpLimitStore } from '../stores/limit.store';
-import { McpAdmissionRefusals } from './admission-refusals';
+import { McpAdmissionRefusals, rateLimited } from './admission-refusals';
 import { failClosed, limitStoreUnreachable } from './fail-closed';
 
 /** Callers remembered as over their request budget, per replica; past it the oldest are forgotten. */
 const MAX_KNOWN_OVER = 10_000;
 
-/** A tool's own limits, from `@McpTool({ rateLimit })`. */
-export interface McpCallLimits {
-  callsPerMinute?: number;
-  maxConcurrent?: number;
-}
-
-/** Who a budget is counted for: the caller's token (if any) and the transport it came over. @internal */
-export interface McpCaller {
-  principal?: McpPrincipal;
-  transport: string;
-}
-
 /**
- * Rate and concurrency limits per caller (the token's subject; over stdio, the process), for every
- * tools/call, prompts/get and resources/read, plus a tool's own tighter limits. Exceeding one is
- * `-32003` with `retryAfter` (HTTP 429 with `Retry-After`). Called through {@link McpAdmission} only.
+ * The request budgets per caller (the token's subject; over stdio, the process): every message against
+ * `limits.requestsPerMinute`, and the bytes of `Last-Event-ID` replays against `limits.replayBytesPerMinute`.
+ * Exceeding one is `-32003` with `retryAfter` (HTTP 429 with `Retry-After`). Asked through {@link McpAdmission} only.
  * @internal
  */
 @Injectable()
-export class CallLimiter {
+export class RequestBudget {
   /** Callers seen over their request budget, until when (see {@link knownOver}). */
   private readonly over = new Map<string, number>();
 
@@ -38,30 +26,6 @@ export class CallLimiter {
     @Inject(MCP_LIMIT_STORE) private readonly store: McpLimitStore,
     @Optional() private readonly refusals?: McpAdmissionRefusals,
   ) {}
-
-  /** Runs `work` within the caller's budgets, or throws {@link RateLimitedError}. */
-  async run<T>(caller: McpCaller, target: string, own: McpCallLimits | undefined, work: () => Promise<T>): Promise<T> {
-    const subject = callerSubject(caller.principal, caller.transport);
-    const { callsPerMinute, maxConcurrentCalls } = this.options.limits;
-    await this.take(`s:${subject}`, callsPerMinute, target, subject);
-    if (own?.callsPerMinute) await this.take(`t:${target}:${subject}`, own.callsPerMinute, target, subject);
-    const slots = [`s:${subject}`, ...(own?.maxConcurrent ? [`t:${target}:${subject}`] : [])];
-    const taken: string[] = [];
-    try {
-      for (const [i, key] of slots.entries()) {
-        const max = i === 0 ? maxConcurrentCalls : own!.maxConcurrent!;
-        if (!(await failClosed(() => this.store.acquire(key, max), limitStoreUnreachable))) {
-          this.refused(target, 'concurrency', subject);
-          throw new RateLimitedError(1, 'Rate limited: too many calls at once; retry when one finishes');
-        }
-        taken.push(key);
-      }
-      return await work();
-    } finally {
-      // A release that cannot reach the store is not retried: a shared store expires its slots by itself.
-      for (const key of taken) await this.store.release(key).catch(() => undefined);
-    }
-  }
 
   /**
    * Counts one message of any kind (ping, lists, calls, unknown methods, notifications, each message of a batch)
@@ -125,26 +89,7 @@ export class CallLimiter {
     throw new RateLimitedError(verdict.retryAfterSec, 'Rate limited: too many bytes replayed; resume later');
   }
 
-  /** Every refusal is counted; its log line is aggregated per caller and limit. */
   private refused(target: string, limit: string, subject: string): void {
-    const label = metricTarget(target);
-    this.refusals?.refused({
-      target: label,
-      limit,
-      reason: `rate_limited:${limit}`,
-      subject,
-      detail: { target: label },
-    });
-  }
-
-  private async take(key: string, perMinute: number, target: string, subject: string): Promise<void> {
-    const verdict = await failClosed(() => this.store.consume(key, perMinute, 60), limitStoreUnreachable);
-    if (!verdict.ok) {
-      this.refused(target, 'rate', subject);
-      throw new RateLimitedError(verdict.retryAfterSec);
-    }
+    rateLimited(this.refusals, target, limit, subject);
   }
 }
-
-/** Tool and prompt names are bounded; resource URIs (template-expanded) are not, so they count as one. */
-const metricTarget = (target: string): string => (target.includes('://') ? 'resources/read' : target);
