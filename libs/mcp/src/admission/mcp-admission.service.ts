@@ -66,7 +66,7 @@ export class McpAdmission {
     return this.requests.admitCaller(transport, principal, label);
   }
 
-  /** {@link request} for a message that will not run: the refusal to answer with, or undefined when within budget. */
+  /** {@link request}, with the refusal returned as the JSON-RPC error to answer with; undefined when within budget. */
   async message(
     transport: string,
     principal: McpPrincipal | undefined,
