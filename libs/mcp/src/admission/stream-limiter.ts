@@ -6,7 +6,7 @@ import { ErrorCode } from '../wire/json-rpc';
 import { McpPrincipal, callerSubject } from '../auth/mcp-principal';
 import { MCP_LIMIT_STORE, McpLimitStore } from '../stores/limit.store';
 import { McpAdmissionRefusals } from './admission-refusals';
-import { limitStoreUnreachable } from './fail-closed';
+import { failClosed, limitStoreUnreachable } from './fail-closed';
 
 /** Gives a stream's place back; calling it again does nothing. */
 export type StreamRelease = () => void;
@@ -51,13 +51,13 @@ export class StreamLimiter {
       });
     }
     const key = `streams:${subject}`;
-    let taken: boolean;
-    try {
-      taken = await this.store.acquire(key, maxStreamsPerSubject);
-    } catch {
-      this.held--;
-      throw limitStoreUnreachable();
-    }
+    const taken = await failClosed(
+      () => this.store.acquire(key, maxStreamsPerSubject),
+      () => {
+        this.held--;
+        return limitStoreUnreachable();
+      },
+    );
     if (!taken) {
       this.held--;
       this.refused('streams', subject);
