@@ -81,7 +81,7 @@ describe('platform layers (libs/mcp/src)', () => {
   it('every call kind runs through the one invocation stage: no handler builds a call context itself', () => {
     const handlers = importsOf('protocol').filter(({ file }) => file.includes('handlers/'));
     const own = handlers.filter(({ file }) =>
-      /createCallContext|limiter\.run\(/.test(readFileSync(join(SRC, file), 'utf8')),
+      /createCallContext|limiter\.run\(|admission\.call\(/.test(readFileSync(join(SRC, file), 'utf8')),
     );
     expect(own.map(({ file }) => file)).toEqual([]);
   });

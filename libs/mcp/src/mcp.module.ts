@@ -1,6 +1,6 @@
 import { TASK_PROVIDERS } from './tasks/task.providers';
 import { McpRefusalLog } from './observability/refusal-log';
-import { StreamLimiter } from './limits/stream-limiter';
+import { StreamLimiter } from './admission/stream-limiter';
 import { EventLogBudget } from './limits/event-log-budget';
 import { DynamicModule, Inject, Module, NestModule, Provider } from '@nestjs/common';
 import { APP_GUARD, DiscoveryModule, HttpAdapterHost } from '@nestjs/core';
@@ -32,8 +32,10 @@ import { McpOriginGuard } from './auth/origin.guard';
 import { McpOriginRefusalFilter } from './auth/origin-refusal.filter';
 import { McpScopesGuard } from './pipeline/mcp-scopes.guard';
 import { McpChallenge } from './auth/mcp-challenge';
-import { CallLimiter } from './limits/call-limiter';
-import { SessionAdmission } from './sessions/session-admission';
+import { RequestBudget } from './admission/request-budget';
+import { McpAdmission } from './admission/mcp-admission.service';
+import { OpenSessionCounts, SessionBudget } from './admission/session-budget';
+import { SessionCount } from './sessions/session-count';
 import { HttpServerTuning } from './transports/http/http-server-tuning';
 import { TokenIntrospector } from './auth/token-introspector';
 import { UsageResources } from './corporate/usage-resources';
@@ -67,10 +69,13 @@ const CORE_PROVIDERS: Provider[] = [
   McpOriginGuard,
   McpOriginRefusalFilter,
   McpChallenge,
-  CallLimiter,
+  RequestBudget,
   StreamLimiter,
+  SessionBudget,
+  McpAdmission,
   EventLogBudget,
-  SessionAdmission,
+  SessionCount,
+  { provide: OpenSessionCounts, useExisting: SessionCount },
   HttpServerTuning,
   TokenIntrospector,
   UsageResources,

@@ -7,6 +7,8 @@ import { MCP_AUDIT_SINK, PinoAuditSink } from './mcp-audit.sink';
 import { McpRefusalLog } from './refusal-log';
 import { MCP_AUTH_FAILURE_LISTENER } from '../auth/auth-failure.listener';
 import { AuthFailureRecorder } from './auth-failure.recorder';
+import { McpAdmissionRefusals } from '../admission/admission-refusals';
+import { AdmissionRefusalsRecorder } from './admission-refusals.recorder';
 
 /** Providers of tracing, call logs, audit and metrics, spread into McpModule. @internal */
 export const OBSERVABILITY_PROVIDERS: Provider[] = [
@@ -14,6 +16,7 @@ export const OBSERVABILITY_PROVIDERS: Provider[] = [
   McpMetricsServer,
   McpCallObserver,
   McpRefusalLog,
+  { provide: McpAdmissionRefusals, useClass: AdmissionRefusalsRecorder },
   { provide: MCP_AUDIT_SINK, useClass: PinoAuditSink },
   { provide: MCP_AUTH_FAILURE_LISTENER, useClass: AuthFailureRecorder },
 ];

@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import Redis from 'ioredis';
 import { resolveMcpOptions } from '../mcp-options.resolver';
 import { McpSession } from '../sessions/mcp-session';
-import { CallLimiter } from '../limits/call-limiter';
 import { ToolExecutionError } from '../errors/mcp.error';
 import { ErrorCode } from '../wire/json-rpc';
 import { McpLimits } from '../options/limits-options.interface';
@@ -26,7 +25,7 @@ afterAll(async () => {
 });
 
 const states = new RequestStateCodec(new InMemoryKeyStore());
-const limiter = { run: (_s: unknown, _t: unknown, _o: unknown, work: () => Promise<unknown>) => work() };
+const limiter = { call: <T>(_c: unknown, _t: unknown, _o: unknown, work: () => Promise<T>) => work() };
 const principal = (subject: string): McpPrincipal => ({ subject, scopes: new Set(), claims: {} });
 
 /** A replica's keeper over `store`. */
@@ -46,7 +45,7 @@ function scope(keeper: IdempotencyKeeper, caller = 'alice'): InvocationScope {
     sink: { send: () => true },
     signal: controller.signal,
     options: resolveMcpOptions({ name: 'svc', version: '1.0.0' }),
-    limiter: limiter as unknown as CallLimiter,
+    admission: limiter,
     states,
     idempotency: keeper,
   };

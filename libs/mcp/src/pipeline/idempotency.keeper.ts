@@ -5,6 +5,7 @@ import { ResolvedMcpOptions } from '../options/mcp-module-options.interface';
 import { InvalidParamsError, McpError } from '../errors/mcp.error';
 import { ErrorCode } from '../wire/json-rpc';
 import { MCP_IDEMPOTENCY_STORE, McpIdempotencyStore } from '../stores/idempotency.store';
+import { failClosed, storeUnreachable } from '../admission/fail-closed';
 
 /** The `_meta` key marking a result answered from a kept first answer (`true`), not by running the tool. */
 export const IDEMPOTENT_REPLAY_META_KEY = 'corporate/idempotent-replay';
@@ -123,16 +124,8 @@ export class IdempotencyKeeper {
   }
 
   /** Without the store the promise "a repeat changes nothing" cannot be kept: the call is refused, not run. */
-  private async reach<T>(operation: () => Promise<T>): Promise<T> {
-    try {
-      return await operation();
-    } catch {
-      throw new McpError(
-        ErrorCode.UpstreamUnavailable,
-        'Unavailable: the idempotency store cannot be reached; retry shortly',
-        { reason: 'idempotency_store_unavailable', retryAfter: 2 },
-      );
-    }
+  private reach<T>(operation: () => Promise<T>): Promise<T> {
+    return failClosed(operation, () => storeUnreachable('idempotency', 'idempotency_store_unavailable'));
   }
 }
 

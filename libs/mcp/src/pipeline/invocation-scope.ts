@@ -1,5 +1,5 @@
 import { ResolvedMcpOptions } from '../options/mcp-module-options.interface';
-import { CallLimiter } from '../limits/call-limiter';
+import { McpAdmission } from '../admission/mcp-admission.service';
 import { McpPrincipal } from '../auth/mcp-principal';
 import { JsonRpcRequest } from '../wire/json-rpc';
 import { McpSession } from '../sessions/mcp-session';
@@ -22,7 +22,8 @@ export interface InvocationScope {
   sink: MessageSink;
   signal: AbortSignal;
   options: ResolvedMcpOptions;
-  limiter: CallLimiter;
+  /** Admits the call (its rate and concurrency budgets); a task's run passes them when the task is created. */
+  admission: Pick<McpAdmission, 'call'>;
   /** Seals and opens 2026-07-28 `requestState`. */
   states: RequestStateCodec;
   /** Keeps first answers of calls keyed for replay; absent where calls are never keyed (a task's run). */

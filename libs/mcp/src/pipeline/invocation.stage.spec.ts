@@ -1,7 +1,6 @@
 import { NotFoundException } from '@nestjs/common';
 import { resolveMcpOptions } from '../mcp-options.resolver';
 import { McpSession } from '../sessions/mcp-session';
-import { CallLimiter } from '../limits/call-limiter';
 import { ResourceNotFoundError, TimeoutError, ToolExecutionError } from '../errors/mcp.error';
 import { ErrorCode } from '../wire/json-rpc';
 import { McpCallContext } from '../context/call-context.interface';
@@ -22,7 +21,7 @@ function scope(modern?: {
     : new McpSession('s1', 'http');
   if (!modern) session.negotiate('2025-11-25', { name: 'c', version: '1' }, {});
   // The limiter's own behaviour has its suites; here it only runs the work.
-  const limiter = { run: (_s: unknown, _t: unknown, _o: unknown, work: () => Promise<unknown>) => work() };
+  const limiter = { call: <T>(_c: unknown, _t: unknown, _o: unknown, work: () => Promise<T>) => work() };
   return {
     controller,
     requestId: 'r1',
@@ -33,7 +32,7 @@ function scope(modern?: {
     sink: { send: () => true },
     signal: controller.signal,
     options: resolveMcpOptions({ name: 'svc', version: '1.0.0' }),
-    limiter: limiter as unknown as CallLimiter,
+    admission: limiter,
     states,
   };
 }

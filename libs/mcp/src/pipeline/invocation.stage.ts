@@ -4,7 +4,7 @@ import { toJsonRpcError, toolErrorText } from '../errors/error-mapper';
 import { ErrorCode } from '../wire/json-rpc';
 import { McpCallContext } from '../context/call-context.interface';
 import { createCallContext } from './call-context.factory';
-import { McpCallLimits } from '../limits/call-limiter';
+import { McpCallLimits } from '../admission/mcp-admission.service';
 import { InvocationScope } from './invocation-scope';
 import { InputRounds } from './input-rounds';
 import { RequestStateBinding } from './request-state.codec';
@@ -100,7 +100,7 @@ async function run(scope: InvocationScope, call: Invocation): Promise<Invocation
   );
   let value: unknown;
   try {
-    value = await scope.limiter.run(scope.session, call.target, call.rateLimit, () => {
+    value = await scope.admission.call(scope.session, call.target, call.rateLimit, () => {
       // A provider that throws synchronously fails like one that rejects.
       let work: Promise<unknown> = Promise.resolve().then(() => call.run(ctx));
       // A question left open ends the call: its answer comes with the client's retry.

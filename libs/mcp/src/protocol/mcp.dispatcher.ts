@@ -22,7 +22,7 @@ import { McpPrincipal } from '../auth/mcp-principal';
 import { DispatchOutcome, failure } from './dispatch-outcome';
 import { LEGACY_METHODS, MODERN_METHODS, MethodTable, routeOf } from './method-table';
 import { McpRequestRunner } from './request-runner';
-import { StreamLimiter } from '../limits/stream-limiter';
+import { McpAdmission } from '../admission/mcp-admission.service';
 import { ModernHeaders, readModernMeta } from './eras/modern-meta';
 import { ModernEnvelope } from './eras/modern-envelope';
 import { checkParamHeaders } from './eras/param-headers';
@@ -66,10 +66,10 @@ export class McpDispatcher {
     @Inject(MCP_MODULE_OPTIONS) private readonly options: ResolvedMcpOptions,
     private readonly sessions: McpSessionManager,
     private readonly runner: McpRequestRunner,
-    streams: StreamLimiter,
+    private readonly admission: McpAdmission,
     @Inject(MCP_AUTH_CONFIG) private readonly auth: { mode: string },
   ) {
-    const listen = listenHandler(sessions, () => serverCapabilities(registry), streams);
+    const listen = listenHandler(sessions, () => serverCapabilities(registry), admission);
     this.modern = { ...MODERN_METHODS, 'subscriptions/listen': { handler: listen } };
     this.envelope = new ModernEnvelope(options);
   }
@@ -94,7 +94,7 @@ export class McpDispatcher {
       msg.kind !== 'request' &&
       !(msg.kind === 'notification' && msg.message.method === 'notifications/initialized')
     ) {
-      const over = await this.runner.overBudget(session.transport, principal ?? session.principal, NOT_RUN[msg.kind]);
+      const over = await this.admission.message(session.transport, principal ?? session.principal, NOT_RUN[msg.kind]);
       if (over) return msg.kind === 'invalid' ? failure(msg.id, over.code, over.message, over.data, rid) : undefined;
     }
     switch (msg.kind) {
@@ -164,7 +164,7 @@ export class McpDispatcher {
     e: { code: number; message: string; data?: unknown },
     from: ModernRequestContext,
   ): Promise<DispatchOutcome> {
-    const over = await this.runner.overBudget(from.transport, from.principal, NOT_RUN.invalid);
+    const over = await this.admission.message(from.transport, from.principal, NOT_RUN.invalid);
     const { code, message, data } = over ?? e;
     return failure(id, code, message, data, from.rid);
   }
@@ -237,16 +237,8 @@ export class McpDispatcher {
     }
     if (items.length === 0)
       return failure(null, ErrorCode.InvalidRequest, 'Invalid Request: empty batch', undefined, rid);
-    const { maxBatchSize, maxBatchResponseBytes } = this.options.limits;
-    if (items.length > maxBatchSize) {
-      return failure(
-        null,
-        ErrorCode.InvalidRequest,
-        `Invalid Request: a batch holds at most ${maxBatchSize} messages (got ${items.length})`,
-        { reason: 'batch_too_large', max: maxBatchSize },
-        rid,
-      );
-    }
+    const tooLarge = this.admission.batch(items.length);
+    if (tooLarge) return failure(null, tooLarge.code, tooLarge.message, tooLarge.data, rid);
     // A few messages at a time, in order: a batch cannot take every concurrency slot of its caller at once, and
     // the event loop serves other callers between its messages.
     const outcomes = await mapBounded(items, BATCH_PARALLELISM, (item) =>
@@ -254,7 +246,7 @@ export class McpDispatcher {
         ? batchedInitialize(item, rid)
         : this.dispatch(item, session, sink, rid, principal),
     );
-    return joinBatchAnswer(items, outcomes, maxBatchResponseBytes, rid);
+    return joinBatchAnswer(items, outcomes, this.options.limits.maxBatchResponseBytes, rid);
   }
 }
 

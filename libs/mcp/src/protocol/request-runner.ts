@@ -7,7 +7,8 @@ import { McpRegistry } from '../registry/mcp.registry';
 import { ErrorCode, JsonRpcId, JsonRpcRequest } from '../wire/json-rpc';
 import { McpSession } from '../sessions/mcp-session';
 import { MessageSink } from '../wire/message-sink';
-import { CallLimiter } from '../limits/call-limiter';
+import { JsonRpcRefusal, McpAdmission } from '../admission/mcp-admission.service';
+import { passes } from '../admission/request-kinds';
 import { McpSessionManager } from '../sessions/mcp-session.manager';
 import { McpPrincipal } from '../auth/mcp-principal';
 import { InsufficientScopeError } from '../auth/insufficient-scope.error';
@@ -39,7 +40,7 @@ export class McpRequestRunner {
   constructor(
     private readonly registry: McpRegistry,
     @Inject(MCP_MODULE_OPTIONS) private readonly options: ResolvedMcpOptions,
-    private readonly limiter: CallLimiter,
+    private readonly admission: McpAdmission,
     private readonly sessions: McpSessionManager,
     private readonly observer: McpCallObserver,
     private readonly states: RequestStateCodec,
@@ -58,31 +59,9 @@ export class McpRequestRunner {
     rid?: string,
     caller?: McpPrincipal,
   ): Promise<DispatchOutcome> {
-    try {
-      await this.limiter.admit(session, caller, UNKNOWN_METHOD);
-    } catch (error) {
-      const e = toJsonRpcError(error, UNKNOWN_METHOD);
-      return failure(request.id, e.code, e.message, e.data, rid);
-    }
+    const e = await this.admission.message(session.transport, caller ?? session.principal, UNKNOWN_METHOD);
+    if (e) return failure(request.id, e.code, e.message, e.data, rid);
     return failure(request.id, ErrorCode.MethodNotFound, 'Method not found', undefined, rid);
-  }
-
-  /**
-   * Counts a message that will not run against the caller's request budget: a client notification or response (each
-   * may cost a store write: a cancellation or an answer forwarded to another replica), or a request refused before
-   * it has a session. Returns the -32003 error when the caller is over its budget, else undefined.
-   */
-  async overBudget(
-    transport: string,
-    caller: McpPrincipal | undefined,
-    label: string,
-  ): Promise<{ code: number; message: string; data?: unknown } | undefined> {
-    try {
-      await this.limiter.admitCaller(transport, caller, label);
-      return undefined;
-    } catch (error) {
-      return toJsonRpcError(error, label);
-    }
   }
 
   async run(
@@ -100,54 +79,14 @@ export class McpRequestRunner {
       this.observer.end(observed, errorClassOf(code), code);
       return failure(id, code, message, data, rid);
     };
-    if (this.sessions.draining && method !== 'ping') {
-      return refuse(
-        ErrorCode.UpstreamUnavailable,
-        'Unavailable: the server is shutting down; retry on another instance',
-        { reason: 'shutting_down', retryAfter: 1 },
-      );
-    }
-    try {
-      // Every request counts against the caller's request budget, whatever its kind: pings and lists too.
-      await this.limiter.admit(session, caller, method);
-    } catch (error) {
-      const e = toJsonRpcError(error, method);
-      return refuse(e.code, e.message, e.data);
-    }
-    const tokenProblem = progressTokenProblem(request.params);
-    if (tokenProblem)
-      return refuse(
-        ErrorCode.InvalidParams,
-        `Invalid params: _meta.progressToken must be a string of at most ${MAX_TOKEN_CHARS} characters or a number`,
-        { reason: tokenProblem, field: '_meta.progressToken', max: MAX_TOKEN_CHARS },
-      );
-
-    // A method of a capability the registry does not have (yet: entries may be added at run time).
-    if (route.capability && !serves(this.registry, route.capability))
-      return refuse(ErrorCode.MethodNotFound, 'Method not found');
-
+    const refusal = await this.refusal(request, route, session, caller);
+    if (refusal) return refuse(refusal.code, refusal.message, refusal.data);
     const key = McpSession.inflightKey(id);
     if (session.inflight.has(key))
       return refuse(ErrorCode.InvalidRequest, 'Invalid Request: id already in use by a running request');
     const call = { controller: new AbortController(), cancelled: false };
     session.inflight.set(key, call);
-    const scope: RequestScope = {
-      requestId: rid,
-      // The caller of this request (its token), not whoever last used the session.
-      principal: caller,
-      abort: (reason: unknown) => call.controller.abort(reason),
-      request,
-      params: request.params ?? {},
-      session,
-      sink,
-      signal: call.controller.signal,
-      registry: this.registry,
-      options: this.options,
-      limiter: this.limiter,
-      states: this.states,
-      tasks: this.tasks,
-      idempotency: this.idempotency,
-    };
+    const scope = this.scopeOf(request, session, sink, call.controller, rid, caller);
     try {
       // The request's span is active while it runs: the pipeline, the handler and its own calls nest under it. A span
       // taken over from the HTTP request (not owned) is active already.
@@ -174,5 +113,66 @@ export class McpRequestRunner {
     } finally {
       session.inflight.delete(key);
     }
+  }
+
+  /**
+   * What refuses a known method before it runs: a draining replica (`ping` excepted), the caller's request budget
+   * (every request counts, whatever its kind: pings and lists too), a bad progress token, a capability the registry
+   * does not have. The budgets are those of the method's row in admission/request-kinds.ts.
+   */
+  private async refusal(
+    request: JsonRpcRequest,
+    route: MethodRoute,
+    session: McpSession,
+    caller: McpPrincipal | undefined,
+  ): Promise<JsonRpcRefusal | undefined> {
+    const { method } = request;
+    if (this.sessions.draining && passes(method, 'draining'))
+      return {
+        code: ErrorCode.UpstreamUnavailable,
+        message: 'Unavailable: the server is shutting down; retry on another instance',
+        data: { reason: 'shutting_down', retryAfter: 1 },
+      };
+    const over = await this.admission.message(session.transport, caller ?? session.principal, method);
+    if (over) return over;
+    const tokenProblem = progressTokenProblem(request.params);
+    if (tokenProblem)
+      return {
+        code: ErrorCode.InvalidParams,
+        message: `Invalid params: _meta.progressToken must be a string of at most ${MAX_TOKEN_CHARS} characters or a number`,
+        data: { reason: tokenProblem, field: '_meta.progressToken', max: MAX_TOKEN_CHARS },
+      };
+    // A method of a capability the registry does not have (yet: entries may be added at run time).
+    if (route.capability && !serves(this.registry, route.capability))
+      return { code: ErrorCode.MethodNotFound, message: 'Method not found' };
+    return undefined;
+  }
+
+  /** What the handler and the invocation stage get of this request. */
+  private scopeOf(
+    request: JsonRpcRequest,
+    session: McpSession,
+    sink: MessageSink,
+    controller: AbortController,
+    rid: string | undefined,
+    caller: McpPrincipal | undefined,
+  ): RequestScope {
+    return {
+      requestId: rid,
+      // The caller of this request (its token), not whoever last used the session.
+      principal: caller,
+      abort: (reason: unknown) => controller.abort(reason),
+      request,
+      params: request.params ?? {},
+      session,
+      sink,
+      signal: controller.signal,
+      registry: this.registry,
+      options: this.options,
+      admission: this.admission,
+      states: this.states,
+      tasks: this.tasks,
+      idempotency: this.idempotency,
+    };
   }
 }

@@ -4,16 +4,17 @@ import { InMemoryTaskStore } from '../stores/in-memory-task.store';
 import { InMemoryMessageBus } from '../stores/in-memory-message.bus';
 import { InvocationScope } from '../pipeline/invocation-scope';
 import { ToolEntry } from '../registry/registry-entries';
-import { CallLimiter } from '../limits/call-limiter';
 import { McpTasks } from './mcp-tasks.service';
 import { McpTaskEvents } from './task-events';
 import { McpTaskFollowers } from './task-followers';
 import { McpTaskObserver } from './task-observer';
 import { McpTaskQueue } from './task.queue';
 import { McpTaskWatch } from './task-watch';
-import { StreamLimiter } from '../limits/stream-limiter';
+import { StreamLimiter } from '../admission/stream-limiter';
+import { McpAdmission } from '../admission/mcp-admission.service';
+import { RequestBudget } from '../admission/request-budget';
+import { SessionBudget } from '../admission/session-budget';
 import { InMemoryLimitStore } from '../stores/in-memory-limit.store';
-import { McpMetrics } from '../observability/mcp-metrics.service';
 
 const options = resolveMcpOptions({
   name: 'svc',
@@ -28,7 +29,6 @@ function setup(queue: Partial<McpTaskQueue> = {}) {
   const events = new McpTaskEvents(new InMemoryMessageBus());
   events.onModuleInit();
   const watch = new McpTaskWatch(store, events);
-  const metrics = { rateLimited: { inc: () => undefined } } as unknown as McpMetrics;
   const queued: string[] = [];
   const tasks = new McpTasks(
     options,
@@ -44,14 +44,20 @@ function setup(queue: Partial<McpTaskQueue> = {}) {
     new McpTaskFollowers(store, events, watch),
     { taskCreated: () => undefined } as unknown as McpTaskObserver,
     watch,
-    new StreamLimiter(options, new InMemoryLimitStore(), metrics),
+    new McpAdmission(
+      options,
+      new InMemoryLimitStore(),
+      {} as RequestBudget,
+      new StreamLimiter(options, new InMemoryLimitStore()),
+      {} as SessionBudget,
+    ),
   );
   return { store, tasks, queued, events, watch };
 }
 
 function scopeOf(subject: string): InvocationScope {
   const session = McpSession.forRequest('http', '2026-07-28', undefined, {}, undefined, undefined);
-  const passThrough = { run: (_s: unknown, _t: unknown, _r: unknown, work: () => unknown) => work() };
+  const passThrough = { call: <T>(_c: unknown, _t: unknown, _r: unknown, work: () => Promise<T>) => work() };
   return {
     requestId: 'r',
     principal: { subject, scopes: new Set(), claims: { sub: subject } },
@@ -61,7 +67,7 @@ function scopeOf(subject: string): InvocationScope {
     sink: { send: () => true },
     signal: new AbortController().signal,
     options,
-    limiter: passThrough as unknown as CallLimiter,
+    admission: passThrough,
     states: undefined as never,
   };
 }

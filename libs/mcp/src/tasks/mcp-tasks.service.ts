@@ -1,12 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { McpTaskFollowers } from './task-followers';
 import { McpTaskObserver } from './task-observer';
-import { propagation, context } from '@opentelemetry/api';
 import { MCP_MODULE_OPTIONS } from '../mcp.constants';
 import { ResolvedMcpOptions } from '../options/mcp-module-options.interface';
 import { McpError, InvalidParamsError } from '../errors/mcp.error';
 import { ErrorCode } from '../wire/json-rpc';
-import { callerSubject } from '../auth/mcp-principal';
 import { InvocationScope } from '../pipeline/invocation-scope';
 import { ToolEntry } from '../registry/registry-entries';
 import {
@@ -21,8 +19,9 @@ import { bytesFull, capReached, notFound, taskIdOf, tooLarge, unavailable } from
 import { MCP_TASK_QUEUE, McpTaskQueue } from './task.queue';
 import { McpTaskEvents } from './task-events';
 import { McpTaskWatch } from './task-watch';
-import { StreamLimiter } from '../limits/stream-limiter';
-import { newTaskId } from './tasks.constants';
+import { McpAdmission } from '../admission/mcp-admission.service';
+import { failClosed } from '../admission/fail-closed';
+import { newTaskRecord, taskOwnerOf } from './task-record.builder';
 
 /**
  * The request side of tasks, for both protocol eras: creating a task for a call (written to the store before the
@@ -40,7 +39,7 @@ export class McpTasks {
     private readonly followers: McpTaskFollowers,
     private readonly observer: McpTaskObserver,
     private readonly watch: McpTaskWatch,
-    private readonly streams: StreamLimiter,
+    private readonly admission: McpAdmission,
   ) {}
 
   /**
@@ -57,53 +56,11 @@ export class McpTasks {
     requestedTtlMs?: number,
   ): Promise<McpTaskRecord> {
     if (answers === undefined)
-      return scope.limiter.run(scope.session, tool.name, tool.rateLimit, () =>
+      return scope.admission.call(scope.session, tool.name, tool.rateLimit, () =>
         this.create(scope, tool, args, {}, requestedTtlMs),
       );
     const t = this.options.tasks;
-    const now = Date.now();
-    // A 2025 client may shorten its task's life, never lengthen it past the tool's: kept records are what it costs.
-    const lifetime = Math.min(t.maxTtlMs, tool.task?.ttlMs ?? t.ttlMs);
-    const ttlMs = Math.max(1_000, Math.min(requestedTtlMs ?? lifetime, lifetime));
-    const timeoutMs = tool.task?.timeoutMs ?? t.timeoutMs;
-    const { session, principal } = scope;
-    const carrier: Record<string, string> = {};
-    propagation.inject(context.active(), carrier);
-    const record: McpTaskRecord = {
-      id: newTaskId(),
-      owner: this.ownerOf(scope),
-      tool: tool.name,
-      arguments: args,
-      caller: {
-        protocolVersion: session.protocolVersion,
-        transport: session.transport,
-        clientCapabilities: session.clientCapabilities,
-        ...(session.clientInfo ? { clientInfo: session.clientInfo } : {}),
-        ...(principal && !principal.anonymous
-          ? {
-              principal: {
-                subject: principal.subject,
-                scopes: [...principal.scopes],
-                claims: { ...principal.claims },
-                ...(principal.allScopes ? { allScopes: true } : {}),
-              },
-            }
-          : {}),
-        ...(session.sessionId ? { sessionId: session.sessionId } : {}),
-        ...(scope.requestId ? { requestId: scope.requestId } : {}),
-        ...(carrier.traceparent ? { traceparent: carrier.traceparent } : {}),
-      },
-      status: 'working',
-      createdAt: now,
-      lastUpdatedAt: now,
-      ttlMs,
-      pollIntervalMs: t.pollIntervalMs,
-      deadline: now + Math.min(timeoutMs, ttlMs),
-      answers,
-      inputRequests: {},
-      asked: [],
-      attempts: 0,
-    };
+    const record = newTaskRecord(scope, tool, args, answers, t, requestedTtlMs);
     const bytes = Buffer.byteLength(JSON.stringify(record));
     if (bytes > t.maxBytes) throw tooLarge(`its arguments and caller take ${bytes} bytes`, t.maxBytes);
     const refused = await this.reach(() =>
@@ -116,10 +73,17 @@ export class McpTasks {
       }),
     );
     if (refused) throw capReached(refused, t);
+    await this.enqueue(record);
+    if (scope.session.era.tasksUtility) this.followers.tellSession(record, scope.session);
+    this.observer.taskCreated(tool.name);
+    return record;
+  }
+
+  /** Queues a stored task; one the queue does not take is failed (it must not wait for ever) and refused `-32006`. */
+  private async enqueue(record: McpTaskRecord): Promise<void> {
     try {
       await this.queue.enqueue(record.id);
     } catch {
-      // Stored but never queued: it must not wait for ever. Failed, and the caller is told to retry.
       await this.store
         .update(record.id, () => ({
           status: 'failed',
@@ -128,9 +92,6 @@ export class McpTasks {
         .catch(() => undefined);
       throw unavailable('the task queue did not answer');
     }
-    if (session.era.tasksUtility) this.followers.tellSession(record, session);
-    this.observer.taskCreated(tool.name);
-    return record;
   }
 
   /**
@@ -139,7 +100,7 @@ export class McpTasks {
    */
   async find(scope: InvocationScope, id: unknown): Promise<McpTaskRecord> {
     const taskId = taskIdOf(id);
-    const owner = this.ownerOf(scope);
+    const owner = taskOwnerOf(scope);
     const record = await this.reach(() => this.store.get(taskId, owner));
     if (!record || record.owner !== owner) throw notFound();
     if (TERMINAL_TASK_STATUSES.has(record.status) || Date.now() < record.deadline + this.graceMs()) return record;
@@ -221,7 +182,7 @@ export class McpTasks {
   list(scope: InvocationScope, cursor: unknown): Promise<{ tasks: McpTaskRecord[]; next?: string }> {
     if (cursor !== undefined && typeof cursor !== 'string')
       throw new InvalidParamsError('Invalid params: cursor must be a string', { field: 'cursor', reason: 'type' });
-    return this.reach(() => this.store.list(this.ownerOf(scope), cursor, this.options.pageSize));
+    return this.reach(() => this.store.list(taskOwnerOf(scope), cursor, this.options.pageSize));
   }
 
   /**
@@ -237,7 +198,7 @@ export class McpTasks {
   ): Promise<McpTaskRecord | undefined> {
     const first = await this.find(scope, id);
     if (until(first)) return first;
-    const release = await this.streams.take(scope.session.transport, scope.principal);
+    const release = await this.admission.stream(scope.session.transport, scope.principal);
     try {
       return await new Promise<McpTaskRecord | undefined>((resolve, reject) => {
         const finish = (error: unknown, task?: McpTaskRecord) => {
@@ -287,19 +248,12 @@ export class McpTasks {
     );
   }
 
-  /** Who a task belongs to: the caller's subject as its budgets count it (per address for anonymous callers). */
-  private ownerOf(scope: InvocationScope): string {
-    return callerSubject(scope.principal, scope.session.transport);
-  }
-
   /** A store or queue that cannot be reached is `-32006` (HTTP 503), never a stack trace. */
-  private async reach<T>(work: () => Promise<T>): Promise<T> {
-    try {
-      return await work();
-    } catch (error) {
-      if (error instanceof McpError) throw error;
-      if (error instanceof McpTaskBytesRefusedError) throw bytesFull(error.reason, this.options.tasks);
-      throw unavailable('the task store did not answer');
-    }
+  private reach<T>(work: () => Promise<T>): Promise<T> {
+    return failClosed(work, (error) => {
+      if (error instanceof McpError) return error;
+      if (error instanceof McpTaskBytesRefusedError) return bytesFull(error.reason, this.options.tasks);
+      return unavailable('the task store did not answer');
+    });
   }
 }

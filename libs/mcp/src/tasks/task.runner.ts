@@ -7,7 +7,6 @@ import { ErrorCode } from '../wire/json-rpc';
 import { McpRegistry } from '../registry/mcp.registry';
 import { ToolEntry } from '../registry/registry-entries';
 import { McpSession } from '../sessions/mcp-session';
-import { CallLimiter } from '../limits/call-limiter';
 import { invoke } from '../pipeline/invocation.stage';
 import { RequestStateCodec } from '../pipeline/request-state.codec';
 import { prepareToolArguments } from '../pipeline/tool-arguments';
@@ -48,7 +47,7 @@ interface Run {
 }
 
 /** A run's calls are bounded by the task caps, not the caller's call limits (a task may run for an hour). */
-const UNLIMITED = { run: (_s: unknown, _t: unknown, _r: unknown, work: () => Promise<unknown>) => work() };
+const UNLIMITED = { call: <T>(_c: unknown, _t: unknown, _r: unknown, work: () => Promise<T>) => work() };
 
 /**
  * The worker side of tasks: takes a task from the queue and runs its tool through the same invocation stage as a
@@ -255,7 +254,7 @@ export class McpTaskRunner implements OnApplicationBootstrap, OnModuleDestroy {
           sink: taskStatusSink(this.store, this.events, task.id),
           signal: controller.signal,
           options: this.options,
-          limiter: UNLIMITED as unknown as CallLimiter,
+          admission: UNLIMITED,
           states: this.states,
           task: {
             id: task.id,

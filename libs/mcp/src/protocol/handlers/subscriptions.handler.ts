@@ -2,7 +2,7 @@ import { InvalidParamsError } from '../../errors/mcp.error';
 import { declaresTasksExtension, tasksExtensionRequired } from '../../tasks/tasks.constants';
 import { modernTask } from '../../tasks/task-wire';
 import { McpTaskRecord } from '../../stores/task.store';
-import { StreamLimiter } from '../../limits/stream-limiter';
+import { McpAdmission } from '../../admission/mcp-admission.service';
 import { McpSessionManager } from '../../sessions/mcp-session.manager';
 import { JsonRpcNotification } from '../../wire/json-rpc';
 import { MetaKey } from '../../wire/meta-keys';
@@ -29,7 +29,7 @@ const LIST_FIELDS = [
 export function listenHandler(
   sessions: McpSessionManager,
   capabilities: () => Record<string, unknown>,
-  streams: StreamLimiter,
+  admission: Pick<McpAdmission, 'stream'>,
 ): MethodHandler {
   return async (scope: RequestScope): Promise<MethodResult> => {
     const filter = scope.params.notifications;
@@ -52,7 +52,7 @@ export function listenHandler(
     if (wanted.resourceSubscriptions !== undefined && caps.resources?.subscribe) ack.resourceSubscriptions = [...uris];
     const taskIds = requestedTasks(scope, wanted.taskIds);
     // Capped per caller and per replica (a stream holds memory for as long as it is open).
-    const release = await streams.take(scope.session.transport, scope.principal);
+    const release = await admission.stream(scope.session.transport, scope.principal);
 
     const id = scope.request.id;
     const tag = (m: JsonRpcNotification): JsonRpcNotification => ({

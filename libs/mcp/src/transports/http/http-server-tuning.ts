@@ -6,7 +6,7 @@ import { MCP_MODULE_OPTIONS } from '../../mcp.constants';
 import { ResolvedMcpOptions } from '../../options/mcp-module-options.interface';
 import { McpMetrics } from '../../observability/mcp-metrics.service';
 import { McpRefusalLog } from '../../observability/refusal-log';
-import { ConnectionLimiter } from './connection-limiter';
+import { ConnectionLimiter } from '../../admission/connection-limiter';
 
 /** How often Node looks for requests past their header or request timeout (its default, 30 s, adds up to 30 s). */
 const TIMEOUT_CHECK_MS = 1_000;

@@ -6,12 +6,13 @@ import { McpDispatcher } from '../../protocol/mcp.dispatcher';
 import { McpSessionManager } from '../../sessions/mcp-session.manager';
 import { ErrorCode, JsonRpcId, errorResponse } from '../../wire/json-rpc';
 import { McpError } from '../../errors/mcp.error';
-import { SessionAdmission } from '../../sessions/session-admission';
-import { isModernVersion, isSupportedVersion } from '../../wire/protocol-version';
+import { SessionCount } from '../../sessions/session-count';
+import { McpSession } from '../../sessions/mcp-session';
+import { McpAdmission } from '../../admission/mcp-admission.service';
 import { MCP_EVENT_STORE, McpEventStore } from '../../stores/event.store';
-import { accepts, mediaType, readJsonBody, requestIdOfBody } from './http-checks';
+import { readJsonBody, requestIdOfBody } from './http-checks';
 import { sendHttpError } from '../../errors/send-http-error';
-import { refusedContentCoding } from './content-coding';
+import { refusedPostHeaders, refusedVersion } from './post-checks';
 import { storeUnavailable } from './http-refusals';
 import { PostResponseChannel } from './post-response.channel';
 import { existingRequestId as requestIdOf } from '../../observability/request-id';
@@ -23,14 +24,12 @@ import { principalOf } from '../../auth/mcp-principal';
 import { ModernHttpHandler, isModernPost } from './modern-http.handler';
 import { McpSessionStreams } from './session-streams.service';
 import { EventLogBudget } from '../../limits/event-log-budget';
-import { CallLimiter } from '../../limits/call-limiter';
 import { tooManyRequests } from './http-refusals';
 import { findHttpSession } from './http-session.lookup';
 import { sendJson } from '../../http-adapter/json-response';
 import { offerRequestSpan } from '../../observability/mcp-http-trace.middleware';
 
 const SESSION_HEADER = 'mcp-session-id';
-const VERSION_HEADER = 'mcp-protocol-version';
 
 /**
  * Streamable HTTP over Express: POSTs of the 2025 revisions' sessions here (GET streams, resumption and DELETE in
@@ -46,42 +45,24 @@ export class McpHttpService {
     @Inject(MCP_EVENT_STORE) private readonly events: McpEventStore,
     @Inject(MCP_MODULE_OPTIONS) private readonly options: ResolvedMcpOptions,
     private readonly challenge: McpChallenge,
-    private readonly admission: SessionAdmission,
+    private readonly admission: McpAdmission,
+    private readonly sessionCount: SessionCount,
     private readonly modern: ModernHttpHandler,
     private readonly sessionStreams: McpSessionStreams,
     private readonly budget: EventLogBudget,
-    private readonly limiter: CallLimiter,
   ) {}
 
   async post(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (refusedContentCoding(req, res)) return;
-    if (mediaType(req) !== 'application/json') {
-      return sendHttpError(
-        res,
-        415,
-        ErrorCode.InvalidRequest,
-        'Unsupported Media Type: Content-Type must be application/json',
-      );
-    }
-    if (!accepts(req.headers.accept, 'application/json') || !accepts(req.headers.accept, 'text/event-stream')) {
-      return sendHttpError(
-        res,
-        406,
-        ErrorCode.InvalidRequest,
-        'Not Acceptable: Accept must list application/json and text/event-stream',
-      );
-    }
-    // A caller known to be over its request budget is refused before its body is read.
-    const wait = this.limiter.knownOver('http', principalOf(req));
-    if (wait !== undefined) {
-      this.limiter.refusedUnread('http', principalOf(req));
-      return tooManyRequests(res, wait);
-    }
+    if (refusedPostHeaders(req, res)) return;
+    // Admission (admission/request-kinds.ts, row `POST /mcp`): a caller known to be over its request budget is
+    // refused before its body is read.
+    const wait = this.admission.unread('http', principalOf(req));
+    if (wait !== undefined) return tooManyRequests(res, wait);
     // With Nest's global body parser on (see docs/deploying.md), Express has already read and parsed the body.
     const parsed = await readJsonBody(req, res, this.options.maxRequestBytes, this.options.limits.maxJsonDepth);
     if (!parsed) {
       // Refused already (too large, too deep, not JSON); it still counts against the caller's request budget.
-      await this.limiter.admitCaller('http', principalOf(req), 'invalid_request').catch(() => undefined);
+      await this.admission.request('http', principalOf(req), 'invalid_request').catch(() => undefined);
       return;
     }
     const body = parsed.value;
@@ -90,19 +71,7 @@ export class McpHttpService {
     if (!Array.isArray(body)) offerRequestSpan(res);
     // A 2026-07-28 request carries its own context: served statelessly beside the 2025 sessions.
     if (isModernPost(body, req)) return this.modern.post(body, req, res);
-    const version = req.headers[VERSION_HEADER] as string | undefined;
-    if (Array.isArray(body) && isModernVersion(version))
-      return sendHttpError(res, 400, ErrorCode.InvalidRequest, 'Invalid Request: 2026-07-28 has no JSON-RPC batches');
-    if (version !== undefined && !isSupportedVersion(version)) {
-      return sendHttpError(
-        res,
-        400,
-        ErrorCode.InvalidRequest,
-        'Bad Request: unsupported MCP-Protocol-Version',
-        {},
-        requestIdOfBody(body),
-      );
-    }
+    if (refusedVersion(body, req, res)) return;
     const sessionId = req.headers[SESSION_HEADER] as string | undefined;
     if (!Array.isArray(body) && (body as { method?: unknown })?.method === 'initialize' && 'id' in (body as object)) {
       if (sessionId !== undefined)
@@ -118,15 +87,15 @@ export class McpHttpService {
     }
     const session = await findHttpSession(this.sessions, sessionId, req, res, requestIdOfBody(body));
     if (!session) return;
+    return this.inSession(body, session, req, res);
+  }
+
+  /** A 2025 session's batch, notification, response or request; only a request may answer as an SSE stream. */
+  private async inSession(body: unknown, session: McpSession, req: IncomingMessage, res: ServerResponse) {
     const headers = { 'Mcp-Session-Id': session.id };
+    const sink = session.standalone ?? nullSink;
     if (Array.isArray(body)) {
-      const outcome = await this.dispatcher.dispatchBatch(
-        body,
-        session,
-        session.standalone ?? nullSink,
-        requestIdOf(req),
-        principalOf(req),
-      );
+      const outcome = await this.dispatcher.dispatchBatch(body, session, sink, requestIdOf(req), principalOf(req));
       if (!outcome) return void res.writeHead(202, headers).end();
       // A batch refused as a whole (empty, or not allowed in this revision) is one error, like any body that is not a
       // message.
@@ -134,13 +103,7 @@ export class McpHttpService {
     }
     const isRequest = typeof (body as { method?: unknown })?.method === 'string' && 'id' in (body as object);
     if (!isRequest) {
-      const outcome = await this.dispatcher.dispatch(
-        body,
-        session,
-        session.standalone ?? nullSink,
-        requestIdOf(req),
-        principalOf(req),
-      );
+      const outcome = await this.dispatcher.dispatch(body, session, sink, requestIdOf(req), principalOf(req));
       if (outcome) return sendJson(res, 400, headers, outcome.body);
       return void res.writeHead(202, headers).end();
     }
@@ -170,14 +133,14 @@ export class McpHttpService {
   private async initialize(body: unknown, req: IncomingMessage, res: ServerResponse): Promise<void> {
     let refusal: McpError | undefined;
     try {
-      refusal = await this.admission.refusal(principalOf(req));
+      refusal = await this.admission.session(principalOf(req));
     } catch (error) {
       return storeUnavailable(res, error);
     }
     if (refusal) return this.refuse(body, refusal, res);
     const session = this.sessions.createHttpSession();
     bindPrincipal(session, req);
-    this.admission.track(session);
+    this.sessionCount.track(session);
     const outcome = await this.dispatcher.dispatch(body, session, nullSink, requestIdOf(req), principalOf(req));
     if (!outcome || outcome.errorCode !== undefined || !session.initialized) {
       this.sessions.close(session);

@@ -14,8 +14,7 @@ import { SseStream, frame, frameLength } from './sse-stream';
 import { isAnonymous } from '../../auth/anonymous-access';
 import { McpAuthError } from '../../auth/mcp-auth.error';
 import { principalOf } from '../../auth/mcp-principal';
-import { CallLimiter } from '../../limits/call-limiter';
-import { StreamLimiter } from '../../limits/stream-limiter';
+import { McpAdmission } from '../../admission/mcp-admission.service';
 import { EventLogBudget } from '../../limits/event-log-budget';
 import { findHttpSession } from './http-session.lookup';
 
@@ -25,7 +24,7 @@ const VERSION_HEADER = 'mcp-protocol-version';
 /**
  * The 2025 sessions' SSE streams over Streamable HTTP: the GET stream, `Last-Event-ID` resumption and `DELETE`. Each
  * GET and DELETE counts against the caller's request budget like a POST, a new GET stream takes one of the caller's
- * stream places ({@link StreamLimiter}), and the bytes a resume replays count against `limits.replayBytesPerMinute`:
+ * stream places, and the bytes a resume replays count against `limits.replayBytesPerMinute`:
  * a replay is a whole stream sent again, and 240 of them sent 1 GB in 16 s outside every budget.
  * @internal
  */
@@ -38,8 +37,7 @@ export class McpSessionStreams {
     private readonly sessions: McpSessionManager,
     @Inject(MCP_EVENT_STORE) private readonly events: McpEventStore,
     @Inject(MCP_MODULE_OPTIONS) private readonly options: ResolvedMcpOptions,
-    private readonly limiter: CallLimiter,
-    private readonly places: StreamLimiter,
+    private readonly admission: McpAdmission,
     private readonly budget: EventLogBudget,
   ) {
     sessions.onClose((s, ended) => {
@@ -78,7 +76,7 @@ export class McpSessionStreams {
       return sendHttpError(res, 409, ErrorCode.InvalidRequest, 'Conflict: this session already has an open GET stream');
     let release: () => void;
     try {
-      release = await this.places.take('http', principalOf(req) ?? session.principal);
+      release = await this.admission.stream('http', principalOf(req) ?? session.principal);
     } catch (error) {
       return sendRefusal(res, error, 'GET');
     }
@@ -119,7 +117,7 @@ export class McpSessionStreams {
     const bytes = found.events.reduce((n, [id, json]) => n + frameLength(id, json), 0);
     if (bytes > 0) {
       try {
-        await this.limiter.admitReplay('http', principalOf(req) ?? session.principal, bytes);
+        await this.admission.replay('http', principalOf(req) ?? session.principal, bytes);
       } catch (error) {
         return sendRefusal(res, error, 'GET');
       }
@@ -145,7 +143,7 @@ export class McpSessionStreams {
     label: string,
   ): Promise<boolean> {
     try {
-      await this.limiter.admitCaller('http', principalOf(req) ?? session.principal, label);
+      await this.admission.request('http', principalOf(req) ?? session.principal, label);
       return true;
     } catch (error) {
       sendRefusal(res, error, label);

@@ -1,4 +1,3 @@
-import { SessionAdmission } from '../../sessions/session-admission';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MCP_MODULE_OPTIONS } from '../../mcp.constants';
@@ -12,7 +11,9 @@ import { accepts, mediaType, readJsonBody } from '../http/http-checks';
 import { sendHttpError } from '../../errors/send-http-error';
 import { refusedContentCoding } from '../http/content-coding';
 import { LegacySseStream } from './legacy-sse.stream';
-import { StreamLimiter, StreamRelease } from '../../limits/stream-limiter';
+import { StreamRelease } from '../../admission/stream-limiter';
+import { McpAdmission } from '../../admission/mcp-admission.service';
+import { SessionCount } from '../../sessions/session-count';
 import { messagesEndpoint } from './legacy-sse.endpoint';
 import { bindPrincipal } from '../../sessions/session-binding';
 import { assertAnonymousMayCall, isAnonymous } from '../../auth/anonymous-access';
@@ -35,15 +36,15 @@ export class LegacySseService {
   private readonly logger = new Logger('McpLegacySse');
   /** The open streams by session id: only these sessions are reachable through `/messages`. */
   private readonly streams = new Map<string, LegacySseStream>();
-  /** The stream place of each session (see StreamLimiter), given back when the session closes. */
+  /** The stream place of each session (see McpAdmission.stream), given back when the session closes. */
   private readonly releases = new Map<string, StreamRelease>();
 
   constructor(
     private readonly dispatcher: McpDispatcher,
     private readonly sessions: McpSessionManager,
     @Inject(MCP_MODULE_OPTIONS) private readonly options: ResolvedMcpOptions,
-    private readonly admission: SessionAdmission,
-    private readonly places: StreamLimiter,
+    private readonly admission: McpAdmission,
+    private readonly sessionCount: SessionCount,
   ) {
     // A session closed elsewhere (idle expiry, shutdown) ends its stream.
     sessions.onClose((s) => {
@@ -62,7 +63,7 @@ export class LegacySseService {
     if (!accepts(req.headers.accept, 'text/event-stream')) {
       return sendHttpError(res, 406, ErrorCode.InvalidRequest, 'Not Acceptable: Accept must allow text/event-stream');
     }
-    const refusal = await this.admission.refusal(principalOf(req)).catch(
+    const refusal = await this.admission.session(principalOf(req)).catch(
       () =>
         new McpError(ErrorCode.UpstreamUnavailable, 'Unavailable: the session store cannot be reached; retry shortly', {
           retryAfter: 2,
@@ -71,7 +72,7 @@ export class LegacySseService {
     if (refusal) return sendRefusal(res, refusal, 'GET /sse');
     let release: StreamRelease;
     try {
-      release = await this.places.take('http', principalOf(req));
+      release = await this.admission.stream('http', principalOf(req));
     } catch (error) {
       return sendRefusal(res, error, 'GET /sse');
     }
@@ -79,7 +80,7 @@ export class LegacySseService {
     this.releases.set(session.id, release);
     session.legacySse = true;
     bindPrincipal(session, req);
-    this.admission.track(session);
+    this.sessionCount.track(session);
     const stream = new LegacySseStream(() => {
       // The client went away: in this protocol the session ends with its stream.
       this.streams.delete(session.id);

@@ -5,8 +5,8 @@ import { McpError } from '../errors/mcp.error';
 import { ErrorCode } from '../wire/json-rpc';
 import { McpPrincipal, callerSubject } from '../auth/mcp-principal';
 import { MCP_LIMIT_STORE, McpLimitStore } from '../stores/limit.store';
-import { McpMetrics } from '../observability/mcp-metrics.service';
-import { McpRefusalLog } from '../observability/refusal-log';
+import { McpAdmissionRefusals } from './admission-refusals';
+import { failClosed, limitStoreUnreachable } from './fail-closed';
 
 /** Gives a stream's place back; calling it again does nothing. */
 export type StreamRelease = () => void;
@@ -16,7 +16,7 @@ export type StreamRelease = () => void;
  * about 0.2 MB of memory for as long as it is open, so they are capped per replica (`limits.maxStreams`, sized against
  * the 512 Mi memory limit of the Kubernetes base) and per caller (`limits.maxStreamsPerSubject`; with a shared store,
  * for the whole deployment, as concurrency slots in Redis that the replica holding the stream renews). One token can
- * no longer hold every stream of a replica.
+ * no longer hold every stream of a replica. Taken through {@link McpAdmission} only.
  * @internal
  */
 @Injectable()
@@ -26,8 +26,7 @@ export class StreamLimiter {
   constructor(
     @Inject(MCP_MODULE_OPTIONS) private readonly options: ResolvedMcpOptions,
     @Inject(MCP_LIMIT_STORE) private readonly store: McpLimitStore,
-    private readonly metrics: McpMetrics,
-    @Optional() private readonly refusals?: McpRefusalLog,
+    @Optional() private readonly refusals?: McpAdmissionRefusals,
   ) {}
 
   /** Streams open in this process. */
@@ -52,20 +51,13 @@ export class StreamLimiter {
       });
     }
     const key = `streams:${subject}`;
-    let taken: boolean;
-    try {
-      taken = await this.store.acquire(key, maxStreamsPerSubject);
-    } catch {
-      this.held--;
-      throw new McpError(
-        ErrorCode.UpstreamUnavailable,
-        'Unavailable: the limits store cannot be reached; retry shortly',
-        {
-          reason: 'limit_store_unavailable',
-          retryAfter: 2,
-        },
-      );
-    }
+    const taken = await failClosed(
+      () => this.store.acquire(key, maxStreamsPerSubject),
+      () => {
+        this.held--;
+        return limitStoreUnreachable();
+      },
+    );
     if (!taken) {
       this.held--;
       this.refused('streams', subject);
@@ -85,7 +77,6 @@ export class StreamLimiter {
   }
 
   private refused(limit: string, subject: string): void {
-    this.metrics.rateLimited.inc({ target: 'streams', limit });
-    this.refusals?.note(`stream_limit:${limit}`, subject);
+    this.refusals?.refused({ target: 'streams', limit, reason: `stream_limit:${limit}`, subject });
   }
 }
