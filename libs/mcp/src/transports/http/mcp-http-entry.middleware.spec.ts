@@ -25,7 +25,7 @@ describe.each<McpHttpAdapter>(['express', 'fastify'])('the MCP entry layer on %s
   });
   afterAll(() => app.close());
 
-  it('runs as the request hook: the Origin check answers before any route', async () => {
+  it('runs as the request hook: every answer carries its request id, the Origin guard'\''s 403 too', async () => {
     const res = await fetch(`${url}/mcp`, {
       method: 'POST',
       body: INITIALIZE,
@@ -51,17 +51,20 @@ describe.each<McpHttpAdapter>(['express', 'fastify'])('the MCP entry layer on %s
     }
   });
 
-  it('refuses an MCP request that did not pass it (the app replaced the request hook) instead of serving it unchecked', async () => {
+  it('refuses an MCP request that did not pass it (the app replaced the request hook) instead of serving it unobserved; the Origin check holds without it', async () => {
     const error = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
     (app.getHttpAdapter() as unknown as AbstractHttpAdapter).setOnRequestHook(
       (_req: unknown, _res: unknown, done: () => void) => done(),
     );
     try {
-      const res = await fetch(`${url}/mcp`, {
+      // The Origin and Host checks are McpOriginGuard's, after routing: no request hook is needed for them.
+      const foreign = await fetch(`${url}/mcp`, {
         method: 'POST',
         body: INITIALIZE,
         headers: { ...HEADERS, origin: 'https://evil.example' },
       });
+      expect(foreign.status).toBe(403);
+      const res = await fetch(`${url}/mcp`, { method: 'POST', body: INITIALIZE, headers: HEADERS });
       expect(res.status).toBe(500);
       expect(await res.json()).toMatchObject({
         jsonrpc: '2.0',
