@@ -25,7 +25,7 @@ describe.each<McpHttpAdapter>(['express', 'fastify'])('the MCP entry layer on %s
   });
   afterAll(() => app.close());
 
-  it('runs as the request hook: every answer carries its request id, the Origin guard'\''s 403 too', async () => {
+  it("runs as the request hook: every answer carries its request id, the Origin guard's 403 too", async () => {
     const res = await fetch(`${url}/mcp`, {
       method: 'POST',
       body: INITIALIZE,
