@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { Test } from '@nestjs/testing';
+import { Test, TestingModule } from '@nestjs/testing';
 import { McpModule } from '../mcp.module';
 import { MCP_MODULE_OPTIONS } from '../mcp.constants';
 import { McpPrompt } from '../decorators/mcp-prompt.decorator';
@@ -8,8 +8,57 @@ import { McpRegistry } from '../registry/mcp.registry';
 import { CORPORATE_URIS } from '../registry/resource-entry.factory';
 import { CORPORATE_SCHEMES, uriScheme } from '../registry/registry-rules';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '../wire/protocol-version';
-import { ResolvedMcpOptions } from '../mcp-module-options.interface';
-import { ALL, BRIEF, PROMPT, README, boot, bootError, get, read } from './corporate-builtins.fixture';
+import { McpCallContext } from '../context/call-context.interface';
+import { McpModuleOptions, ResolvedMcpOptions } from '../mcp-module-options.interface';
+import { McpCorporateOptions } from './corporate-options.interface';
+
+const ctx = {} as McpCallContext;
+const BRIEF = '# Svc\nRoutes billing questions. Not for HR.';
+const PROMPT = '# Using svc\nCall `lookup` first.';
+const README = '# svc\n\nThe public contract.';
+
+@Injectable()
+class Tiny {
+  @McpPrompt({ name: 'hello', description: 'Says hello.' })
+  hello() {
+    return 'hello';
+  }
+}
+
+async function boot(
+  corporate: McpCorporateOptions | undefined,
+  extra: Partial<McpModuleOptions> = {},
+  ...providers: (new (...a: never[]) => unknown)[]
+) {
+  const moduleRef = await Test.createTestingModule({
+    imports: [McpModule.forRoot({ name: 'svc', version: '1.2.3', http: false, corporate, ...extra })],
+    providers: [Tiny, ...providers],
+  }).compile();
+  await moduleRef.init();
+  return moduleRef;
+}
+
+/** What `init()` rejected with, as text. */
+async function bootError(
+  corporate: McpCorporateOptions | undefined,
+  ...providers: (new (...a: never[]) => unknown)[]
+): Promise<string> {
+  const moduleRef = await Test.createTestingModule({
+    imports: [McpModule.forRoot({ name: 'svc', version: '1.2.3', http: false, corporate })],
+    providers: [Tiny, ...providers],
+  }).compile();
+  const error = await moduleRef.init().then(
+    () => undefined,
+    (e: Error) => e,
+  );
+  await moduleRef.close();
+  if (!error) throw new Error('the boot succeeded');
+  return error.message;
+}
+
+const read = async (m: TestingModule, uri: string) => m.get(McpRegistry).resources.get(uri)!.handler({}, ctx);
+const get = async (m: TestingModule, name: string) => m.get(McpRegistry).prompts.get(name)!.handler({}, ctx);
+const ALL = { agentBrief: BRIEF, agentPrompt: PROMPT, readme: README };
 
 describe('corporate built-ins', () => {
   let warn: jest.SpyInstance;

@@ -1,7 +1,45 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { ALL, BRIEF, PROMPT, README, boot, bootError, get, read } from './corporate-builtins.fixture';
+import { Test, TestingModule } from '@nestjs/testing';
+import { McpModule } from '../mcp.module';
+import { McpRegistry } from '../registry/mcp.registry';
+import { McpCallContext } from '../context/call-context.interface';
+import { McpCorporateOptions } from './corporate-options.interface';
+
+const ctx = {} as McpCallContext;
+const BRIEF = '# Svc\nRoutes billing questions. Not for HR.';
+const PROMPT = '# Using svc\nCall `lookup` first.';
+const README = '# svc\n\nThe public contract.';
+const ALL = { agentBrief: BRIEF, agentPrompt: PROMPT, readme: README };
+
+const moduleWith = (corporate: McpCorporateOptions) =>
+  Test.createTestingModule({
+    imports: [McpModule.forRoot({ name: 'svc', version: '1.2.3', http: false, corporate })],
+  }).compile();
+
+async function boot(corporate: McpCorporateOptions): Promise<TestingModule> {
+  const moduleRef = await moduleWith(corporate);
+  await moduleRef.init();
+  return moduleRef;
+}
+
+/** What `init()` rejected with, as text. */
+async function bootError(corporate: McpCorporateOptions): Promise<string> {
+  const moduleRef = await moduleWith(corporate);
+  const error = await moduleRef.init().then(
+    () => undefined,
+    (e: Error) => e,
+  );
+  await moduleRef.close();
+  if (!error) throw new Error('the boot succeeded');
+  return error.message;
+}
+
+const read = async (m: TestingModule, uri: string) => m.get(McpRegistry).resources.get(uri)!.handler({}, ctx);
+const get = async (m: TestingModule, name: string) => m.get(McpRegistry).prompts.get(name)!.handler({}, ctx);
+
+/** Where the built-in texts come from: a string or a file read once at boot, within its size, never empty. */
 
 describe('corporate built-in texts', () => {
   let dir: string;

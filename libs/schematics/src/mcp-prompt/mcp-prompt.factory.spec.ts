@@ -1,4 +1,4 @@
-import { runner, inShop, workspace, readmeWith, withAppDocs, expectRefusal } from '../schematics.fixture';
+import { runner, inShop, workspace, readmeWith, withAppDocs, expectRefusal } from '../../testing/schematics.fixture';
 
 describe('mcp-prompt', () => {
   it('writes a prompt provider and its spec, registered in the module', async () => {

@@ -1,4 +1,4 @@
-import { runner, inShop, workspace, readmeWith, withAppDocs, expectRefusal } from '../schematics.fixture';
+import { runner, inShop, workspace, readmeWith, withAppDocs, expectRefusal } from '../../testing/schematics.fixture';
 
 describe('mcp-resource', () => {
   it("uses the app's service name as the URI scheme", async () => {

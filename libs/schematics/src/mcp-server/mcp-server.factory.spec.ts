@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { runner, REPO, slug, headingSlugs, workspace, expectRefusal } from '../schematics.fixture';
+import { runner, REPO, slug, headingSlugs, workspace, expectRefusal } from '../../testing/schematics.fixture';
 
 describe('mcp-server', () => {
   it('creates apps/<name> and registers it in nest-cli.json', async () => {

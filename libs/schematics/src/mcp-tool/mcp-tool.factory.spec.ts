@@ -1,6 +1,6 @@
 import { HostTree } from '@angular-devkit/schematics';
 import { UnitTestTree } from '@angular-devkit/schematics/testing';
-import { runner, APP_MODULE, inShop, workspace, expectRefusal } from '../schematics.fixture';
+import { runner, APP_MODULE, inShop, workspace, expectRefusal } from '../../testing/schematics.fixture';
 
 describe('mcp-tool', () => {
   it('notes the new tool under [Unreleased] in the app CHANGELOG', async () => {
