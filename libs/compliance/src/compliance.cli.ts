@@ -62,19 +62,7 @@ async function main(argv: string[]): Promise<number> {
       },
       guard,
     );
-    const report = args.format === 'json' ? jsonReport(header, results) : markdownReport(header, results);
-    const { line, mustFailed } = summarize(results, header.stopped);
-    if (args.out) {
-      writeFileSync(args.out, report);
-      process.stdout.write(`${line}\n`);
-    } else {
-      process.stdout.write(report);
-      // JSON on stdout stays one document: its summary line goes beside it (the Markdown report ends with it).
-      if (args.format === 'json') process.stderr.write(`${line}\n`);
-    }
-    // A run that stopped (an answer over the cap, the deadline) is no verdict: exit 2, as for no server at all.
-    if (header.stopped) return 2;
-    return mustFailed ? 1 : 0;
+    return publish(args, header, results);
   } catch (error) {
     if (!(error instanceof Unusable || error instanceof AppStartError)) throw error;
     process.stderr.write(`compliance: ${error.message}\n`);
@@ -83,6 +71,29 @@ async function main(argv: string[]): Promise<number> {
     guard?.close();
     await app?.stop();
   }
+}
+
+type Args = Exclude<ReturnType<typeof parseArgs>, string>;
+
+/** Prints the report, or writes it to --out and prints its summary line; answers the exit code it stands for. */
+function publish(
+  args: Args,
+  header: ReturnType<typeof reportHeader>,
+  results: Parameters<typeof summarize>[0],
+): number {
+  const report = args.format === 'json' ? jsonReport(header, results) : markdownReport(header, results);
+  const { line, mustFailed } = summarize(results, header.stopped);
+  if (args.out) {
+    writeFileSync(args.out, report);
+    process.stdout.write(`${line}\n`);
+  } else {
+    process.stdout.write(report);
+    // JSON on stdout stays one document: its summary line goes beside it (the Markdown report ends with it).
+    if (args.format === 'json') process.stderr.write(`${line}\n`);
+  }
+  // A run that stopped (an answer over the cap, the deadline) is no verdict: exit 2, as for no server at all.
+  if (header.stopped) return 2;
+  return mustFailed ? 1 : 0;
 }
 
 const withCommit = (commit: string | undefined) => (commit ? { commit } : {});

@@ -98,6 +98,27 @@ function windowProblem(rec: DeprecationRecord, version: string, today: string): 
  * is over. Additions need a minor bump and a CHANGELOG line naming them.
  */
 export function checkContract(committed: McpContract, current: McpContract, ctx: CheckContext): ContractVerdict {
+  const found = findings(committed, current, ctx);
+  const before = itemsOf(committed);
+  const after = itemsOf(current);
+  removals(before, after, committed, current.server.version, ctx.today, found);
+  additions(before, after, found);
+  changedTools(committed, current, found);
+  changedPrompts(committed, current, found);
+  changedMimeTypes(committed, current, found);
+  return { problems: found.problems, notes: found.notes };
+}
+
+/** A check's findings so far; `breaking` and `addition` word a change by the version bump it came with. */
+interface Findings extends ContractVerdict {
+  majorBump: boolean;
+  /** `<committed> -> <current>`, as messages quote it. */
+  versions: string;
+  breaking(message: string): void;
+  addition(label: string, name: string): void;
+}
+
+function findings(committed: McpContract, current: McpContract, ctx: CheckContext): Findings {
   const problems: string[] = [];
   const notes: string[] = [];
   const [cmaj, cmin] = semver(committed.server.version);
@@ -105,13 +126,34 @@ export function checkContract(committed: McpContract, current: McpContract, ctx:
   const majorBump = nmaj > cmaj;
   const minorBump = majorBump || (nmaj === cmaj && nmin > cmin);
   const versions = `${committed.server.version} -> ${current.server.version}`;
-  const breaking = (message: string) =>
-    majorBump
-      ? notes.push(`${message} (allowed: major version bump ${versions})`)
-      : problems.push(`${message}: a breaking change needs a major version bump (${versions})`);
+  return {
+    problems,
+    notes,
+    majorBump,
+    versions,
+    breaking: (message) =>
+      majorBump
+        ? notes.push(`${message} (allowed: major version bump ${versions})`)
+        : problems.push(`${message}: a breaking change needs a major version bump (${versions})`),
+    addition: (label, name) => {
+      const reasons: string[] = [];
+      if (!minorBump) reasons.push(`a minor version bump (${versions})`);
+      if (!ctx.changelog.includes(name)) reasons.push(`a CHANGELOG.md line naming "${name}"`);
+      if (reasons.length) problems.push(`${label} was added: an addition needs ${reasons.join(' and ')}`);
+      else notes.push(`${label} was added`);
+    },
+  };
+}
 
-  const before = itemsOf(committed);
-  const after = itemsOf(current);
+/** Items gone from the code: allowed by a major bump, or once their §17.2 deprecation window is over. */
+function removals(
+  before: Map<string, Item>,
+  after: Map<string, Item>,
+  committed: McpContract,
+  version: string,
+  today: string,
+  { problems, notes, majorBump, versions }: Findings,
+): void {
   for (const [id, item] of before) {
     if (after.has(id)) continue;
     const rec = committed.deprecations[id];
@@ -121,7 +163,7 @@ export function checkContract(committed: McpContract, current: McpContract, ctx:
         `${item.label} was removed or renamed: deprecate it first (§17.2: a "[DEPRECATED until YYYY-MM-DD]" mark, recorded with npm run contract) or bump the major version`,
       );
     else {
-      const why = windowProblem(rec, current.server.version, ctx.today);
+      const why = windowProblem(rec, version, today);
       if (why) problems.push(`${item.label} was removed before its deprecation window ended: ${why}`);
       else
         notes.push(
@@ -129,14 +171,21 @@ export function checkContract(committed: McpContract, current: McpContract, ctx:
         );
     }
   }
+}
+
+/** New items, and deprecation marks without a deadline on any item of the code. */
+function additions(before: Map<string, Item>, after: Map<string, Item>, found: Findings): void {
   for (const [id, item] of after) {
     const mark = deprecationMark(item.description);
     if (mark && !mark.removal)
-      problems.push(`${item.label} is marked [DEPRECATED] without a support deadline (YYYY-MM-DD)`);
+      found.problems.push(`${item.label} is marked [DEPRECATED] without a support deadline (YYYY-MM-DD)`);
     if (before.has(id)) continue;
-    addition(item.label, item.key);
+    found.addition(item.label, item.key);
   }
+}
 
+/** A kept tool's input may only widen and its output only grow; a new optional input is an addition. */
+function changedTools(committed: McpContract, current: McpContract, { breaking, addition }: Findings): void {
   const tools = new Map(committed.tools.map((t) => [t.name, t]));
   for (const tool of current.tools) {
     const old = tools.get(tool.name);
@@ -146,6 +195,10 @@ export function checkContract(committed: McpContract, current: McpContract, ctx:
     for (const field of addedOptionalInputs(old.inputSchema, tool.inputSchema))
       addition(`tool "${tool.name}": optional input "${field}"`, tool.name);
   }
+}
+
+/** A kept prompt may not lose an argument, gain a required one, or make one required. */
+function changedPrompts(committed: McpContract, current: McpContract, { breaking }: Findings): void {
   const prompts = new Map(committed.prompts.map((p) => [p.name, p]));
   for (const prompt of current.prompts) {
     const old = prompts.get(prompt.name);
@@ -160,6 +213,10 @@ export function checkContract(committed: McpContract, current: McpContract, ctx:
       else if (!was.get(name)!.required) breaking(`prompt "${prompt.name}": argument "${name}" became required`);
     }
   }
+}
+
+/** A kept resource or template may not change its MIME type (clients parse by it). */
+function changedMimeTypes(committed: McpContract, current: McpContract, { breaking }: Findings): void {
   const mime = (list: { mimeType?: string }[], key: (x: never) => string) =>
     new Map(list.map((x) => [key(x as never), x.mimeType]));
   const resourceMime = mime(committed.resources, (r: { uri: string }) => r.uri);
@@ -172,14 +229,5 @@ export function checkContract(committed: McpContract, current: McpContract, ctx:
     if (templateMime.has(t.uriTemplate) && templateMime.get(t.uriTemplate) !== t.mimeType) {
       breaking(`resource template "${t.uriTemplate}": mimeType changed to ${t.mimeType}`);
     }
-  }
-  return { problems, notes };
-
-  function addition(label: string, name: string): void {
-    const reasons: string[] = [];
-    if (!minorBump) reasons.push(`a minor version bump (${versions})`);
-    if (!ctx.changelog.includes(name)) reasons.push(`a CHANGELOG.md line naming "${name}"`);
-    if (reasons.length) problems.push(`${label} was added: an addition needs ${reasons.join(' and ')}`);
-    else notes.push(`${label} was added`);
   }
 }

@@ -79,20 +79,8 @@ const byKey =
  * every item is listed) and read with the official SDK client, every page.
  */
 export async function readContract(entry: string, cwd: string): Promise<McpContract> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [entry, '--stdio'],
-    cwd,
-    env: {
-      ...(process.env as Record<string, string>),
-      NODE_OPTIONS: '',
-      OTEL_SDK_DISABLED: 'true',
-      LOG_LEVEL: 'error',
-    },
-    stderr: 'pipe',
-  });
   const client = new Client({ name: 'mcp-contract', version: '1.0.0' });
-  await client.connect(transport);
+  await client.connect(stdioServer(entry, cwd));
   try {
     const server = client.getServerVersion()!;
     // A server declares only the kinds it has: one without tools answers tools/list with -32601.
@@ -115,40 +103,60 @@ export async function readContract(entry: string, cwd: string): Promise<McpContr
       (cursor) => client.listResourceTemplates({ cursor }),
       'resourceTemplates',
     );
-    return {
-      server: { name: server.name, version: server.version },
-      tools: tools
-        .map((t) =>
-          pick<McpContract['tools'][number]>(t, [
-            'name',
-            'title',
-            'description',
-            'inputSchema',
-            'outputSchema',
-            'annotations',
-          ]),
-        )
-        .sort(byKey('name')),
-      prompts: prompts
-        .map((p) => pick<McpContract['prompts'][number]>(p, ['name', 'title', 'description', 'arguments']))
-        .sort(byKey('name')),
-      resources: resources
-        .map((r) => pick<McpContract['resources'][number]>(r, ['uri', 'name', 'title', 'description', 'mimeType']))
-        .sort(byKey('uri')),
-      resourceTemplates: templates
-        .map((t) =>
-          pick<McpContract['resourceTemplates'][number]>(t, [
-            'uriTemplate',
-            'name',
-            'title',
-            'description',
-            'mimeType',
-          ]),
-        )
-        .sort(byKey('uriTemplate')),
-      deprecations: {},
-    };
+    return contractOf(server, { tools, prompts, resources, templates });
   } finally {
     await client.close();
   }
+}
+
+/** The built server as a child process over stdio, quiet and untraced: only its answers matter here. */
+function stdioServer(entry: string, cwd: string): StdioClientTransport {
+  return new StdioClientTransport({
+    command: process.execPath,
+    args: [entry, '--stdio'],
+    cwd,
+    env: {
+      ...(process.env as Record<string, string>),
+      NODE_OPTIONS: '',
+      OTEL_SDK_DISABLED: 'true',
+      LOG_LEVEL: 'error',
+    },
+    stderr: 'pipe',
+  });
+}
+
+type Listed = Record<string, unknown>[];
+
+/** The contract's fields of every listed item, sorted by name or URI so that a diff shows only real changes. */
+function contractOf(
+  server: { name: string; version: string },
+  { tools, prompts, resources, templates }: { tools: Listed; prompts: Listed; resources: Listed; templates: Listed },
+): McpContract {
+  return {
+    server: { name: server.name, version: server.version },
+    tools: tools
+      .map((t) =>
+        pick<McpContract['tools'][number]>(t, [
+          'name',
+          'title',
+          'description',
+          'inputSchema',
+          'outputSchema',
+          'annotations',
+        ]),
+      )
+      .sort(byKey('name')),
+    prompts: prompts
+      .map((p) => pick<McpContract['prompts'][number]>(p, ['name', 'title', 'description', 'arguments']))
+      .sort(byKey('name')),
+    resources: resources
+      .map((r) => pick<McpContract['resources'][number]>(r, ['uri', 'name', 'title', 'description', 'mimeType']))
+      .sort(byKey('uri')),
+    resourceTemplates: templates
+      .map((t) =>
+        pick<McpContract['resourceTemplates'][number]>(t, ['uriTemplate', 'name', 'title', 'description', 'mimeType']),
+      )
+      .sort(byKey('uriTemplate')),
+    deprecations: {},
+  };
 }

@@ -87,34 +87,7 @@ export async function runModernTask(
     'io.modelcontextprotocol/clientInfo': { name: 'mcp-testing', version: '1.0.0' },
     'io.modelcontextprotocol/clientCapabilities': { ...capabilities, extensions: { [TASKS]: {} } },
   };
-  let id = 0;
-  const post = async (method: string, params: Record<string, unknown>, routed: string) => {
-    const res = await fetch(url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': '2026-07-28',
-        'mcp-method': method,
-        'mcp-name': routed,
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params: { ...params, _meta: meta } }),
-    });
-    const text = await res.text();
-    const body = JSON.parse(
-      text.startsWith('{')
-        ? text
-        : (
-            text
-              .split('\n')
-              .filter((l) => l.startsWith('data: '))
-              .pop() ?? ''
-          ).slice(6),
-    );
-    if (body.error) throw Object.assign(new Error(body.error.message), body.error);
-    return body.result as TaskWire;
-  };
+  const post = modernPoster(url, token, meta);
   const answers = async (requests: Record<string, { method: string; params: Record<string, unknown> }>) =>
     Object.fromEntries(
       await Promise.all(Object.entries(requests).map(async ([key, q]) => [key, await answer(q.method, q.params)])),
@@ -147,4 +120,39 @@ export async function runModernTask(
     }
     await sleep(Math.min(task.pollIntervalMs ?? 200, 200));
   }
+}
+
+/**
+ * Posts 2026-07-28 requests with the routing headers and `_meta` the era needs, numbering them: each answers its
+ * result (from JSON or the last SSE event), or throws its JSON-RPC error.
+ */
+function modernPoster(url: string, token: string | undefined, meta: Record<string, unknown>) {
+  let id = 0;
+  return async (method: string, params: Record<string, unknown>, routed: string): Promise<TaskWire> => {
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': method,
+        'mcp-name': routed,
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params: { ...params, _meta: meta } }),
+    });
+    const text = await res.text();
+    const body = JSON.parse(
+      text.startsWith('{')
+        ? text
+        : (
+            text
+              .split('\n')
+              .filter((l) => l.startsWith('data: '))
+              .pop() ?? ''
+          ).slice(6),
+    );
+    if (body.error) throw Object.assign(new Error(body.error.message), body.error);
+    return body.result as TaskWire;
+  };
 }

@@ -1,9 +1,9 @@
-import { DEFAULT_MAX_JSON_DEPTH } from './wire/json-depth';
 import { packageVersion } from './app-version';
 import { McpModuleOptions, ResolvedMcpOptions } from './options/mcp-module-options.interface';
 import { DEFAULT_ALLOWED_HOSTS, DEFAULT_ALLOWED_ORIGINS } from './auth/origin-host.checks';
 import { resolveRedisOptions } from './stores/redis-options.resolver';
 import { resolveTasksOptions } from './tasks/tasks-options.resolver';
+import { resolveLimitsOptions } from './limits-options.resolver';
 
 const num = (v: string | undefined): number | undefined => (v === undefined || v === '' ? undefined : Number(v));
 const list = (v: string | undefined) =>
@@ -39,39 +39,7 @@ export function resolveMcpOptions(o: McpModuleOptions): ResolvedMcpOptions {
     http: o.http ?? true,
     httpStatusProfile:
       o.httpStatusProfile ?? ((env.MCP_HTTP_STATUS_PROFILE as 'corporate' | 'spec' | undefined) || 'spec'),
-    limits: {
-      toolTimeoutMs: o.limits?.toolTimeoutMs ?? num(env.MCP_TOOL_TIMEOUT_MS) ?? 30_000,
-      maxResultBytes: o.limits?.maxResultBytes ?? num(env.MCP_MAX_RESULT_BYTES) ?? 10 * 1024 * 1024,
-      callsPerMinute: o.limits?.callsPerMinute ?? num(env.MCP_RATE_LIMIT_PER_MINUTE) ?? 600,
-      requestsPerMinute: o.limits?.requestsPerMinute ?? num(env.MCP_REQUESTS_PER_MINUTE) ?? 3_000,
-      maxBatchSize: o.limits?.maxBatchSize ?? num(env.MCP_MAX_BATCH_SIZE) ?? 100,
-      maxJsonDepth: o.limits?.maxJsonDepth ?? num(env.MCP_MAX_JSON_DEPTH) ?? DEFAULT_MAX_JSON_DEPTH,
-      maxBatchResponseBytes:
-        o.limits?.maxBatchResponseBytes ?? num(env.MCP_MAX_BATCH_RESPONSE_BYTES) ?? 10 * 1024 * 1024,
-      maxConnections: o.limits?.maxConnections ?? num(env.MCP_MAX_CONNECTIONS) ?? 10_000,
-      maxConnectionsPerSource: o.limits?.maxConnectionsPerSource ?? num(env.MCP_MAX_CONNECTIONS_PER_SOURCE) ?? 512,
-      idempotencyTtlMs: o.limits?.idempotencyTtlMs ?? num(env.MCP_IDEMPOTENCY_TTL_MS) ?? 3_600_000,
-      idempotencyMaxAnswerBytes:
-        o.limits?.idempotencyMaxAnswerBytes ?? num(env.MCP_IDEMPOTENCY_MAX_ANSWER_BYTES) ?? 4_096,
-      idempotencyKeysPerSubject:
-        o.limits?.idempotencyKeysPerSubject ?? num(env.MCP_IDEMPOTENCY_KEYS_PER_SUBJECT) ?? 200,
-      idempotencyMaxKeys: o.limits?.idempotencyMaxKeys ?? num(env.MCP_IDEMPOTENCY_MAX_KEYS) ?? 5_000,
-      maxConcurrentCalls: o.limits?.maxConcurrentCalls ?? num(env.MCP_MAX_CONCURRENT_CALLS) ?? 16,
-      shutdownGraceMs: o.limits?.shutdownGraceMs ?? num(env.MCP_SHUTDOWN_GRACE_MS) ?? 10_000,
-      maxSessionsPerSubject: o.limits?.maxSessionsPerSubject ?? num(env.MCP_MAX_SESSIONS_PER_SUBJECT) ?? 100,
-      maxSessions: o.limits?.maxSessions ?? num(env.MCP_MAX_SESSIONS) ?? 10_000,
-      maxStreams: o.limits?.maxStreams ?? num(env.MCP_MAX_STREAMS) ?? 1_000,
-      maxStreamsPerSubject: o.limits?.maxStreamsPerSubject ?? num(env.MCP_MAX_STREAMS_PER_SUBJECT) ?? 100,
-      replayBytesPerMinute: o.limits?.replayBytesPerMinute ?? num(env.MCP_REPLAY_BYTES_PER_MINUTE) ?? 32 * 1024 * 1024,
-      eventLogBytesPerSession:
-        o.limits?.eventLogBytesPerSession ?? num(env.MCP_EVENT_LOG_BYTES_PER_SESSION) ?? 16 * 1024 * 1024,
-      eventLogBytesPerSubject:
-        o.limits?.eventLogBytesPerSubject ?? num(env.MCP_EVENT_LOG_BYTES_PER_SUBJECT) ?? 32 * 1024 * 1024,
-      initializePerMinute: o.limits?.initializePerMinute ?? num(env.MCP_INITIALIZE_PER_MINUTE) ?? 120,
-      headersTimeoutMs: o.limits?.headersTimeoutMs ?? num(env.MCP_HEADERS_TIMEOUT_MS) ?? 20_000,
-      requestTimeoutMs: o.limits?.requestTimeoutMs ?? num(env.MCP_REQUEST_TIMEOUT_MS) ?? 60_000,
-      keepAliveTimeoutMs: o.limits?.keepAliveTimeoutMs ?? num(env.MCP_KEEP_ALIVE_TIMEOUT_MS) ?? 65_000,
-    },
+    limits: resolveLimitsOptions(o.limits, env),
     caching: resolveCaching(o.caching),
     tasks: resolveTasksOptions(o.tasks, env, o.store ?? ((env.MCP_STORE?.trim() || 'memory') as 'memory' | 'redis')),
     legacySse: legacySseEnabled(o.legacySse),
@@ -90,6 +58,12 @@ export function resolveMcpOptions(o: McpModuleOptions): ResolvedMcpOptions {
     corporate: o.corporate,
     servicePage: o.servicePage ?? !/^(false|0)$/i.test(env.MCP_SERVICE_PAGE?.trim() ?? ''),
   };
+  checkResolvedOptions(resolved);
+  return resolved;
+}
+
+/** What types cannot check, in a fixed order so the first wrong option named is always the same. */
+function checkResolvedOptions(resolved: ResolvedMcpOptions): void {
   if (process.env.NODE_ENV === 'production' && resolved.allowedOrigins.includes('*')) {
     throw new Error(
       'McpModule: allowedOrigins "*" is not allowed when NODE_ENV=production; list the origins explicitly (MCP_ALLOWED_ORIGINS)',
@@ -111,7 +85,6 @@ export function resolveMcpOptions(o: McpModuleOptions): ResolvedMcpOptions {
     throw new Error('McpModule: "pageSize" must be a positive integer');
   if (!/^\d+\.\d+\.\d+/.test(resolved.version))
     throw new Error(`McpModule: "version" must be semver (got ${JSON.stringify(resolved.version)})`);
-  return resolved;
 }
 
 /** Metrics options: the option, then `MCP_METRICS_*`, then a separate listener on 9464. @internal */

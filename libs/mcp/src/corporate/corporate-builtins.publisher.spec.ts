@@ -1,8 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Test, TestingModule } from '@nestjs/testing';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
 import { McpModule } from '../mcp.module';
 import { MCP_MODULE_OPTIONS } from '../mcp.constants';
 import { McpPrompt } from '../decorators/mcp-prompt.decorator';
@@ -64,17 +61,9 @@ const get = async (m: TestingModule, name: string) => m.get(McpRegistry).prompts
 const ALL = { agentBrief: BRIEF, agentPrompt: PROMPT, readme: README };
 
 describe('corporate built-ins', () => {
-  let dir: string;
   let warn: jest.SpyInstance;
-  beforeAll(() => (dir = mkdtempSync(join(tmpdir(), 'mcp-corporate-'))));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
   beforeEach(() => (warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined)));
   afterEach(() => warn.mockRestore());
-  const file = (name: string, text: string) => {
-    const path = join(dir, name);
-    writeFileSync(path, text);
-    return path;
-  };
 
   it('publishes both prompts, their mirrors with the same text, project://version and doc://readme, without scopes, even without HTTP', async () => {
     const m = await boot(ALL);
@@ -143,50 +132,6 @@ describe('corporate built-ins', () => {
     expect(version).toMatch(/^\d+\.\d+\.\d+/);
     expect(JSON.parse((await read(fromPackage, 'project://version')) as string).version).toBe(version);
     await fromPackage.close();
-  });
-
-  it('reads { file } texts at boot, relative paths against the working directory', async () => {
-    const brief = file('brief.md', BRIEF);
-    const m = await boot({
-      agentBrief: { file: brief },
-      agentPrompt: { file: relative(process.cwd(), file('prompt.md', PROMPT)) },
-      readme: { file: file('README.md', README) },
-    });
-    expect(await get(m, 'agent_brief')).toBe(BRIEF);
-    expect(await get(m, 'agent_prompt')).toBe(PROMPT);
-    expect(await read(m, 'doc://readme')).toBe(README);
-    // Read once: a later change of the file does not change what is served.
-    writeFileSync(brief, 'changed');
-    expect(await read(m, 'svc://agent/brief')).toBe(BRIEF);
-    await m.close();
-  });
-
-  it('stops the boot when a brief is over 2 KB of UTF-8, naming its size and the limit', async () => {
-    const ok = await boot({ ...ALL, agentBrief: 'é'.repeat(1024) });
-    expect(await get(ok, 'agent_brief')).toHaveLength(1024);
-    await ok.close();
-    expect(await bootError({ ...ALL, agentBrief: 'é'.repeat(1025) })).toMatch(
-      /corporate\.agentBrief is 2050 bytes; .*at most 2048 bytes/,
-    );
-    const big = file('big.md', 'x'.repeat(3000));
-    expect(await bootError({ ...ALL, agentBrief: { file: big } })).toContain(
-      `corporate.agentBrief (file "${big}") is 3000 bytes`,
-    );
-  });
-
-  it('stops the boot when a file is missing or a text is empty, naming the option and the path', async () => {
-    const missing = join(dir, 'nope.md');
-    const message = await bootError({
-      agentBrief: BRIEF,
-      agentPrompt: { file: missing },
-      readme: { file: join(dir, 'gone.md') },
-    });
-    expect(message).toContain(`corporate.agentPrompt: cannot read file "${missing}" (ENOENT)`);
-    expect(message).toContain(`corporate.readme: cannot read file "${join(dir, 'gone.md')}" (ENOENT)`);
-    expect(await bootError({ ...ALL, agentPrompt: '  \n' })).toContain('corporate.agentPrompt is empty');
-    expect(await bootError({ ...ALL, agentBrief: { file: 42 } as never })).toContain(
-      'corporate.agentBrief must be a string, { file: string } or false',
-    );
   });
 
   it('lets each built-in be switched off, without a warning', async () => {

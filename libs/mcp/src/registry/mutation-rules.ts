@@ -19,27 +19,38 @@ export function mutationProblems(tool: string, m: McpToolMutation | undefined, i
     need('sideEffects', `say what a call changes, e.g. sideEffects: 'Creates a ticket and e-mails the requester.'`);
   }
   // `external` defaults to true: a change outside the call needs idempotency, retry and approval too.
-  if (m?.external !== false) {
-    const external = (field: string, fix: string) =>
-      problems.push(
-        `tool "${tool}" has external side effects (mutation.external is not false), so it needs mutation.${field}: ${fix}`,
-      );
-    if (!m?.idempotency) {
-      external(
-        'idempotency',
-        `name the argument that makes a retry safe, idempotency: { key: '<argument>' }, or say why there is none, ` +
-          `idempotency: { none: '...' }`,
-      );
-    }
-    if (!m?.retry?.trim())
-      external('retry', `say when a retry is safe, e.g. retry: 'safe: a repeated key changes nothing.'`);
-    if (!m?.approval?.trim()) {
-      external(
-        'approval',
-        `say who approves, e.g. approval: 'the user confirms through elicitation' or 'not required'`,
-      );
-    }
+  if (m?.external !== false) externalProblems(tool, m, problems);
+  idempotencyProblems(tool, m, inputSchema, problems);
+  return problems;
+}
+
+/** What a tool with side effects outside the call must also say: idempotency, retry, approval. */
+function externalProblems(tool: string, m: McpToolMutation | undefined, problems: string[]): void {
+  const external = (field: string, fix: string) =>
+    problems.push(
+      `tool "${tool}" has external side effects (mutation.external is not false), so it needs mutation.${field}: ${fix}`,
+    );
+  if (!m?.idempotency) {
+    external(
+      'idempotency',
+      `name the argument that makes a retry safe, idempotency: { key: '<argument>' }, or say why there is none, ` +
+        `idempotency: { none: '...' }`,
+    );
   }
+  if (!m?.retry?.trim())
+    external('retry', `say when a retry is safe, e.g. retry: 'safe: a repeated key changes nothing.'`);
+  if (!m?.approval?.trim()) {
+    external('approval', `say who approves, e.g. approval: 'the user confirms through elicitation' or 'not required'`);
+  }
+}
+
+/** `idempotency` names an argument of the tool (required when its first answer is replayed), or says why none. */
+function idempotencyProblems(
+  tool: string,
+  m: McpToolMutation | undefined,
+  inputSchema: JsonSchema | undefined,
+  problems: string[],
+): void {
   const idempotency = m?.idempotency as { key?: unknown; none?: unknown } | undefined;
   if (idempotency && 'key' in idempotency) {
     const properties = Object.keys((inputSchema?.properties as Record<string, unknown> | undefined) ?? {});
@@ -69,5 +80,4 @@ export function mutationProblems(tool: string, m: McpToolMutation | undefined, i
       `tool "${tool}": mutation.idempotency needs { key: '<argument>' } or { none: '<why there is none>' }`,
     );
   }
-  return problems;
 }

@@ -7,7 +7,7 @@ import { McpHandler, ToolEntry } from './registry-entries';
 import { SchemaCompiler } from './schema-compiler';
 import { headerParams } from './header-params';
 import { resolveToolTask } from './task-support.rules';
-import { TOOL_SAFETY_META_KEY, renderToolSafety } from './tool-description.renderer';
+import { createToolDefinition } from './tool-definition.factory';
 
 const isDtoClass = (v: unknown): v is DtoClass => typeof v === 'function';
 const EMPTY_INPUT: JsonSchema = { type: 'object', properties: {}, required: [], additionalProperties: false };
@@ -45,12 +45,7 @@ export function buildToolEntry(
   const validateOutput = outputSchema
     ? compile(ctx.compiler, outputSchema, `tool "${name}" outputSchema`, fail)
     : undefined;
-  if (options.timeoutMs !== undefined && (!Number.isInteger(options.timeoutMs) || options.timeoutMs < 1))
-    fail(`tool "${name}" timeoutMs must be a positive integer`);
-  for (const [k, v] of Object.entries(options.rateLimit ?? {})) {
-    if (v !== undefined && (!Number.isInteger(v) || v < 1))
-      fail(`tool "${name}" rateLimit.${k} must be a positive integer`);
-  }
+  checkToolNumbers(name, options, fail);
   const headers = inputSchema ? headerParams(inputSchema, (m) => fail(`tool "${name}" ${m}`)) : [];
   const task = resolveToolTask(name, options, fail);
   const replayKey = !readOnly ? replayKeyOf(options) : undefined;
@@ -63,21 +58,10 @@ export function buildToolEntry(
   if (!ok || !validateInput || !inputSchema) return undefined;
 
   const timeoutMs = options.timeoutMs ?? ctx.defaultTimeoutMs;
-  const { description, annotations, safety } = renderToolSafety(options, name, ctx.service, timeoutMs);
-  const definition: Record<string, unknown> = { name };
-  if (options.title) definition.title = options.title;
-  definition.description = description;
-  definition.inputSchema = inputSchema;
-  if (outputSchema) definition.outputSchema = outputSchema;
-  if (Object.keys(annotations).length) definition.annotations = annotations;
-  if (options.icons) definition.icons = options.icons;
-  // 2025-11-25 clients read it (tasks utility); the 2026-07-28 projection drops it (tasks are an extension there).
-  if (task) definition.execution = { taskSupport: task.support };
-  if (options._meta || safety)
-    definition._meta = { ...options._meta, ...(safety ? { [TOOL_SAFETY_META_KEY]: safety } : {}) };
+  const schemas = { input: inputSchema, output: outputSchema };
   return {
     name,
-    definition,
+    definition: createToolDefinition(options, name, schemas, task, ctx.service, timeoutMs),
     validateInput,
     inputDto: isDtoClass(options.input) ? options.input : undefined,
     validateOutput,
@@ -91,6 +75,16 @@ export function buildToolEntry(
     handler,
     ...source,
   };
+}
+
+/** The timeout and the rate limits a tool sets must be whole positive numbers. */
+function checkToolNumbers(name: string, options: McpToolOptions, fail: (m: string) => void): void {
+  if (options.timeoutMs !== undefined && (!Number.isInteger(options.timeoutMs) || options.timeoutMs < 1))
+    fail(`tool "${name}" timeoutMs must be a positive integer`);
+  for (const [k, v] of Object.entries(options.rateLimit ?? {})) {
+    if (v !== undefined && (!Number.isInteger(v) || v < 1))
+      fail(`tool "${name}" rateLimit.${k} must be a positive integer`);
+  }
 }
 
 /** The argument whose value keys the platform's replay of a first answer (`idempotency: { key, replay: true }`). */

@@ -3,12 +3,13 @@ import { randomUUID } from 'node:crypto';
 import { MCP_MODULE_OPTIONS } from '../mcp.constants';
 import { ResolvedMcpOptions } from '../options/mcp-module-options.interface';
 import { MCP_SESSION_STORE, McpSessionStore } from '../stores/session.store';
-import { ErrorCode, JsonRpcId, JsonRpcNotification, JsonRpcResponse } from '../wire/json-rpc';
+import { JsonRpcId, JsonRpcNotification, JsonRpcResponse } from '../wire/json-rpc';
 import { MCP_MESSAGE_BUS, McpMessageBus } from '../stores/message.bus';
 import { InMemoryMessageBus } from '../stores/in-memory-message.bus';
-import { McpError } from '../errors/mcp.error';
 import { McpSession } from './mcp-session';
 import { ChangeListeners } from './change-listeners';
+import { drainCalls } from './session-drain';
+import { sweepIdleSessions } from './idle-sessions.sweep';
 
 /** What travels on the bus between replicas. */
 interface BusMessage {
@@ -21,18 +22,6 @@ interface BusMessage {
 
 /** How often a session held here is checked against a shared store (its expiry pushed back, its deletion seen). */
 const SHARED_CHECK_MS = 1_000;
-
-/** Sessions the idle sweep looks at per event-loop turn. */
-const SWEEP_SLICE = 500;
-
-/** How long the calls aborted at the end of the grace period get to write their `-32006` answer. */
-const ANSWER_FLUSH_MS = 1_000;
-
-const shutdownError = () =>
-  new McpError(ErrorCode.UpstreamUnavailable, 'Unavailable: the server shut down before the call finished; retry', {
-    reason: 'shutting_down',
-    retryAfter: 1,
-  });
 
 /**
  * Owns the sessions this replica serves: creation, the shared metadata in the {@link McpSessionStore} (saved on
@@ -100,28 +89,13 @@ export class McpSessionManager implements OnModuleInit, OnModuleDestroy {
     if (this.sweeper) clearInterval(this.sweeper);
     this.draining = true;
     new Logger('McpShutdown').log('draining: new sessions and calls are refused, /ready answers 503');
-    const deadline = Date.now() + this.options.limits.shutdownGraceMs;
-    while (this.inflight() > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
-    if (this.inflight() > 0) {
-      // Past the grace period: every call still running gets the documented -32006 answer (on its SSE stream too)
-      // before the sessions and their streams close.
-      for (const session of this.all())
-        for (const call of session.inflight.values()) call.controller.abort(shutdownError());
-      const written = Date.now() + ANSWER_FLUSH_MS;
-      while (this.inflight() > 0 && Date.now() < written) await new Promise((r) => setTimeout(r, 10));
-    }
+    await drainCalls(() => this.all(), this.options.limits.shutdownGraceMs);
     for (const session of [...this.live.values(), ...this.local]) this.release(session);
     this.listeners.endAll();
   }
 
   /** True once shutdown began: readiness is lost and new calls are refused. */
   draining = false;
-
-  private inflight(): number {
-    let n = 0;
-    for (const session of this.all()) n += session.inflight.size;
-    return n;
-  }
 
   /** A new HTTP session, held here and found by id from now on; shared once {@link persist}ed (after initialize). */
   createHttpSession(): McpSession {
@@ -280,26 +254,18 @@ export class McpSessionManager implements OnModuleInit, OnModuleDestroy {
   }
 
   /**
-   * Releases sessions idle here a slice at a time, yielding to the event loop between slices: expiring tens of
-   * thousands of sessions at once must not hold up the requests of everyone else. Their records expire in the store
-   * on their own (the same idle timeout, pushed back by whichever replica serves them).
+   * Releases sessions idle here, a slice at a time (see sweepIdleSessions). Their records expire in the store on
+   * their own (the same idle timeout, pushed back by whichever replica serves them).
    */
   private sweep(): void {
     if (this.sweeping) return;
     this.sweeping = true;
     const cutoff = Date.now() - this.options.sessionIdleTimeoutMs;
-    const sessions = this.live.values();
-    const slice = (): void => {
-      for (let seen = 0; seen < SWEEP_SLICE; seen++) {
-        const next = sessions.next();
-        if (next.done) {
-          this.sweeping = false;
-          return;
-        }
-        if (next.value.lastSeen < cutoff && !next.value.busy) this.release(next.value);
-      }
-      setImmediate(slice);
-    };
-    slice();
+    sweepIdleSessions(
+      this.live.values(),
+      cutoff,
+      (s) => this.release(s),
+      () => (this.sweeping = false),
+    );
   }
 }

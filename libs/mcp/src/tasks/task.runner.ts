@@ -2,16 +2,10 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } f
 import { MCP_MODULE_OPTIONS } from '../mcp.constants';
 import { ResolvedMcpOptions } from '../options/mcp-module-options.interface';
 import { McpCancelledError, McpError } from '../errors/mcp.error';
-import { toJsonRpcError } from '../errors/error-mapper';
 import { ErrorCode } from '../wire/json-rpc';
 import { McpRegistry } from '../registry/mcp.registry';
 import { ToolEntry } from '../registry/registry-entries';
-import { McpSession } from '../sessions/mcp-session';
-import { invoke } from '../pipeline/invocation.stage';
 import { RequestStateCodec } from '../pipeline/request-state.codec';
-import { prepareToolArguments } from '../pipeline/tool-arguments';
-import { toolCallResult, toolErrorResult } from '../pipeline/tool-result.normalizer';
-import { ProtocolVersion, eraFeatures } from '../wire/protocol-version';
 import {
   MCP_TASK_STORE,
   McpTaskBytesRefusedError,
@@ -24,10 +18,9 @@ import { MCP_TASK_QUEUE, McpTaskQueue } from './task.queue';
 import { McpTaskEvents } from './task-events';
 import { McpTaskWatch } from './task-watch';
 import { McpTaskRunGate, laterMs } from './task-run-gate';
-import { failed, failedWith, principalOf, untilStopped } from './task-run.util';
+import { failed, failedWith, untilStopped } from './task-run.util';
+import { TaskToolDeps, invokeTaskTool } from './task-tool.invoker';
 import { runOutcome } from './task-run-outcome';
-import { TaskInputs } from './task-inputs';
-import { taskStatusSink } from './task-status.sink';
 import { McpTaskObserver } from './task-observer';
 import { bytesFull } from './task-errors';
 import { taskByteCaps } from './tasks-options.resolver';
@@ -46,12 +39,9 @@ interface Run {
   done: Promise<void | { laterMs: number }>;
 }
 
-/** A run's calls are bounded by the task caps, not the caller's call limits (a task may run for an hour). */
-const UNLIMITED = { call: <T>(_c: unknown, _t: unknown, _r: unknown, work: () => Promise<T>) => work() };
-
 /**
  * The worker side of tasks: takes a task from the queue and runs its tool through the same invocation stage as a
- * call in a request (Nest pipeline, timeout, error mapping), as the caller who created it, then records the outcome.
+ * call in a request (see invokeTaskTool), as the caller who created it, then records the outcome.
  * A run that was cut short before (its worker died) runs again only when the tool is idempotent; otherwise the task
  * fails with a message saying so, so side effects never happen twice unasked. A cancellation written by any replica
  * reaches the run here through the change notices and aborts its signal.
@@ -150,7 +140,7 @@ export class McpTaskRunner implements OnApplicationBootstrap, OnModuleDestroy {
       // A stopped run (cancelled, handed on, shut down) ends here at once, whatever the tool is waiting on (an
       // answer, a downstream call, a timer that ignores its signal): its worker place and the caller's run place are
       // freed now, and whatever the tool returns later is dropped.
-      const work = context.with(observed.ctx, () => this.execute(started, entry, controller));
+      const work = context.with(observed.ctx, () => invokeTaskTool(this.toolDeps(), started, entry, controller));
       const patch = await untilStopped(work, controller.signal);
       // `null`: the store answered but no longer has the task (emptied under the run): the outcome is `lost`.
       const write = async () => (await this.record(id, patch)) ?? null;
@@ -223,75 +213,9 @@ export class McpTaskRunner implements OnApplicationBootstrap, OnModuleDestroy {
     return { attempts: task.attempts + 1 };
   }
 
-  private async execute(task: McpTaskRecord, tool: ToolEntry, controller: AbortController): Promise<McpTaskPatch> {
-    const version = task.caller.protocolVersion as ProtocolVersion;
-    const principal = principalOf(task);
-    const session = McpSession.forRequest(
-      task.caller.transport,
-      version,
-      task.caller.clientInfo,
-      task.caller.clientCapabilities,
-      undefined,
-      principal,
-    );
-    try {
-      const prepared = await prepareToolArguments(tool, task.arguments);
-      if ('violations' in prepared)
-        return this.finished(toolErrorResult(`Invalid arguments for tool ${tool.name}`), version);
-      const outcome = await invoke(
-        {
-          requestId: task.caller.requestId,
-          principal,
-          abort: (reason) => controller.abort(reason),
-          // A progress token of its own: the run's progress becomes the task's status message.
-          request: {
-            jsonrpc: '2.0',
-            id: task.id,
-            method: 'tools/call',
-            params: { name: tool.name, arguments: task.arguments, _meta: { progressToken: task.id } },
-          },
-          session,
-          sink: taskStatusSink(this.store, this.events, task.id),
-          signal: controller.signal,
-          options: this.options,
-          admission: UNLIMITED,
-          states: this.states,
-          task: {
-            id: task.id,
-            questions: new TaskInputs(
-              task.id,
-              task.answers,
-              this.store,
-              this.events,
-              this.watch,
-              controller.signal,
-              Math.max(1, Math.min(this.options.tasks.inputTimeoutMs, task.deadline - Date.now())),
-              this.options.tasks,
-            ),
-          },
-        },
-        {
-          kind: 'tool',
-          target: tool.name,
-          timeoutMs: Math.max(1, task.deadline - Date.now()),
-          run: (ctx) => tool.handler(prepared.value, ctx),
-        },
-      );
-      // A task's questions wait in the task: a run never ends with open multi round-trip questions.
-      if ('inputRequired' in outcome) throw new McpError(ErrorCode.InternalError, 'Internal error');
-      // A task's result is kept for its ttl: cut to `tasks.maxBytes` when that is the tighter bound.
-      const maxBytes = Math.min(this.options.limits.maxResultBytes, this.options.tasks.maxBytes);
-      return this.finished(toolCallResult(outcome, tool, maxBytes, version), version);
-    } catch (error) {
-      // A protocol error (a cancellation, the timeout, an internal fault): `failed` with the JSON-RPC error.
-      return failedWith(toJsonRpcError(error, `tool ${tool.name}`));
-    }
-  }
-
-  /** A result: `completed` (2025-11-25 reports a tool error as `failed`, with the result kept for `tasks/result`). */
-  private finished(result: Record<string, unknown>, version: ProtocolVersion): McpTaskPatch {
-    const legacyFailure = eraFeatures(version).tasksUtility && result.isError === true;
-    return { status: legacyFailure ? 'failed' : 'completed', result };
+  /** What the tool's invocation borrows from this runner (its own fields are private). */
+  private toolDeps(): TaskToolDeps {
+    return { options: this.options, store: this.store, events: this.events, watch: this.watch, states: this.states };
   }
 
   /**

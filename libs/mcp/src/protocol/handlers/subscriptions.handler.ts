@@ -32,25 +32,7 @@ export function listenHandler(
   admission: Pick<McpAdmission, 'stream'>,
 ): MethodHandler {
   return async (scope: RequestScope): Promise<MethodResult> => {
-    const filter = scope.params.notifications;
-    if (typeof filter !== 'object' || filter === null || Array.isArray(filter))
-      throw new InvalidParamsError('Invalid params: notifications must be an object (the filter)', {
-        field: 'notifications',
-        reason: 'required',
-      });
-    const wanted = filter as Record<string, unknown>;
-    const caps = capabilities() as Record<string, { listChanged?: boolean; subscribe?: boolean } | undefined>;
-    const ack: Record<string, unknown> = {};
-    const lists = new Set<string>();
-    for (const [field, kind] of LIST_FIELDS) {
-      if (wanted[field] === true && caps[kind]?.listChanged) {
-        lists.add(kind);
-        ack[field] = true;
-      }
-    }
-    const uris = readableUris(scope, wanted.resourceSubscriptions);
-    if (wanted.resourceSubscriptions !== undefined && caps.resources?.subscribe) ack.resourceSubscriptions = [...uris];
-    const taskIds = requestedTasks(scope, wanted.taskIds);
+    const { ack, lists, uris, taskIds } = listenFilterOf(scope, capabilities);
     // Capped per caller and per replica (a stream holds memory for as long as it is open).
     const release = await admission.stream(scope.session.transport, scope.principal);
 
@@ -92,6 +74,37 @@ export function listenHandler(
       scope.signal.addEventListener('abort', done, { once: true });
     });
   };
+}
+
+/** What a listen stream follows, and the acknowledgement that says so to the client. */
+interface ListenFilter {
+  ack: Record<string, unknown>;
+  lists: Set<string>;
+  uris: Set<string>;
+  taskIds: string[] | undefined;
+}
+
+/** Reads the `notifications` filter: only what the server has and the caller may see is followed and acknowledged. */
+function listenFilterOf(scope: RequestScope, capabilities: () => Record<string, unknown>): ListenFilter {
+  const filter = scope.params.notifications;
+  if (typeof filter !== 'object' || filter === null || Array.isArray(filter))
+    throw new InvalidParamsError('Invalid params: notifications must be an object (the filter)', {
+      field: 'notifications',
+      reason: 'required',
+    });
+  const wanted = filter as Record<string, unknown>;
+  const caps = capabilities() as Record<string, { listChanged?: boolean; subscribe?: boolean } | undefined>;
+  const ack: Record<string, unknown> = {};
+  const lists = new Set<string>();
+  for (const [field, kind] of LIST_FIELDS) {
+    if (wanted[field] === true && caps[kind]?.listChanged) {
+      lists.add(kind);
+      ack[field] = true;
+    }
+  }
+  const uris = readableUris(scope, wanted.resourceSubscriptions);
+  if (wanted.resourceSubscriptions !== undefined && caps.resources?.subscribe) ack.resourceSubscriptions = [...uris];
+  return { ack, lists, uris, taskIds: requestedTasks(scope, wanted.taskIds) };
 }
 
 /** Tasks a listen stream asks to follow: only with the tasks extension declared (`-32021` otherwise). */
