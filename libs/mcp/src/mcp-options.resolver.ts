@@ -3,7 +3,7 @@ import { McpModuleOptions, ResolvedMcpOptions } from './options/mcp-module-optio
 import { DEFAULT_ALLOWED_HOSTS, DEFAULT_ALLOWED_ORIGINS } from './auth/origin-host.checks';
 import { resolveRedisOptions } from './stores/redis-options.resolver';
 import { resolveTasksOptions } from './tasks/tasks-options.resolver';
-import { resolveLimitsOptions } from './limits-options.resolver';
+import { resolveLimitsOptions } from './admission/limits-options.resolver';
 
 const num = (v: string | undefined): number | undefined => (v === undefined || v === '' ? undefined : Number(v));
 const list = (v: string | undefined) =>

@@ -1,5 +1,5 @@
-import { DEFAULT_MAX_JSON_DEPTH } from './wire/json-depth';
-import { McpLimits } from './options/limits-options.interface';
+import { DEFAULT_MAX_JSON_DEPTH } from '../wire/json-depth';
+import { McpLimits } from '../options/limits-options.interface';
 
 const num = (v: string | undefined): number | undefined => (v === undefined || v === '' ? undefined : Number(v));
 
