@@ -1,8 +1,16 @@
 // One lint configuration for the whole tree: typescript-eslint's recommended rules, Prettier for layout,
 // and a single line-length rule (120, the same as .prettierrc.json) for what Prettier cannot wrap.
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
+
+// The entry points of `@app/mcp` beside its index: `@app/mcp/<name>` is libs/mcp/src/<name>.entry.ts (tsconfig.json).
+const MCP_ENTRY_POINTS = readdirSync(new URL('./libs/mcp/src', import.meta.url))
+  .filter((file) => file.endsWith('.entry.ts'))
+  .map((file) => file.slice(0, -'.entry.ts'.length));
+const LIBRARIES = ['mcp', 'mcp-testing', 'contract', 'compliance', 'schematics'];
+const PUBLIC_API = `@app/mcp, @app/mcp/{${MCP_ENTRY_POINTS.join(',')}}, @app/mcp-testing or @app/contract (docs/authoring.md#entry-points)`;
 
 export default tseslint.config(
   {
@@ -55,6 +63,34 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': [
         'error',
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
+    },
+  },
+  {
+    // A library is used through its public entry points only, never by its files: what is not exported there is
+    // internal and may move (the platform's own files import each other relatively; a unit spec beside its code too).
+    // Not bench/: it measures the platform's insides, built by plain tsc so that two commits' builds compare (ab.mjs).
+    files: ['**/*.ts', '**/*.mjs', '**/*.js'],
+    ignores: ['bench/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: `^@app/mcp/(?!(?:${MCP_ENTRY_POINTS.join('|')})$)`,
+              message: `Not an entry point of @app/mcp: import from ${PUBLIC_API}.`,
+            },
+            {
+              regex: '^@app/(?:mcp-testing|contract)/',
+              message: `A library's files are internal: import from ${PUBLIC_API}.`,
+            },
+            {
+              regex: `^\\.\\.?/(?:.*/)?(?:${LIBRARIES.join('|')})/src(?:/|$)`,
+              message: `Another library's files are internal: import from ${PUBLIC_API}.`,
+            },
+          ],
+        },
       ],
     },
   },

@@ -2,9 +2,12 @@
 const common = {
   moduleFileExtensions: ['js', 'json', 'ts'],
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.jest.json' }] },
+  // The libraries' public entry points only, as in tsconfig.json: `@app/mcp/<name>` is libs/mcp/src/<name>.entry.ts.
   moduleNameMapper: {
-    '^@app/mcp(|/.*)$': '<rootDir>/libs/mcp/src$1',
-    '^@app/mcp-testing(|/.*)$': '<rootDir>/libs/mcp-testing/src$1',
+    '^@app/mcp$': '<rootDir>/libs/mcp/src/index.ts',
+    '^@app/mcp/([a-z-]+)$': '<rootDir>/libs/mcp/src/$1.entry.ts',
+    '^@app/mcp-testing$': '<rootDir>/libs/mcp-testing/src/index.ts',
+    '^@app/contract$': '<rootDir>/libs/contract/src/index.ts',
   },
   // Quiet: Nest's log lines are shown only for a failing test (test/support/quiet-environment.js).
   testEnvironment: '<rootDir>/test/support/quiet-environment.js',

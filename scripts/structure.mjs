@@ -22,7 +22,8 @@ function sources(dir, withSpecs = false) {
   return out;
 }
 
-const importsOf = (text) => [...text.matchAll(/(?:from|import)\s*\(?\s*'([^']+)'/g)].map(([, spec]) => spec);
+const code = (text) => text.replace(/\/\*[\s\S]*?\*\/|^\s*\/\/.*$/gm, '');
+const importsOf = (text) => [...code(text).matchAll(/(?:from|import)\s*\(?\s*'([^']+)'/g)].map(([, spec]) => spec);
 const firstLevel = (file) => relative(SRC, file).split(sep)[0].replace(/\.ts$/, '');
 
 // 1. Imports between first-level folders.
@@ -102,7 +103,14 @@ for (const file of sources(SRC)) {
 
 // 4. Imports into another library's insides: `@app/<lib>/<path>` that is not a declared entry point, or `../<lib>/src`.
 const tsconfig = JSON.parse(readFileSync(join(ROOT, 'tsconfig.json'), 'utf8').replace(/\/\/.*$/gm, ''));
-const entryPoints = new Set(Object.keys(tsconfig.compilerOptions.paths ?? {}).filter((p) => !p.includes('*')));
+// `@app/<lib>` and, where a path maps `@app/<lib>/*` to `*.entry` files, each such file.
+const paths = tsconfig.compilerOptions.paths ?? {};
+const entryPoints = new Set(Object.keys(paths).filter((p) => !p.includes('*')));
+for (const [alias, [target]] of Object.entries(paths).filter(([p]) => p.endsWith('/*'))) {
+  const [dir, suffix] = target.split('*');
+  for (const name of readdirSync(join(ROOT, dir)).filter((n) => n.endsWith(`${suffix}.ts`)))
+    entryPoints.add(alias.replace('*', name.slice(0, -`${suffix}.ts`.length)));
+}
 const deep = [];
 for (const file of [
   ...sources(join(ROOT, 'libs'), true),

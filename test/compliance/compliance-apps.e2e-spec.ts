@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { appProjects } from '../../libs/contract/src/contract-source';
+import { appProjects } from '@app/contract';
 import { buildComplianceTool, compliance, failedItems } from '../support/compliance-cli';
 
 const ROOT = resolve(__dirname, '../..');

@@ -1,4 +1,4 @@
-import { McpTestIssuer } from '../../libs/mcp-testing/src/mcp-test-issuer';
+import { McpTestIssuer } from '@app/mcp-testing';
 import { buildComplianceTool, compliance, failedItems } from '../support/compliance-cli';
 import { CONFORMANCE_MAIN } from '../support/conformance-fixture';
 import { RunningServer, startHttpServer } from '../support/server-process';

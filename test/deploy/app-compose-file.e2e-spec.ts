@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { SHUTDOWN_MARGIN_MS } from '@app/mcp/bootstrap/shutdown-deadline';
+import { SHUTDOWN_MARGIN_MS } from '@app/mcp/tooling';
 import { eachApp } from '../support/apps';
 import {
   ComposeConfig,

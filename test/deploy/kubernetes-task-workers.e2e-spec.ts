@@ -1,4 +1,4 @@
-import { SHUTDOWN_MARGIN_MS } from '@app/mcp/bootstrap/shutdown-deadline';
+import { SHUTDOWN_MARGIN_MS } from '@app/mcp/tooling';
 import { K8sResource, find } from '../support/kubernetes';
 import {
   IMAGE,

@@ -17,10 +17,13 @@ export interface ReportItem {
   reviewer?: string;
 }
 
-/** Builds `npm run compliance`'s program as its npm script does (once per suite, in beforeAll). */
+/**
+ * Builds `npm run compliance`'s program as its npm script does (once per suite, in beforeAll): `nest build`, whose
+ * compiler turns the `@app/contract` import into a relative path the built program can load.
+ */
 export function buildComplianceTool(): void {
-  const tsc = resolve(ROOT, 'node_modules/typescript/bin/tsc');
-  const built = spawnSync(process.execPath, [tsc, '-p', 'libs/compliance/tsconfig.json'], {
+  const nest = resolve(ROOT, 'node_modules/@nestjs/cli/bin/nest.js');
+  const built = spawnSync(process.execPath, [nest, 'build', '-p', 'libs/compliance/tsconfig.json'], {
     cwd: ROOT,
     encoding: 'utf8',
   });

@@ -1,6 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { appProjects, buildApp } from '../../contract/src/contract-source';
+import { appProjects, buildApp } from '@app/contract';
 import { LocalIssuer } from './auth/local-issuer';
 import { TokenMint } from './auth/token-mint';
 import { HttpProbe } from './http-probe';

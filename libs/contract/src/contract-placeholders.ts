@@ -1,6 +1,6 @@
 import { McpContract } from './contract.types';
-// The same rules the platform applies at boot (a pure file; this tool compiles it in, see tsconfig.json).
-import { placeholderFields } from '../../mcp/src/registry/placeholder-fields';
+// The same rules the platform applies at boot (a pure file of the platform, compiled into this tool).
+import { placeholderFields } from '@app/mcp/tooling';
 
 /**
  * Every tool, prompt, resource and template of a contract that still publishes a generator's `TODO:` placeholder

@@ -1,5 +1,9 @@
-// Public API of `@app/mcp` (named exports only; internals stay private). Telemetry start-up has its own entry
-// point, `@app/mcp/telemetry`, because it must load before everything else.
+// Public API of `@app/mcp`: what a team needs to write providers, configure the module, bootstrap and test (named
+// exports only; internals stay private). Extension points have entry points of their own, each a `*.entry.ts` file
+// beside this one and listed in docs/authoring.md: `@app/mcp/stores` (store contracts, the task queue),
+// `@app/mcp/health` (readiness checks), `@app/mcp/observability` (audit sink, metrics registry, log masks),
+// `@app/mcp/options` (the type of each part of the module's options), `@app/mcp/telemetry` (loaded before
+// everything else) and `@app/mcp/tooling` (for the repository's own tools).
 
 // The module and the app's main.ts
 export { McpModule } from './mcp.module';
@@ -16,7 +20,6 @@ export { McpCompletion } from './decorators/mcp-completion.decorator';
 export { McpArgs, McpCtx } from './decorators/mcp-params.decorator';
 export { McpField } from './decorators/mcp-arg-field.decorator';
 export { McpScopes } from './decorators/mcp-scopes.decorator';
-export { InsufficientScopeError } from './auth/insufficient-scope.error';
 export {
   McpToolOptions,
   McpToolTaskOptions,
@@ -34,7 +37,7 @@ export { MCP_CONTEXT_TYPE } from './mcp.constants';
 export { McpNotifier } from './mcp.notifier';
 export { McpRegistry } from './registry/mcp.registry';
 
-// Errors
+// Errors a provider throws (or a guard: InsufficientScopeError)
 export {
   McpError,
   InvalidParamsError,
@@ -47,36 +50,9 @@ export {
   UpstreamUnavailableError,
   ConflictError,
 } from './errors/mcp.error';
+export { InsufficientScopeError } from './auth/insufficient-scope.error';
 export { ErrorCode } from './wire/json-rpc';
 
-// Store contracts (in memory by default; provide your own under the token)
-export { McpSessionStore, McpSessionRecord, MCP_SESSION_STORE } from './stores/session.store';
-export { McpMessageBus, MCP_MESSAGE_BUS } from './stores/message.bus';
-export { McpEventStore, MCP_EVENT_STORE } from './stores/event.store';
-export { McpLimitStore, MCP_LIMIT_STORE } from './stores/limit.store';
-export { McpKeyStore, MCP_KEY_STORE } from './stores/key.store';
-export {
-  McpTaskStore,
-  McpTaskRecord,
-  McpTaskStatus,
-  McpTaskHead,
-  McpTaskCaps,
-  McpTaskCreateRefusal,
-  MCP_TASK_STORE,
-} from './stores/task.store';
-export {
-  McpIdempotencyStore,
-  IdempotencyClaim,
-  IdempotencyClaimBounds,
-  MCP_IDEMPOTENCY_STORE,
-} from './stores/idempotency.store';
-export { McpTaskQueue, McpTaskQueueEvents, McpTaskRun, MCP_TASK_QUEUE } from './tasks/task.queue';
-export { McpTasksOptions } from './options/tasks-options.interface';
-
-// Health, logs, audit, metrics
-export { McpReadinessCheck } from './health/mcp-readiness-check.decorator';
-export { McpReadinessIndicator } from './health/mcp-readiness-indicator.interface';
+// Logs
 export { McpLoggerModule } from './observability/mcp-logger.module';
 export { McpLogger } from './observability/mcp.logger';
-export { McpAuditEvent, McpAuditSink, MCP_AUDIT_SINK } from './observability/mcp-audit.sink';
-export { McpMetrics } from './observability/mcp-metrics.service';

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { HealthIndicatorService } from '@nestjs/terminus';
-import { McpReadinessCheck, McpReadinessIndicator } from '@app/mcp';
+import { McpReadinessCheck, McpReadinessIndicator } from '@app/mcp/health';
 
 /** Injection token of the directory API's base URL (from `HELPDESK_DIRECTORY_URL`). */
 export const DIRECTORY_URL = Symbol('DIRECTORY_URL');

@@ -1,11 +1,7 @@
 import { Logger } from '@nestjs/common';
+import { SHUTDOWN_MARGIN_MS } from './bootstrap.constants';
 
-/**
- * How long a shutdown may run past the grace period before the process exits anyway: enough for what follows the
- * drain (the answers of calls aborted at its end, 1 s; the slots given back and the Redis connections closed, 1 s
- * each at most; the telemetry flush, 1 s), within the slack of the Kubernetes manifests.
- */
-export const SHUTDOWN_MARGIN_MS = 5_000;
+export { SHUTDOWN_MARGIN_MS };
 
 /**
  * The last resort of a graceful shutdown, armed when the signal comes: unless the process has exited `graceMs` +
