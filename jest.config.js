@@ -73,6 +73,6 @@ module.exports = {
       ],
     },
   ],
-  reporters: ['default', '<rootDir>/test/support/count-reporter.js'],
+  reporters: ['default', '<rootDir>/test/support/count-reporter.js', '<rootDir>/test/support/timing-reporter.js'],
   testTimeout: 30000,
 };
