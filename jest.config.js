@@ -73,6 +73,8 @@ module.exports = {
       ],
     },
   ],
+  // Suites without a timing from an earlier run start by the time they declare, longest first (see the file).
+  testSequencer: '<rootDir>/test/support/suite-sequencer.js',
   reporters: ['default', '<rootDir>/test/support/count-reporter.js', '<rootDir>/test/support/timing-reporter.js'],
   testTimeout: 30000,
 };
