@@ -4,6 +4,9 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export NODE_OPTIONS="--experimental-vm-modules --disable-warning=ExperimentalWarning ${NODE_OPTIONS:-}"
+# Node's compile cache (checked against each file's content): the hundreds of processes the suites start (servers,
+# tsc, eslint, nest) compile the same modules once between them instead of once each.
+export NODE_COMPILE_CACHE="${NODE_COMPILE_CACHE:-${TMPDIR:-/tmp}/node-compile-cache}"
 # The deploy-files tests validate docker-compose.yml with docker-compose (no engine needed).
 if ! command -v docker-compose >/dev/null 2>&1; then
   if ! { apt-get update -qq && apt-get install -y -qq docker-compose >/dev/null; } >/tmp/ci-apt.log 2>&1; then
