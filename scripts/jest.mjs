@@ -12,8 +12,11 @@ import { readCli } from './lib/projects.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
-const paths = args.filter((a) => !a.startsWith('-'));
-const ownSpecsOnly = paths.length > 0 && paths.every((p) => /^(\.\/)?(apps|libs)\//.test(p));
+const { paths, projects } = splitArgs(args);
+// The unit project and apps' or libraries' own specs start no fixture.
+const ownSpecsOnly =
+  (projects.length > 0 && projects.every((p) => p === 'unit')) ||
+  (paths.length > 0 && paths.every((p) => /^(\.\/)?(apps|libs)\//.test(p)));
 // Node's compile cache (bytecode of the modules a process loads, checked against their content) for jest and every
 // server, CLI and build the suites start: a fixture server boots on about 15 % less CPU once a first one has run.
 const env = {
@@ -47,6 +50,20 @@ function fixturesOf(jestArgs) {
   if (listed.status !== 0) return fixtureBuilds(root, cli).map((f) => f.name);
   const suites = listed.stdout.split('\n').filter((line) => line.startsWith('/'));
   return fixturesNeeded(root, cli, suites);
+}
+
+/** jest's path patterns and `--selectProjects` names among its arguments (the values of a few options left out). */
+function splitArgs(all) {
+  const takesValue = new Set(['-t', '--testNamePattern', '-c', '--config', '--outputFile', '--shard', '--reporters']);
+  const paths = [];
+  const projects = [];
+  for (let i = 0; i < all.length; i++) {
+    if (all[i] === '--selectProjects') {
+      while (i + 1 < all.length && !all[i + 1].startsWith('-')) projects.push(all[++i]);
+    } else if (takesValue.has(all[i])) i++;
+    else if (!all[i].startsWith('-')) paths.push(all[i]);
+  }
+  return { paths, projects };
 }
 
 function specsUnder(path) {
