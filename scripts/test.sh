@@ -4,6 +4,9 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export NODE_OPTIONS="--experimental-vm-modules --disable-warning=ExperimentalWarning ${NODE_OPTIONS:-}"
+# Node's compile cache (checked against each file's content): the hundreds of processes the suites start (servers,
+# tsc, eslint, nest) compile the same modules once between them instead of once each.
+export NODE_COMPILE_CACHE="${NODE_COMPILE_CACHE:-${TMPDIR:-/tmp}/node-compile-cache}"
 # The deploy-files tests validate docker-compose.yml with docker-compose (no engine needed).
 if ! command -v docker-compose >/dev/null 2>&1; then
   if ! { apt-get update -qq && apt-get install -y -qq docker-compose >/dev/null; } >/tmp/ci-apt.log 2>&1; then
@@ -52,45 +55,74 @@ if ! (exec 3<>/dev/tcp/127.0.0.1/6379) 2>/dev/null; then
   sleep 1
 fi
 
-count_file="$(mktemp)"
-export TEST_COUNT_FILE="$count_file"
+work="$(mktemp -d)"
+export TEST_COUNT_FILE="$work/count" TEST_TIMING_FILE="$work/suites"
+phases="$work/phases"
+# Milliseconds since the epoch, and "label<TAB>seconds since <ms>" for the phases file (scripts/lib/time-report.mjs).
+ms() { local t="${EPOCHREALTIME/./}"; echo $((t / 1000)); }
+seconds_since() { local d=$(($(ms) - $1)); printf '%d.%03d' $((d / 1000)) $((d % 1000)); }
+test_start=$(ms)
 
-if ! { node scripts/start.mjs --build-only desk conformance && tsc -p libs/schematics/tsconfig.json; } >/tmp/nest-build.log 2>&1; then
-  cat /tmp/nest-build.log
+# Static checks count as tests: each one that fails adds a failure to the totals line. `check ID LABEL COMMAND…`
+# runs one, keeping its output, exit status and seconds in $work/ID.* for the summary below.
+check() {
+  local id="$1" label="$2" start
+  shift 2
+  start=$(ms)
+  "$@" >"$work/$id.log" 2>&1
+  echo "$?" >"$work/$id.status"
+  printf '%s\t%s\n' "$label" "$(seconds_since "$start")" >"$work/$id.phase"
+}
+# Two lanes side by side, one per core, each about a minute and a half on a quiet machine. The build comes first in
+# its lane (the whole-tree typecheck reads the compiled schematics' declarations), and jest starts after both.
+(
+  check build "build (fixture apps desk, conformance; schematics)" \
+    bash -c 'node scripts/start.mjs --build-only desk conformance && tsc -p libs/schematics/tsconfig.json' &&
+    check typecheck "typecheck (tsc --noEmit)" tsc -p tsconfig.json --noEmit
+) &
+(
+  check lint "lint (eslint .)" eslint .
+  check format "format (prettier --check .)" prettier --check .
+  # Every server under apps/ against its committed public contract (corporate standard §17, see docs/compliance.md#s17).
+  check contract "contract:check (every app under apps/)" npm run -s contract:check
+) &
+wait
+printf 'static checks (two lanes side by side)\t%s\n' "$(seconds_since "$test_start")" >"$phases"
+
+if [ "$(cat "$work/build.status")" != 0 ]; then
+  cat "$work/build.log"
   echo "0 passed, 1 failed"
+  rm -rf "$work"
   exit 1
 fi
-
-# Static checks count as tests: each one that fails adds a failure to the totals line.
 checks_passed=0
 checks_failed=0
-check() {
-  local label="$1"
-  shift
-  if "$@" >/tmp/check-output.log 2>&1; then
+for id in build typecheck lint format contract; do
+  cat "$work/$id.phase" >>"$phases"
+  [ "$id" = build ] && continue # the build is not a check: it failing stops the run above
+  if [ "$(cat "$work/$id.status")" = 0 ]; then
     checks_passed=$((checks_passed + 1))
   else
     checks_failed=$((checks_failed + 1))
-    echo "FAILED: $label" >&2
-    tail -60 /tmp/check-output.log >&2
+    echo "FAILED: $(cut -f1 "$work/$id.phase")" >&2
+    tail -60 "$work/$id.log" >&2
   fi
-}
-check "lint (eslint .)" eslint .
-check "format (prettier --check .)" prettier --check .
-check "typecheck (tsc --noEmit)" tsc -p tsconfig.json --noEmit
-# Every server under apps/ against its committed public contract (corporate standard §17, see docs/compliance.md#s17).
-check "contract:check (every app under apps/)" npm run -s contract:check
+done
 
+jest_start=$(ms)
 jest --ci --maxWorkers=2 "$@"
 status=$?
-if [ -s "$count_file" ]; then
-  read -r passed _ failed _ <"$count_file"
+printf 'jest (--maxWorkers=2)\t%s\n' "$(seconds_since "$jest_start")" >>"$phases"
+printf 'the whole test command (after installing tools)\t%s\n' "$(seconds_since "$test_start")" >>"$phases"
+node scripts/lib/time-report.mjs "$phases" "$TEST_TIMING_FILE"
+if [ -s "$TEST_COUNT_FILE" ]; then
+  read -r passed _ failed _ <"$TEST_COUNT_FILE"
 else
   passed=0
   failed=1
   status=1
 fi
-rm -f "$count_file"
+rm -rf "$work"
 [ "$checks_failed" -gt 0 ] && status=1
 echo "$((passed + checks_passed)) passed, $((failed + checks_failed)) failed"
 exit $status

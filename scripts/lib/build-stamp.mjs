@@ -5,8 +5,11 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
-// Not read by a build: tests, output, and the files the contract gate and the team write beside the code.
+// Not read by a build: tests, output, and the files the contract gate and the team write beside the code. Specs
+// (`*.spec.ts`, `*.e2e-spec.ts`) too: every app's and fixture's tsconfig.app.json excludes `**/*spec.ts`, so editing
+// one does not rebuild the fixtures before the next `npm run jest -- <folder>`.
 const SKIPPED = new Set(['node_modules', 'dist', '.git', 'test', 'mcp-contract.json', 'CHANGELOG.md']);
+const skipped = (entry) => SKIPPED.has(entry) || entry.endsWith('spec.ts');
 
 /**
  * A fingerprint of the files under `paths` (files or folders, relative to `root`; tests and build output left out)
@@ -18,7 +21,7 @@ export function fingerprint(root, paths, settings = '') {
     if (!existsSync(path)) return hash.update(`missing ${relative(root, path)}\n`);
     const stat = statSync(path);
     if (stat.isDirectory()) {
-      for (const entry of readdirSync(path).sort()) if (!SKIPPED.has(entry)) visit(join(path, entry));
+      for (const entry of readdirSync(path).sort()) if (!skipped(entry)) visit(join(path, entry));
     } else {
       hash.update(`${relative(root, path)} ${stat.size} ${stat.mtimeMs}\n`);
     }

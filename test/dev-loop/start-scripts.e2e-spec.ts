@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { appendFileSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
@@ -171,6 +171,12 @@ describe('npm start builds only what changed (in a temporary copy of the reposit
     const other = freeAppName(dir, 'orders');
     run(dir, 'npm', ['run', '-s', 'g', '--', 'mcp-server', other]);
     expect(JSON.parse(readFileSync(join(dir, 'nest-cli.json'), 'utf8')).projects[other]).toBeDefined();
+    expect(build()).toContain('desk: build up to date (nothing changed since the last one)');
+    // Nor does a library's unit spec: no app's build compiles specs (tsconfig.app.json excludes them).
+    const spec = readdirSync(join(dir, 'libs/mcp/src'), { recursive: true }).find((f) =>
+      String(f).endsWith('.spec.ts'),
+    );
+    appendFileSync(join(dir, 'libs/mcp/src', String(spec)), '// an edited spec\n');
     expect(build()).toContain('desk: build up to date (nothing changed since the last one)');
     const entry = join(dir, 'dist/fixtures/desk/test/fixtures/desk/src/main.js');
     server = await startHttpServer(entry, { MCP_AUTH_DISABLED: 'true' }, dir);

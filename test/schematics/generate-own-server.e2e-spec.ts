@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { withoutSecrets } from '../support/deploy-secrets';
 import { freeAppName } from '../support/free-app-name';
 import { copyRepository, run, runStatus } from '../support/repo-copy';
+import { startHttpServer } from '../support/server-process';
 import { serverEnv } from '../support/stdio-clients';
 
 /**
@@ -186,7 +187,7 @@ describe('a team starts its own server with nest g (README flow, in a temporary 
     expect(out).not.toContain('a MUST fails');
   });
 
-  it('a server generated with --type fastify serves on Fastify, and its own specs pass there', () => {
+  it('a server generated with --type fastify serves on Fastify, and its own specs pass there', async () => {
     const EDGE = freeAppName(dir, 'edge');
     run(dir, 'npx', ['nest', 'g', 'mcp-server', EDGE, '--project', EDGE, '--type', 'fastify']);
     expect(readFileSync(join(dir, `apps/${EDGE}/src/main.ts`), 'utf8')).toContain("adapter: 'fastify'");
@@ -194,15 +195,15 @@ describe('a team starts its own server with nest g (README flow, in a temporary 
     const specs = run(dir, 'npm', ['run', 'jest', '--', '--ci', `apps/${EDGE}`]);
     expect(specs).toMatch(/Tests:\s+\d+ passed, \d+ total/);
     expect(specs).not.toMatch(/failed/);
-    // Its main.ts as a deployment runs it: the listening line names the adapter.
-    const started = spawnSync(process.execPath, [`dist/apps/${EDGE}/apps/${EDGE}/src/main.js`], {
-      cwd: dir,
-      env: serverEnv({ NODE_ENV: 'development', HOST: '127.0.0.1', PORT: '0', MCP_METRICS_PORT: 'false' }),
-      encoding: 'utf8',
-      timeout: 8_000,
-      killSignal: 'SIGTERM',
-    });
-    expect(started.stderr).toMatch(
+    // Its main.ts as a deployment runs it: the listening line names the adapter. Stopped once it has said so (it
+    // was killed after a fixed 8 s before, whatever the time it took to listen).
+    const started = await startHttpServer(
+      join(dir, `dist/apps/${EDGE}/apps/${EDGE}/src/main.js`),
+      serverEnv({ NODE_ENV: 'development', HOST: '127.0.0.1', PORT: '0', MCP_METRICS_PORT: 'false' }),
+      dir,
+    );
+    await started.stop();
+    expect(started.stderr()).toMatch(
       new RegExp(`${EDGE} MCP server listening on http://127\\.0\\.0\\.1:\\d+/mcp \\(fastify\\)`),
     );
   });
