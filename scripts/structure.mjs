@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The structure figures of docs/structure.md, measured afresh from the code: `node scripts/structure.mjs`.
 // Imports between the first-level folders of libs/mcp/src (against the floors of test/layout/floors.json), the names
-// `@app/mcp` exports, the longest files and functions, and imports that reach into another library's insides.
+// `@app/mcp` exports, the longest files and functions, imports that reach into another library's insides, and comments
+// that cite the standard without linking docs/compliance.md.
 // Exits 1 when a figure passes its bound, so it can run in CI as well as by hand.
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -127,6 +128,17 @@ for (const file of [
   }
 }
 
+// 5. Comments that cite a section of the standard (`§9.3`; an RFC's sections aside) without linking docs/compliance.md.
+const unlinked = [];
+for (const file of sources(join(ROOT, 'libs'))) {
+  const text = readFileSync(file, 'utf8');
+  for (const m of text.matchAll(/\/\*[\s\S]*?\*\/|(?:^[ \t]*\/\/.*\n?)+/gm)) {
+    const cites = m[0].replace(/RFC \d+,? §[\d.]+/g, '').includes('§');
+    if (cites && !m[0].includes('docs/compliance.md'))
+      unlinked.push(`${relative(ROOT, file)}:${text.slice(0, m.index).split('\n').length}`);
+  }
+}
+
 const figures = [
   ['folder pairs importing each other both ways', twoWay, BOUNDS.twoWay],
   ['imports running up the floors', up, BOUNDS.up],
@@ -134,6 +146,7 @@ const figures = [
   [`library files over ${BOUNDS.fileLines} lines`, longFiles.map(([f, n]) => `${f} (${n})`), 0],
   [`functions in libs/mcp/src over ${BOUNDS.functionLines} lines`, longFunctions, 0],
   ['imports into another library (not an entry point)', deep, BOUNDS.deep],
+  ['comments citing the standard without a link to docs/compliance.md', unlinked, 0],
 ];
 const files = sources(SRC);
 const lines = files.reduce((n, f) => n + readFileSync(f, 'utf8').split('\n').length - 1, 0);

@@ -23,9 +23,9 @@ const OBS = 'Observability';
 const DOC = 'Documentation and contract';
 
 /**
- * Every item of the §18 compliance checklists of both versions of the corporate standard, in our words. An item both
- * versions ask for has one id and both versions; the compliance matrix (docs/compliance.md#s18) says where the
- * platform meets each and which test proves it.
+ * Every item of the §18 compliance checklists (docs/compliance.md#s18) of both versions of the corporate standard, in
+ * our words. An item both versions ask for has one id and both versions; the compliance matrix (docs/compliance.md#s18)
+ * says where the platform meets each and which test proves it.
  */
 export const CHECKLIST: readonly ChecklistItem[] = [
   item('spec.conformance', V20, SPEC, 'MUST', 'conforms to MCP 2026-07-28 (the official conformance suite)'),

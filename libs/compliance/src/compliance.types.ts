@@ -4,7 +4,7 @@ export type StandardVersion = '1.2' | '2.0';
 /** How binding an item is: a failed MUST fails the review; a SHOULD needs a reason in the README. */
 export type Level = 'MUST' | 'SHOULD' | 'MAY';
 
-/** One item of a §18 checklist, in our words (users do not have the standard's text). */
+/** One item of a §18 checklist (docs/compliance.md#s18), in our words (users do not have the standard's text). */
 export interface ChecklistItem {
   /** Stable id, the same in both standards where they ask the same (`auth.www-authenticate`). */
   id: string;

@@ -79,7 +79,10 @@ const addMonths = (day: string, months: number): string => {
   return d.toISOString().slice(0, 10);
 };
 
-/** Whether §17.2's window is over for a removed item: the deadline passed, 2 minor versions and 3 months since. */
+/**
+ * Whether §17.2's window (docs/compliance.md#s17) is over for a removed item: the deadline passed, 2 minor versions and
+ * 3 months since.
+ */
 function windowProblem(rec: DeprecationRecord, version: string, today: string): string | undefined {
   const [smaj, smin] = semver(rec.since);
   const [maj, min] = semver(version);
@@ -94,8 +97,8 @@ function windowProblem(rec: DeprecationRecord, version: string, today: string): 
 /**
  * Compares the committed contract with the code's (corporate standard §17, see docs/compliance.md#s17). Breaking
  * changes (a removed or renamed item, a narrowed input, a new required argument, a removed output field) fail
- * unless the major version was bumped, or, for a removal, the item was deprecated as §17.2 requires and its window
- * is over. Additions need a minor bump and a CHANGELOG line naming them.
+ * unless the major version was bumped, or, for a removal, the item was deprecated as §17.2 (docs/compliance.md#s17)
+ * requires and its window is over. Additions need a minor bump and a CHANGELOG line naming them.
  */
 export function checkContract(committed: McpContract, current: McpContract, ctx: CheckContext): ContractVerdict {
   const found = findings(committed, current, ctx);
@@ -145,7 +148,10 @@ function findings(committed: McpContract, current: McpContract, ctx: CheckContex
   };
 }
 
-/** Items gone from the code: allowed by a major bump, or once their §17.2 deprecation window is over. */
+/**
+ * Items gone from the code: allowed by a major bump, or once their §17.2 deprecation window (docs/compliance.md#s17) is
+ * over.
+ */
 function removals(
   before: Map<string, Item>,
   after: Map<string, Item>,

@@ -47,7 +47,7 @@ export interface DeprecationRecord {
   removal: string;
 }
 
-/** A server's public contract (§17.1), as committed in `apps/<app>/mcp-contract.json`. */
+/** A server's public contract (§17.1, docs/compliance.md#s17), as committed in `apps/<app>/mcp-contract.json`. */
 export interface McpContract {
   server: { name: string; version: string };
   tools: ContractTool[];

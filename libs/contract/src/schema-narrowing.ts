@@ -92,7 +92,10 @@ export function outputLoss(before: Schema | undefined, after: Schema | undefined
   return out;
 }
 
-/** Input properties added without being required: a minor change (§17.1 "adding an optional field"). */
+/**
+ * Input properties added without being required: a minor change (§17.1 "adding an optional field",
+ * docs/compliance.md#s17).
+ */
 export function addedOptionalInputs(before: Schema, after: Schema): string[] {
   const pb = props(before);
   return Object.keys(props(after)).filter((name) => !(name in pb) && !required(after).includes(name));

@@ -11,7 +11,8 @@ const ANONYMOUS_METHODS = new Set([
   'prompts/list',
   'resources/list',
   'resources/templates/list',
-  // 2026-07-28: the discovery probe (corporate v2.0 §7.1 allows it anonymously, like the lists).
+  // 2026-07-28: the discovery probe (corporate v2.0 §7.1, docs/compliance.md#s7, allows it anonymously, like the
+  // lists).
   'server/discover',
 ]);
 

@@ -11,5 +11,5 @@ export const PROJECT_VERSION_URI = 'project://version';
 /** @internal */
 export const DOC_README_URI = 'doc://readme';
 
-/** `<service>://agent/brief` and `<service>://agent/prompt`, the mirrors of the two prompts (§11.2). @internal */
+/** `<service>://agent/brief` and `<service>://agent/prompt`, the mirrors of the two prompts (§11.2, docs/compliance.md#s11). @internal */
 export const agentMirrorUri = (service: string, kind: 'brief' | 'prompt'): string => `${service}://agent/${kind}`;

@@ -7,7 +7,7 @@ import { ResolvedAuthConfig } from '../options/auth-options.interface';
 import { PROTECTED_RESOURCE_PATH } from '../auth/resource-url';
 
 /**
- * Every HTTP header the MCP endpoints read or write (corporate standard §11.2, `use://http-headers`, see
+ * Every HTTP header the MCP endpoints read or write (corporate standard §11.2, docs/compliance.md#s11, `use://http-headers`, see
  * docs/compliance.md#s11).
  */
 export const MCP_HTTP_HEADERS = [

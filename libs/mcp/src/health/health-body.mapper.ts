@@ -15,8 +15,8 @@ export function checkStatus(detail: { status?: string } | undefined): McpCheckSt
 
 /**
  * Terminus's result (`status`, `info`, `error`, `details` with messages) reduced to the corporate
- * `/ready` body: one status word per check, in `keys` order, nothing else (§16.3). Degraded checks
- * keep the server ready; draining wins over everything.
+ * `/ready` body: one status word per check, in `keys` order, nothing else (§16.3, docs/compliance.md#s16). Degraded
+ * checks keep the server ready; draining wins over everything.
  * @internal
  */
 export function readinessAnswer(

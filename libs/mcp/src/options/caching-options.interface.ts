@@ -3,7 +3,10 @@
  * and `resources/read`.
  */
 export interface McpCachingOptions {
-  /** Freshness of `server/discover` and the lists, in ms. Default 60 000 (v2.0 §12.3). Env `MCP_LIST_TTL_MS`. */
+  /**
+   * Freshness of `server/discover` and the lists, in ms. Default 60 000 (v2.0 §12.3, docs/compliance.md#s12). Env
+   * `MCP_LIST_TTL_MS`.
+   */
   listTtlMs?: number;
   /** Freshness of `resources/read` results, in ms. Default 0 (re-read each time). Env `MCP_READ_TTL_MS`. */
   readTtlMs?: number;

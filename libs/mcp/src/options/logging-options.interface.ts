@@ -2,7 +2,7 @@
 export interface McpLoggingOptions {
   /**
    * Put the call's arguments, with sensitive fields masked, into tool-call and audit entries.
-   * Default false: a field nobody marked may still hold personal data (corporate §15.2), so
+   * Default false: a field nobody marked may still hold personal data (corporate §15.2, docs/compliance.md#s15), so
    * logging arguments is a decision a team takes after marking its fields. Env `MCP_LOG_ARGUMENTS=true`.
    */
   arguments?: boolean;

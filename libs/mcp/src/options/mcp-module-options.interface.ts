@@ -46,7 +46,9 @@ export interface McpModuleOptions {
   httpStatusProfile?: HttpStatusProfile;
   /** Limits (corporate standard §14, see docs/compliance.md#s14); each also has an environment variable. */
   limits?: McpLimits;
-  /** Caching hints on 2026-07-28 results (corporate v2.0 §12.3); see {@link McpCachingOptions}. */
+  /**
+   * Caching hints on 2026-07-28 results (corporate v2.0 §12.3, docs/compliance.md#s12); see {@link McpCachingOptions}.
+   */
   caching?: McpCachingOptions;
   /** Long-running tools run as tasks (docs/tasks.md); see {@link McpTasksOptions}. */
   tasks?: McpTasksOptions;

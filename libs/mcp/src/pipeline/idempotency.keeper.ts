@@ -28,11 +28,12 @@ export interface IdempotentCall {
 export type IdempotentEntry = { replay: unknown } | { keep(value: unknown): Promise<void>; release(): Promise<void> };
 
 /**
- * The platform's replay of first answers (corporate §9.3 idempotency made real across replicas): before a call with an
- * idempotency key runs, its key is claimed atomically in the configured store under (caller, tool, key). The claim
- * holder runs the tool and keeps its answer for `limits.idempotencyTtlMs`; a repeat with the same arguments gets that
- * answer, whatever replica it reaches; a repeat with other arguments is `-32602` `idempotency_key_reused`; one that
- * arrives while the first still runs is `-32007` `idempotency_in_progress`. A failed call keeps nothing: a retry runs.
+ * The platform's replay of first answers (corporate §9.3, docs/compliance.md#s9: idempotency made real across
+ * replicas): before a call with an idempotency key runs, its key is claimed atomically in the configured store under
+ * (caller, tool, key). The claim holder runs the tool and keeps its answer for `limits.idempotencyTtlMs`; a repeat with
+ * the same arguments gets that answer, whatever replica it reaches; a repeat with other arguments is `-32602`
+ * `idempotency_key_reused`; one that arrives while the first still runs is `-32007` `idempotency_in_progress`. A failed
+ * call keeps nothing: a retry runs.
  * @internal
  */
 @Injectable()

@@ -105,7 +105,8 @@ export class McpRequestRunner {
         return undefined;
       }
       const e = toJsonRpcError(error, method);
-      // -32002 belongs to the 2025 revisions (corporate v2.0 §13.2): a 2026-07-28 client gets -32602 for it.
+      // -32002 belongs to the 2025 revisions (corporate v2.0 §13.2, docs/compliance.md#s13): a 2026-07-28 client gets
+      // -32602 for it.
       if (session.era.modern && e.code === ErrorCode.ResourceNotFound) e.code = ErrorCode.InvalidParams;
       const outcome = refuse(e.code, e.message, e.data);
       if (error instanceof InsufficientScopeError) outcome.scopeDenied = error.requiredScopes;

@@ -3,9 +3,9 @@ import { JsonSchema, McpToolMutation } from '../decorators/decorator-options.int
 const RISKS = ['low', 'medium', 'high'];
 
 /**
- * The corporate §9.3 checks of a tool that is not `readOnlyHint: true`, all at once: every missing or wrong
- * `mutation` field is reported in the same boot, each with the fix, so a team never meets them one restart
- * at a time. `inputSchema` is the tool's compiled input (for `idempotency.key`).
+ * The corporate §9.3 (docs/compliance.md#s9) checks of a tool that is not `readOnlyHint: true`, all at once: every
+ * missing or wrong `mutation` field is reported in the same boot, each with the fix, so a team never meets them one
+ * restart at a time. `inputSchema` is the tool's compiled input (for `idempotency.key`).
  * @internal
  */
 export function mutationProblems(tool: string, m: McpToolMutation | undefined, inputSchema?: JsonSchema): string[] {

@@ -15,8 +15,9 @@ const CACHEABLE = new Set([
 
 /**
  * What every 2026-07-28 result carries beside its own fields: `resultType`, the server's identity in
- * `_meta["io.modelcontextprotocol/serverInfo"]`, and on cacheable results the caching hints (corporate v2.0 §12.3
- * defaults: `private`, one minute for catalogues). Built once; list pages already serialised are spliced, not parsed.
+ * `_meta["io.modelcontextprotocol/serverInfo"]`, and on cacheable results the caching hints (corporate v2.0 §12.3,
+ * docs/compliance.md#s12 defaults: `private`, one minute for catalogues). Built once; list pages already serialised are
+ * spliced, not parsed.
  * @internal
  */
 export class ModernEnvelope {
