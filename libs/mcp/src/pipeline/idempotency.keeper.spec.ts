@@ -58,10 +58,11 @@ function counted(work: (args: Record<string, unknown>) => unknown = (args) => ({
     call: (args: Record<string, unknown>): Invocation => ({
       kind: 'tool',
       target: 'create',
-      run: () => {
+      method: (given) => {
         tool.runs++;
-        return work(args);
+        return work(given);
       },
+      args,
       once: { argument: 'requestId', arguments: args },
     }),
   };

@@ -37,10 +37,11 @@ function scope(modern?: {
   };
 }
 
-const call = (kind: Invocation['kind'], run: Invocation['run'], timeoutMs?: number): Invocation => ({
+const call = (kind: Invocation['kind'], run: (ctx: McpCallContext) => unknown, timeoutMs?: number): Invocation => ({
   kind,
   target: 'x',
-  run,
+  method: (_args, ctx) => run(ctx),
+  args: {},
   timeoutMs,
 });
 

@@ -17,8 +17,13 @@ export interface Invocation {
   kind: InvocationKind;
   /** Tool name, prompt name or resource URI: what limits count, logs name and the context carries. */
   target: string;
-  /** The provider method (already wrapped in Nest's pipeline at boot), given this call's context. */
-  run(ctx: McpCallContext): unknown;
+  /**
+   * The provider method, wrapped once at boot in Nest's pipeline (a registry entry's `handler`); {@link invokeProvider}
+   * calls it with `args` and this call's context.
+   */
+  method: (args: Record<string, unknown>, ctx: McpCallContext) => unknown;
+  /** What the method gets: a tool's validated arguments, a prompt's arguments, a resource template's variables. */
+  args: Record<string, unknown>;
   /** A tool's own `rateLimit` (calls per minute, concurrent calls, per caller). */
   rateLimit?: McpCallLimits;
   /** Gives up after this many ms: the call's signal is aborted and the client gets `-32004`. */
@@ -66,12 +71,12 @@ export async function invoke(scope: InvocationScope, call: Invocation): Promise<
           ...call.once,
         })
       : undefined;
-  if (!entry) return run(scope, call);
+  if (!entry) return invokeOnce(scope, call);
   if ('replay' in entry) return { value: entry.replay, replayed: true };
   // Only a value is kept; a failure, an open question, a timeout or a cancellation gives the key back for a retry.
   let kept = false;
   try {
-    const outcome = await run(scope, call);
+    const outcome = await invokeOnce(scope, call);
     if ('value' in outcome) {
       await entry.keep(outcome.value);
       kept = true;
@@ -82,8 +87,18 @@ export async function invoke(scope: InvocationScope, call: Invocation): Promise<
   }
 }
 
+/**
+ * The provider's method, at last: `call.method` is `instance[methodName]` of the decorated provider inside Nest's
+ * pipeline, wrapped once at boot (`McpPipelineFactory.wrap`, called by discovery/): Nest's guards, interceptors and
+ * pipes run, then the method with the call's arguments and context. A run-time entry (`McpRegistry.addResource`, say)
+ * runs its own function.
+ */
+function invokeProvider(call: Invocation, ctx: McpCallContext): unknown {
+  return call.method(call.args, ctx);
+}
+
 /** One run of the provider method: context, limits, timeout, the mapping of what it threw. */
-async function run(scope: InvocationScope, call: Invocation): Promise<InvocationOutcome> {
+async function invokeOnce(scope: InvocationScope, call: Invocation): Promise<InvocationOutcome> {
   const { task } = scope;
   const rounds = !task && scope.session.era.modern ? await openRounds(scope, call) : undefined;
   // A call that may become a task: ctx.startTask() ends this run, the way an open question does.
@@ -102,7 +117,7 @@ async function run(scope: InvocationScope, call: Invocation): Promise<Invocation
   try {
     value = await scope.admission.call(scope.session, call.target, call.rateLimit, () => {
       // A provider that throws synchronously fails like one that rejects.
-      let work: Promise<unknown> = Promise.resolve().then(() => call.run(ctx));
+      let work: Promise<unknown> = Promise.resolve().then(() => invokeProvider(call, ctx));
       // A question left open ends the call: its answer comes with the client's retry.
       if (rounds) work = Promise.race([work, rounds.rounds.open.then(() => OPEN_QUESTIONS)]);
       if (line) work = Promise.race([work, line.reached.then(() => TASK_LINE)]);

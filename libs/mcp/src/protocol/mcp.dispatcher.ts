@@ -152,7 +152,7 @@ export class McpDispatcher {
     }
     from.closed?.addEventListener('abort', () => session.cancel(request.id), { once: true });
     const serialise = (id: JsonRpcId, result: MethodResult) => this.envelope.serialise(id, request.method, result);
-    return this.runner.run(request, route, session, from.sink, serialise, from.rid, from.principal);
+    return this.runner.serve(request, route, session, from.sink, serialise, from.rid, from.principal);
   }
 
   /**
@@ -195,7 +195,7 @@ export class McpDispatcher {
     }
     const route = routeOf(LEGACY_METHODS, method);
     if (!route) return this.runner.unknownMethod(request, session, rid, principal ?? session.principal);
-    return this.runner.run(request, route, session, sink, serialise, rid, principal ?? session.principal);
+    return this.runner.serve(request, route, session, sink, serialise, rid, principal ?? session.principal);
   }
 
   private notification(n: JsonRpcNotification, session: McpSession): void {

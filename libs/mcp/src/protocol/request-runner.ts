@@ -64,7 +64,7 @@ export class McpRequestRunner {
     return failure(request.id, ErrorCode.MethodNotFound, 'Method not found', undefined, rid);
   }
 
-  async run(
+  async serve(
     request: JsonRpcRequest,
     route: MethodRoute,
     session: McpSession,

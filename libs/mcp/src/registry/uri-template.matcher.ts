@@ -75,7 +75,7 @@ export class UriTemplateMatcher {
 
   /** The variables of `uri`, or null when it does not match (or a value breaks the rules above). */
   match(uri: string): UriVariables | null {
-    const slots = this.run(uri);
+    const slots = this.captures(uri);
     if (!slots) return null;
     const values: UriVariables = {};
     const expandWith: Record<string, string | string[]> = {};
@@ -165,7 +165,7 @@ export class UriTemplateMatcher {
    * capture slots, or null. A backtracking search that remembers every (instruction, position) it has left
    * without success never explores one twice: at most program length × (URI length + 1) steps.
    */
-  private run(uri: string): number[] | null {
+  private captures(uri: string): number[] | null {
     const width = uri.length + 1;
     const failed = new Uint8Array(this.program.length * width);
     const slots: number[] = new Array(2 * this.variables).fill(-1);

@@ -88,7 +88,7 @@ describe('the outcome of a task run whose record vanished (a task store emptied 
   it('is `lost` in the audit and the metrics when the store emptied while the run went on', async () => {
     const { store, runner, audits, go, running, outcomes } = setup();
     await store.create(record(), roomyTaskCaps);
-    const run = runner.run('t1');
+    const run = runner.runTask('t1');
     await running;
     store.empty = true;
     go();
@@ -100,7 +100,7 @@ describe('the outcome of a task run whose record vanished (a task store emptied 
   it('is `lost`, not `handed_on`, when the queue lost the run’s lock with the rest of the store', async () => {
     const { store, runner, audits, running, outcomes } = setup();
     await store.create(record(), roomyTaskCaps);
-    const run = runner.run('t1');
+    const run = runner.runTask('t1');
     await running;
     store.empty = true;
     runner.handOn(['t1']);
@@ -112,7 +112,7 @@ describe('the outcome of a task run whose record vanished (a task store emptied 
   it('stays `handed_on` when the lock was lost but the task is still in the store (another worker decides)', async () => {
     const { store, runner, audits, running } = setup();
     await store.create(record(), roomyTaskCaps);
-    const run = runner.run('t1');
+    const run = runner.runTask('t1');
     await running;
     runner.handOn(['t1']);
     await run;
@@ -123,7 +123,7 @@ describe('the outcome of a task run whose record vanished (a task store emptied 
   it('is the task’s status when its outcome was recorded', async () => {
     const { store, runner, audits, go, running } = setup();
     await store.create(record(), roomyTaskCaps);
-    const run = runner.run('t1');
+    const run = runner.runTask('t1');
     await running;
     go();
     await run;

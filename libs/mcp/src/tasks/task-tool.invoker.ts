@@ -50,7 +50,8 @@ export async function invokeTaskTool(
       kind: 'tool',
       target: tool.name,
       timeoutMs: Math.max(1, task.deadline - Date.now()),
-      run: (ctx) => tool.handler(prepared.value, ctx),
+      method: tool.handler,
+      args: prepared.value,
     });
     // A task's questions wait in the task: a run never ends with open multi round-trip questions.
     if ('inputRequired' in outcome) throw new McpError(ErrorCode.InternalError, 'Internal error');

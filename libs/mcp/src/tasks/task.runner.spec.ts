@@ -61,7 +61,7 @@ describe('the task runner', () => {
   it('runs the tool as the task and records its result', async () => {
     const { store, runner, runs } = setup(async () => 'done', false);
     await store.create(record(), caps);
-    await runner.run('t1');
+    await runner.runTask('t1');
     expect(runs).toEqual(['t1']);
     expect(await store.get('t1')).toMatchObject({
       status: 'completed',
@@ -74,7 +74,7 @@ describe('the task runner', () => {
     const small = resolveMcpOptions({ name: 'svc', version: '1.0.0', tasks: { maxBytes: 2_048 } });
     const { store, runner } = setup(async () => 'x'.repeat(50_000), false, small);
     await store.create(record(), caps);
-    await runner.run('t1');
+    await runner.runTask('t1');
     const done = (await store.get('t1'))!;
     expect(done.status).toBe('completed');
     expect(JSON.stringify(done.result).length).toBeLessThan(2_600);
@@ -89,25 +89,25 @@ describe('the task runner', () => {
     await store.create(record({ id: 'a1' }), caps);
     await store.create(record({ id: 'a2' }), caps);
     await store.create(record({ id: 'b1', owner: 'bob' }), caps);
-    const first = runner.run('a1');
+    const first = runner.runTask('a1');
     await new Promise((r) => setTimeout(r, 20));
-    const later = await runner.run('a2');
+    const later = await runner.runTask('a2');
     expect(later).toEqual({ laterMs: expect.any(Number) });
     expect((later as { laterMs: number }).laterMs).toBeGreaterThanOrEqual(1_000);
     // Each time it is taken again it waits longer (up to 30 s).
-    expect(((await runner.run('a2', 4)) as { laterMs: number }).laterMs).toBeGreaterThanOrEqual(8_000);
-    expect(((await runner.run('a2', 40)) as { laterMs: number }).laterMs).toBeLessThanOrEqual(31_000);
+    expect(((await runner.runTask('a2', 4)) as { laterMs: number }).laterMs).toBeGreaterThanOrEqual(8_000);
+    expect(((await runner.runTask('a2', 40)) as { laterMs: number }).laterMs).toBeLessThanOrEqual(31_000);
     // A task cancelled while it waited is not put back: the run finds it final and it leaves the queue.
     await store.create(record({ id: 'a3' }), caps);
     await store.update('a3', () => ({ status: 'cancelled' }));
-    expect(await runner.run('a3')).toBeUndefined();
+    expect(await runner.runTask('a3')).toBeUndefined();
     expect(await store.get('a2')).toMatchObject({ status: 'working', attempts: 0 }); // untouched: not started
-    const bob = runner.run('b1'); // another caller has places of its own
+    const bob = runner.runTask('b1'); // another caller has places of its own
     await new Promise((r) => setTimeout(r, 20));
     expect(runs).toEqual(['a1', 'b1']);
     finish();
     await Promise.all([first, bob]);
-    const again = runner.run('a2');
+    const again = runner.runTask('a2');
     await new Promise((r) => setTimeout(r, 20));
     finish();
     expect(await again).toBeUndefined(); // a place is free again
@@ -133,14 +133,14 @@ describe('the task runner', () => {
       clientCapabilities: { elicitation: {} },
     };
     await store.create(record({ caller }), caps);
-    await runner.run('t1');
+    await runner.runTask('t1');
     expect((await store.get('t1'))!.result).toMatchObject({ content: [{ text: '-32004 working 0' }] });
   });
 
   it('runs a task handed on twice at once only once', async () => {
     const { store, runner, runs } = setup(() => new Promise((r) => setTimeout(() => r('once'), 50)), true);
     await store.create(record(), caps);
-    await Promise.all([runner.run('t1'), runner.run('t1')]);
+    await Promise.all([runner.runTask('t1'), runner.runTask('t1')]);
     expect(runs).toEqual(['t1']);
   });
 
@@ -152,10 +152,10 @@ describe('the task runner', () => {
     let calls = 0;
     const { store, runner, runs } = setup(() => (++calls === 1 ? first : Promise.resolve('fresh')), true);
     await store.create(record(), caps);
-    const old = runner.run('t1');
+    const old = runner.runTask('t1');
     await new Promise((r) => setTimeout(r, 20));
     runner.handOn(['t1']);
-    const taken = runner.run('t1', 2);
+    const taken = runner.runTask('t1', 2);
     release();
     await Promise.all([old, taken]);
     expect(runs).toEqual(['t1', 't1']);
@@ -169,12 +169,12 @@ describe('the task runner', () => {
   it('runs a cut-short idempotent task again, and fails a non-idempotent one with a clear message', async () => {
     const idempotent = setup(async () => 'again', true);
     await idempotent.store.create(record({ attempts: 1 }), caps);
-    await idempotent.runner.run('t1');
+    await idempotent.runner.runTask('t1');
     expect(await idempotent.store.get('t1')).toMatchObject({ status: 'completed', attempts: 2 });
 
     const once = setup(async () => 'twice?', false);
     await once.store.create(record({ attempts: 1 }), caps);
-    await once.runner.run('t1');
+    await once.runner.runTask('t1');
     expect(once.runs).toEqual([]);
     const failed = await once.store.get('t1');
     expect(failed).toMatchObject({ status: 'failed', error: { code: -32603 } });
@@ -192,7 +192,7 @@ describe('the task runner', () => {
       true,
     );
     await store.create(record(), caps);
-    const running = runner.run('t1');
+    const running = runner.runTask('t1');
     await new Promise((r) => setTimeout(r, 20));
     await store.update('t1', () => ({ status: 'cancelled' }));
     await events.changed('t1');
@@ -224,14 +224,14 @@ describe('the task runner', () => {
     );
     await store.create(record({ id: 't1', caller: asker }), caps);
     await store.create(record({ id: 't2' }), caps);
-    const running = runner.run('t1');
+    const running = runner.runTask('t1');
     await new Promise((r) => setTimeout(r, 20));
-    expect(await runner.run('t2')).toEqual({ laterMs: expect.any(Number) }); // the caller's one place is taken
+    expect(await runner.runTask('t2')).toEqual({ laterMs: expect.any(Number) }); // the caller's one place is taken
     await store.update('t1', () => ({ status: 'cancelled' }));
     await events.changed('t1');
     expect(await running).toBeUndefined(); // the run is over (with the old code it waited for the tool)
     expect((await store.get('t1'))?.status).toBe('cancelled');
-    expect(await runner.run('t2')).toBeUndefined(); // the place is free again
+    expect(await runner.runTask('t2')).toBeUndefined(); // the place is free again
     expect(runs).toEqual(['t1', 't2']);
     expect(await store.get('t2')).toMatchObject({ status: 'completed' });
     if (_what.startsWith('an answer')) expect(outcome).toMatchObject({ message: 'Request cancelled' });
@@ -249,7 +249,7 @@ describe('the task runner', () => {
       small,
     );
     await store.create(record({ caller: asker }), caps);
-    await runner.run('t1');
+    await runner.runTask('t1');
     expect(refused).toMatchObject({ code: -32602, data: { reason: 'task_too_large', max: 4_096 } });
     const done = (await store.get('t1'))!;
     expect(done).toMatchObject({ status: 'completed', inputRequests: {} });
@@ -259,7 +259,7 @@ describe('the task runner', () => {
   it('fails a run past its deadline with -32004 instead of running it', async () => {
     const { store, runner, runs } = setup(async () => 'late', true);
     await store.create(record({ deadline: Date.now() - 1 }), caps);
-    await runner.run('t1');
+    await runner.runTask('t1');
     expect(runs).toEqual([]);
     expect(await store.get('t1')).toMatchObject({ status: 'failed', error: { code: -32004 } });
   });

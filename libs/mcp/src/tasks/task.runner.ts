@@ -67,7 +67,7 @@ export class McpTaskRunner implements OnApplicationBootstrap, OnModuleDestroy {
   onApplicationBootstrap(): void {
     const hasTasks = [...this.registry.tools.values()].some((t) => t.task);
     if (this.options.tasks.worker && hasTasks)
-      this.queue.work((id, attempt) => this.run(id, attempt), this.options.tasks.concurrency, {
+      this.queue.work((id, attempt) => this.runTask(id, attempt), this.options.tasks.concurrency, {
         abandoned: (id, reason) => this.abandon(id, reason),
         lost: (ids) => this.handOn(ids),
       });
@@ -91,13 +91,13 @@ export class McpTaskRunner implements OnApplicationBootstrap, OnModuleDestroy {
    * Runs task `id` once; resolves when its outcome is recorded (or there was nothing to run), or with `{ laterMs }`
    * when its caller already runs as many tasks as it may (the queue takes it again after that long).
    */
-  run(id: string, attempt = 1): Promise<void | { laterMs: number }> {
+  runTask(id: string, attempt = 1): Promise<void | { laterMs: number }> {
     // The queue handed back a task this replica still runs (its lock lapsed during a Redis outage): one run is enough.
     // Registered before the first await, so two hand-overs at once still make one run. But a run that was handed on
     // (the queue said its lock was lost) records nothing: once it has stopped, this activation, which holds the job
     // now, runs the task anew. Without that the job would end with the handed-on run and leave its task `working`.
     const current = this.running.get(id);
-    if (current) return current.done.then(() => (current.handedOn ? this.run(id, attempt) : undefined));
+    if (current) return current.done.then(() => (current.handedOn ? this.runTask(id, attempt) : undefined));
     const run: Run = { controller: new AbortController(), done: Promise.resolve(), handedOn: false };
     run.done = this.gated(id, run, attempt).finally(() => this.running.delete(id));
     this.running.set(id, run);

@@ -33,7 +33,8 @@ export async function getPrompt(scope: RequestScope): Promise<MethodResult> {
   const outcome = await invoke(scope, {
     kind: 'prompt',
     target: prompt.name,
-    run: (ctx) => prompt.handler(args as Record<string, string>, ctx),
+    method: prompt.handler,
+    args: args as Record<string, string>,
   });
   if ('inputRequired' in outcome) return outcome.inputRequired;
   if ('failure' in outcome) throw new InvalidParamsError(outcome.failure);

@@ -49,8 +49,7 @@ export async function readResource(scope: RequestScope): Promise<MethodResult> {
     }
   }
   if (!handler) throw notFound(scope, uri);
-  const run = handler;
-  const outcome = await invoke(scope, { kind: 'resource', target: uri, run: (ctx) => run(args, ctx) }).catch(
+  const outcome = await invoke(scope, { kind: 'resource', target: uri, method: handler, args }).catch(
     (error: unknown) => {
       // A provider's own "not found" (ResourceNotFoundError) names the URI the same way in each era.
       throw error instanceof McpError && error.code === ErrorCode.ResourceNotFound ? notFound(scope, uri) : error;

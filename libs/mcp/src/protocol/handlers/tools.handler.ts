@@ -52,7 +52,8 @@ export async function callTool(scope: RequestScope): Promise<MethodResult> {
     target: tool.name,
     rateLimit: tool.rateLimit,
     timeoutMs: tool.timeoutMs,
-    run: (ctx) => tool.handler(prepared.value, ctx),
+    method: tool.handler,
+    args: prepared.value,
     becomesTask: asTask,
     once: tool.replayKey ? { argument: tool.replayKey, arguments: args as Record<string, unknown> } : undefined,
   });
