@@ -1,6 +1,6 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { LEGACY_METHODS, MODERN_METHODS } from '../protocol/method-table';
+import { SESSION_ERA_METHODS, MODERN_METHODS } from '../protocol/method-table';
 import * as legacyEndpoints from '../transports/legacy-sse/legacy-sse.endpoint';
 import { BUDGETS, FAMILY_BUDGETS, METHOD_FAMILIES, REQUEST_KINDS, passes } from './request-kinds';
 
@@ -50,7 +50,7 @@ function rendered(): string {
 describe('admission: every request kind has a row (admission/request-kinds.ts)', () => {
   it('every method either era serves has a family, and no family row names a method nobody serves', () => {
     const named = dispatcherMethods().filter((m) => !m.startsWith('notifications/'));
-    const served = new Set([...Object.keys(LEGACY_METHODS), ...Object.keys(MODERN_METHODS), ...named]);
+    const served = new Set([...Object.keys(SESSION_ERA_METHODS), ...Object.keys(MODERN_METHODS), ...named]);
     expect(served.has('subscriptions/listen')).toBe(true);
     expect(served.has('initialize')).toBe(true);
     const missing = [...served].filter((m) => !Object.hasOwn(METHOD_FAMILIES, m));

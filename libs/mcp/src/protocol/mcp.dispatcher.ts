@@ -20,7 +20,7 @@ import { initializeResult } from './initialize';
 import { McpSessionManager } from '../sessions/mcp-session.manager';
 import { McpPrincipal } from '../auth/mcp-principal';
 import { DispatchOutcome, failure } from './dispatch-outcome';
-import { LEGACY_METHODS, MODERN_METHODS, MethodTable, routeOf } from './method-table';
+import { SESSION_ERA_METHODS, MODERN_METHODS, MethodTable, routeOf } from './method-table';
 import { McpRequestRunner } from './request-runner';
 import { McpAdmission } from '../admission/mcp-admission.service';
 import { ModernHeaders, readModernMeta } from './eras/modern-meta';
@@ -193,7 +193,7 @@ export class McpDispatcher {
     if (!session.initialized && method !== 'ping') {
       return failure(id, ErrorCode.InvalidRequest, 'Invalid Request: send initialize first', undefined, rid);
     }
-    const route = routeOf(LEGACY_METHODS, method);
+    const route = routeOf(SESSION_ERA_METHODS, method);
     if (!route) return this.runner.unknownMethod(request, session, rid, principal ?? session.principal);
     return this.runner.serve(request, route, session, sink, serialise, rid, principal ?? session.principal);
   }

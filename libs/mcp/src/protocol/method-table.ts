@@ -7,11 +7,11 @@ import { getPrompt, listPrompts } from './handlers/prompts.handler';
 import { listResources, listTemplates, readResource, subscribe, unsubscribe } from './handlers/resources.handler';
 import { complete } from './handlers/completion.handler';
 import {
-  cancelLegacyTask,
+  cancelSessionEraTask,
   cancelTask,
-  getLegacyTask,
+  getSessionEraTask,
   getTask,
-  listLegacyTasks,
+  listSessionEraTasks,
   updateTask,
 } from './handlers/tasks.handler';
 import { taskResult } from './handlers/task-result.handler';
@@ -54,17 +54,17 @@ const SHARED_METHODS = {
  * `logging/setLevel` and `resources/(un)subscribe` exist in this era only.
  * @internal
  */
-export const LEGACY_METHODS: MethodTable = {
+export const SESSION_ERA_METHODS: MethodTable = {
   ping: { handler: () => ({}) },
   'logging/setLevel': { handler: setLevel },
   ...SHARED_METHODS,
   'resources/subscribe': { capability: 'resources', handler: subscribe },
   'resources/unsubscribe': { capability: 'resources', handler: unsubscribe },
   // The 2025-11-25 tasks utility (other 2025 revisions get -32601 from the handlers).
-  'tasks/get': { handler: getLegacyTask },
+  'tasks/get': { handler: getSessionEraTask },
   'tasks/result': { handler: taskResult },
-  'tasks/list': { handler: listLegacyTasks },
-  'tasks/cancel': { handler: cancelLegacyTask },
+  'tasks/list': { handler: listSessionEraTasks },
+  'tasks/cancel': { handler: cancelSessionEraTask },
 };
 
 /**

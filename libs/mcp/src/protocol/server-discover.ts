@@ -2,8 +2,8 @@ import { ResolvedMcpOptions } from '../options/mcp-module-options.interface';
 import { ALL_PROTOCOL_VERSIONS } from '../wire/protocol-version';
 
 /**
- * `server/discover` (2026-07-28): every revision served on this endpoint (the modern one per request, the legacy ones
- * through `initialize`), the capabilities and the instructions. The envelope adds `serverInfo` and caching hints.
+ * `server/discover` (2026-07-28): every revision served on this endpoint (the modern one per request, the session-era
+ * ones through `initialize`), the capabilities and the instructions. The envelope adds `serverInfo` and caching hints.
  * @internal
  */
 export function discoverResult(

@@ -3,7 +3,7 @@ import { McpSession } from '../sessions/mcp-session';
 import { MCP_TASK_STORE, McpTaskRecord, McpTaskStore, TERMINAL_TASK_STATUSES } from '../stores/task.store';
 import { McpTaskEvents } from './task-events';
 import { McpTaskWatch } from './task-watch';
-import { legacyTask } from './task-wire';
+import { sessionEraTask } from './task-wire';
 
 /** What a follower is told about: the status and the questions open (not every status message). */
 const shapeOf = (task: McpTaskRecord) => `${task.status} ${Object.keys(task.inputRequests).join(',')}`;
@@ -70,7 +70,7 @@ export class McpTaskFollowers implements OnModuleInit {
     watched.session.standalone?.send({
       jsonrpc: '2.0',
       method: 'notifications/tasks/status',
-      params: legacyTask(task),
+      params: sessionEraTask(task),
     });
   }
 }

@@ -108,6 +108,6 @@ function taskScope(
 
 /** A result: `completed` (2025-11-25 reports a tool error as `failed`, with the result kept for `tasks/result`). */
 function finished(result: Record<string, unknown>, version: ProtocolVersion): McpTaskPatch {
-  const legacyFailure = eraFeatures(version).tasksUtility && result.isError === true;
-  return { status: legacyFailure ? 'failed' : 'completed', result };
+  const utilityFailure = eraFeatures(version).tasksUtility && result.isError === true;
+  return { status: utilityFailure ? 'failed' : 'completed', result };
 }

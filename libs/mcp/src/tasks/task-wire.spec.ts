@@ -1,5 +1,5 @@
 import { McpTaskRecord } from '../stores/task.store';
-import { legacyTask, legacyTaskResult, modernTask } from './task-wire';
+import { sessionEraTask, sessionEraTaskResult, modernTask } from './task-wire';
 import { taskRecordFixture } from './task-record.fixture';
 
 const record = (over: Partial<McpTaskRecord> = {}) =>
@@ -38,8 +38,8 @@ describe('tasks on the wire', () => {
   });
 
   it('2025-11-25: ttl and pollInterval; tasks/result is the call’s result tied to its task', () => {
-    expect(legacyTask(record())).toMatchObject({ taskId: 't1', ttl: 60_000, pollInterval: 1_000 });
-    expect(legacyTaskResult(record({ result: { content: [], _meta: { a: 1 } } }))).toEqual({
+    expect(sessionEraTask(record())).toMatchObject({ taskId: 't1', ttl: 60_000, pollInterval: 1_000 });
+    expect(sessionEraTaskResult(record({ result: { content: [], _meta: { a: 1 } } }))).toEqual({
       content: [],
       _meta: { a: 1, 'io.modelcontextprotocol/related-task': { taskId: 't1' } },
     });

@@ -27,7 +27,7 @@ export function modernTask(record: McpTaskRecord, detailed: boolean): Record<str
 }
 
 /** A task as the 2025-11-25 utility shows it (`Task`): `ttl`, `pollInterval`. @internal */
-export function legacyTask(record: McpTaskRecord): Record<string, unknown> {
+export function sessionEraTask(record: McpTaskRecord): Record<string, unknown> {
   return {
     taskId: record.id,
     status: record.status,
@@ -40,7 +40,7 @@ export function legacyTask(record: McpTaskRecord): Record<string, unknown> {
 }
 
 /** The 2025-11-25 `tasks/result` of a finished task: the call's own result, tied to its task. @internal */
-export function legacyTaskResult(record: McpTaskRecord): Record<string, unknown> {
+export function sessionEraTaskResult(record: McpTaskRecord): Record<string, unknown> {
   const result = record.result ?? {};
   return { ...result, _meta: { ...(result._meta as object | undefined), [RELATED_TASK_META]: { taskId: record.id } } };
 }

@@ -8,7 +8,7 @@ const keep = (d: Def, keys: string[]): Def =>
 const drop = (d: Def, keys: string[]): Def => Object.fromEntries(Object.entries(d).filter(([k]) => !keys.includes(k)));
 
 /** Fields each older revision knows; newer fields are left out rather than confusing strict clients. */
-const LEGACY_FIELDS: Record<ListKind, string[]> = {
+const SESSION_ERA_FIELDS: Record<ListKind, string[]> = {
   tools: ['name', 'description', 'inputSchema', 'annotations'],
   prompts: ['name', 'description', 'arguments'],
   resources: ['uri', 'name', 'description', 'mimeType', 'size', 'annotations'],
@@ -30,17 +30,17 @@ export function projectDefinition(kind: ListKind, def: Def, version: ProtocolVer
     case '2025-06-18':
       return drop(def, ['icons', 'execution']);
     case '2025-03-26':
-      return legacy(kind, def, LEGACY_FIELDS[kind]);
+      return sessionEraDefinition(kind, def, SESSION_ERA_FIELDS[kind]);
     case '2024-11-05':
-      return legacy(
+      return sessionEraDefinition(
         kind,
         def,
-        LEGACY_FIELDS[kind].filter((k) => !(kind === 'tools' && k === 'annotations')),
+        SESSION_ERA_FIELDS[kind].filter((k) => !(kind === 'tools' && k === 'annotations')),
       );
   }
 }
 
-function legacy(kind: ListKind, def: Def, fields: string[]): Def {
+function sessionEraDefinition(kind: ListKind, def: Def, fields: string[]): Def {
   const out = keep(def, fields);
   if (kind === 'prompts' && Array.isArray(out.arguments)) {
     out.arguments = (out.arguments as Def[]).map((a) => keep(a, ['name', 'description', 'required']));

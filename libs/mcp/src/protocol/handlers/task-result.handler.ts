@@ -2,7 +2,7 @@ import { McpError } from '../../errors/mcp.error';
 import { ErrorCode } from '../../wire/json-rpc';
 import { McpTaskRecord, TERMINAL_TASK_STATUSES } from '../../stores/task.store';
 import { RELATED_TASK_META } from '../../tasks/tasks.constants';
-import { legacyTaskResult } from '../../tasks/task-wire';
+import { sessionEraTaskResult } from '../../tasks/task-wire';
 import { MethodResult, RequestScope } from './handler-context';
 import { requireUtility } from './tasks.handler';
 
@@ -40,5 +40,5 @@ export async function taskResult(scope: RequestScope): Promise<MethodResult> {
   if (task.error) throw new McpError(task.error.code, task.error.message, task.error.data as Record<string, unknown>);
   if (task.status === 'cancelled')
     throw new McpError(ErrorCode.ServerError, 'The task was cancelled before it finished');
-  return legacyTaskResult(task);
+  return sessionEraTaskResult(task);
 }

@@ -2,7 +2,7 @@ import { McpError, InvalidParamsError } from '../../errors/mcp.error';
 import { ErrorCode } from '../../wire/json-rpc';
 import { TERMINAL_TASK_STATUSES } from '../../stores/task.store';
 import { declaresTasksExtension, tasksExtensionRequired } from '../../tasks/tasks.constants';
-import { legacyTask, modernTask } from '../../tasks/task-wire';
+import { sessionEraTask, modernTask } from '../../tasks/task-wire';
 import { MethodResult, RequestScope } from './handler-context';
 
 /**
@@ -45,20 +45,20 @@ function requireExtension(scope: RequestScope): void {
  * cancelled; `-32602` when it was final already). Sessions on other 2025 revisions get `-32601`.
  * @internal
  */
-export async function getLegacyTask(scope: RequestScope): Promise<MethodResult> {
+export async function getSessionEraTask(scope: RequestScope): Promise<MethodResult> {
   requireUtility(scope);
-  return legacyTask(await scope.tasks.find(scope, scope.params.taskId));
+  return sessionEraTask(await scope.tasks.find(scope, scope.params.taskId));
 }
 
 /** @internal */
-export async function listLegacyTasks(scope: RequestScope): Promise<MethodResult> {
+export async function listSessionEraTasks(scope: RequestScope): Promise<MethodResult> {
   requireUtility(scope);
   const page = await scope.tasks.list(scope, scope.params.cursor);
-  return { tasks: page.tasks.map(legacyTask), ...(page.next ? { nextCursor: page.next } : {}) };
+  return { tasks: page.tasks.map(sessionEraTask), ...(page.next ? { nextCursor: page.next } : {}) };
 }
 
 /** @internal */
-export async function cancelLegacyTask(scope: RequestScope): Promise<MethodResult> {
+export async function cancelSessionEraTask(scope: RequestScope): Promise<MethodResult> {
   requireUtility(scope);
   const { before, after } = await scope.tasks.cancel(scope, scope.params.taskId);
   if (TERMINAL_TASK_STATUSES.has(before.status))
@@ -66,7 +66,7 @@ export async function cancelLegacyTask(scope: RequestScope): Promise<MethodResul
       field: 'taskId',
       reason: 'task_terminal',
     });
-  return legacyTask(after);
+  return sessionEraTask(after);
 }
 
 /** @internal */

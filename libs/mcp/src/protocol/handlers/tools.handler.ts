@@ -7,7 +7,7 @@ import { toolCallResult, toolErrorResult } from '../../pipeline/tool-result.norm
 import { ToolEntry } from '../../registry/registry-entries';
 import { ErrorCode } from '../../wire/json-rpc';
 import { declaresTasksExtension, tasksExtensionRequired } from '../../tasks/tasks.constants';
-import { legacyTask, modernTask } from '../../tasks/task-wire';
+import { sessionEraTask, modernTask } from '../../tasks/task-wire';
 import { MethodResult, RequestScope } from './handler-context';
 import { INVALID_ARGUMENTS } from '../../observability/call-outcome';
 
@@ -64,7 +64,7 @@ export async function callTool(scope: RequestScope): Promise<MethodResult> {
 
 /**
  * Whether this call runs as a task. 2026-07-28: a task tool's call becomes a task when the request declares the tasks
- * extension; a `required` one is refused with `-32021` naming it otherwise (a legacy `task` param means nothing).
+ * extension; a `required` one is refused with `-32021` naming it otherwise (a 2025-era `task` param means nothing).
  * 2025-11-25: when the client asks with `task` (the utility's rules: `-32601` for a tool without task support asked
  * as a task, or a `required` one asked without). Other revisions have no tasks: a `required` tool is `-32601`.
  */
@@ -105,5 +105,7 @@ async function createTask(
   const requestedTtl =
     !scope.session.era.modern && Number.isInteger(ttl) && (ttl as number) > 0 ? (ttl as number) : undefined;
   const record = await scope.tasks.create(scope, tool, args, answers, requestedTtl);
-  return scope.session.era.modern ? { resultType: 'task', ...modernTask(record, false) } : { task: legacyTask(record) };
+  return scope.session.era.modern
+    ? { resultType: 'task', ...modernTask(record, false) }
+    : { task: sessionEraTask(record) };
 }
