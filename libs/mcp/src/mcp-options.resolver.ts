@@ -90,9 +90,9 @@ function checkResolvedOptions(resolved: ResolvedMcpOptions): void {
 /** Metrics options: the option, then `MCP_METRICS_*`, then a separate listener on 9464. @internal */
 function resolveCaching(o: McpModuleOptions['caching']): ResolvedMcpOptions['caching'] {
   const env = process.env;
-  const scope = o?.cacheScope ?? (env.MCP_CACHE_SCOPE?.trim() || 'private');
-  if (scope !== 'private' && scope !== 'public')
-    throw new Error(`McpModule: caching.cacheScope must be "private" or "public" (got ${JSON.stringify(scope)})`);
+  const cacheScope = o?.cacheScope ?? (env.MCP_CACHE_SCOPE?.trim() || 'private');
+  if (cacheScope !== 'private' && cacheScope !== 'public')
+    throw new Error(`McpModule: caching.cacheScope must be "private" or "public" (got ${JSON.stringify(cacheScope)})`);
   const ttl = (value: number | undefined, name: string, fallback: number) => {
     const v = value ?? num(env[name]) ?? fallback;
     if (!Number.isInteger(v) || v < 0)
@@ -102,7 +102,7 @@ function resolveCaching(o: McpModuleOptions['caching']): ResolvedMcpOptions['cac
   return {
     listTtlMs: ttl(o?.listTtlMs, 'MCP_LIST_TTL_MS', 60_000),
     readTtlMs: ttl(o?.readTtlMs, 'MCP_READ_TTL_MS', 0),
-    cacheScope: scope,
+    cacheScope,
   };
 }
 

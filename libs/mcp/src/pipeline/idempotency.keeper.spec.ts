@@ -11,7 +11,7 @@ import { InMemoryIdempotencyStore } from '../stores/in-memory-idempotency.store'
 import { RedisIdempotencyStore } from '../stores/redis-idempotency.store';
 import { McpIdempotencyStore } from '../stores/idempotency.store';
 import { Invocation, invoke } from './invocation.stage';
-import { InvocationScope } from './invocation-scope';
+import { RequestContext } from './request-context';
 import { RequestStateCodec } from './request-state.codec';
 import { IdempotencyKeeper } from './idempotency.keeper';
 
@@ -32,7 +32,7 @@ const principal = (subject: string): McpPrincipal => ({ subject, scopes: new Set
 const keeperOn = (store: McpIdempotencyStore, limits: McpLimits = {}) =>
   new IdempotencyKeeper(resolveMcpOptions({ name: 'svc', version: '1.0.0', limits }), store);
 
-function scope(keeper: IdempotencyKeeper, caller = 'alice'): InvocationScope {
+function request(keeper: IdempotencyKeeper, caller = 'alice'): RequestContext {
   const controller = new AbortController();
   const session = new McpSession('s1', 'http');
   session.negotiate('2025-11-25', { name: 'c', version: '1' }, {});
@@ -40,7 +40,7 @@ function scope(keeper: IdempotencyKeeper, caller = 'alice'): InvocationScope {
     requestId: 'r1',
     principal: principal(caller),
     abort: (reason) => controller.abort(reason),
-    request: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'create', arguments: {} } },
+    message: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'create', arguments: {} } },
     session,
     sink: { send: () => true },
     signal: controller.signal,
@@ -74,9 +74,9 @@ describe('the invocation stage with an idempotency key (mutation.idempotency.rep
     const keeper = keeperOn(new InMemoryIdempotencyStore());
     const tool = counted();
     const args = { requestId: 'req-1', title: 'Printer' };
-    expect(await invoke(scope(keeper), tool.call(args))).toEqual({ value: { created: 'Printer' } });
+    expect(await invoke(request(keeper), tool.call(args))).toEqual({ value: { created: 'Printer' } });
     // Same arguments in another key order: the same request.
-    expect(await invoke(scope(keeper), tool.call({ title: 'Printer', requestId: 'req-1' }))).toEqual({
+    expect(await invoke(request(keeper), tool.call({ title: 'Printer', requestId: 'req-1' }))).toEqual({
       value: { created: 'Printer' },
       replayed: true,
     });
@@ -86,8 +86,8 @@ describe('the invocation stage with an idempotency key (mutation.idempotency.rep
   it('refuses the same key with other arguments (-32602 idempotency_key_reused), running nothing', async () => {
     const keeper = keeperOn(new InMemoryIdempotencyStore());
     const tool = counted();
-    await invoke(scope(keeper), tool.call({ requestId: 'req-1', title: 'Printer' }));
-    await expect(invoke(scope(keeper), tool.call({ requestId: 'req-1', title: 'Scanner' }))).rejects.toMatchObject({
+    await invoke(request(keeper), tool.call({ requestId: 'req-1', title: 'Printer' }));
+    await expect(invoke(request(keeper), tool.call({ requestId: 'req-1', title: 'Scanner' }))).rejects.toMatchObject({
       code: ErrorCode.InvalidParams,
       data: { field: 'requestId', reason: 'idempotency_key_reused' },
     });
@@ -98,8 +98,8 @@ describe('the invocation stage with an idempotency key (mutation.idempotency.rep
     const keeper = keeperOn(new InMemoryIdempotencyStore());
     const tool = counted();
     const args = { requestId: 'req-1', title: 'Printer' };
-    await invoke(scope(keeper, 'alice'), tool.call(args));
-    expect(await invoke(scope(keeper, 'bob'), tool.call(args))).toEqual({ value: { created: 'Printer' } });
+    await invoke(request(keeper, 'alice'), tool.call(args));
+    expect(await invoke(request(keeper, 'bob'), tool.call(args))).toEqual({ value: { created: 'Printer' } });
     expect(tool.runs).toBe(2);
   });
 
@@ -114,15 +114,15 @@ describe('the invocation stage with an idempotency key (mutation.idempotency.rep
       return { created: args.title };
     });
     const args = { requestId: 'req-1', title: 'Printer' };
-    const first = invoke(scope(keeper), tool.call(args));
+    const first = invoke(request(keeper), tool.call(args));
     await started;
-    await expect(invoke(scope(keeper), tool.call(args))).rejects.toMatchObject({
+    await expect(invoke(request(keeper), tool.call(args))).rejects.toMatchObject({
       code: ErrorCode.Conflict,
       data: { reason: 'idempotency_in_progress', retryAfter: 1 },
     });
     finish();
     expect(await first).toEqual({ value: { created: 'Printer' } });
-    expect(await invoke(scope(keeper), tool.call(args))).toMatchObject({ replayed: true });
+    expect(await invoke(request(keeper), tool.call(args))).toMatchObject({ replayed: true });
     expect(tool.runs).toBe(1);
   });
 
@@ -134,9 +134,9 @@ describe('the invocation stage with an idempotency key (mutation.idempotency.rep
       return { created: args.title };
     });
     const args = { requestId: 'req-1', title: 'Printer' };
-    expect(await invoke(scope(keeper), tool.call(args))).toEqual({ failure: 'the shop is closed; retry later' });
+    expect(await invoke(request(keeper), tool.call(args))).toEqual({ failure: 'the shop is closed; retry later' });
     fail = false;
-    expect(await invoke(scope(keeper), tool.call(args))).toEqual({ value: { created: 'Printer' } });
+    expect(await invoke(request(keeper), tool.call(args))).toEqual({ value: { created: 'Printer' } });
     expect(tool.runs).toBe(2);
   });
 
@@ -144,8 +144,8 @@ describe('the invocation stage with an idempotency key (mutation.idempotency.rep
     const keeper = keeperOn(new InMemoryIdempotencyStore(), { idempotencyMaxAnswerBytes: 64 });
     const tool = counted(() => ({ report: 'x'.repeat(100) }));
     const args = { requestId: 'req-1' };
-    expect(await invoke(scope(keeper), tool.call(args))).toEqual({ value: { report: 'x'.repeat(100) } });
-    await expect(invoke(scope(keeper), tool.call(args))).rejects.toMatchObject({
+    expect(await invoke(request(keeper), tool.call(args))).toEqual({ value: { report: 'x'.repeat(100) } });
+    await expect(invoke(request(keeper), tool.call(args))).rejects.toMatchObject({
       code: ErrorCode.Conflict,
       data: { reason: 'idempotency_answer_not_kept' },
     });
@@ -155,13 +155,13 @@ describe('the invocation stage with an idempotency key (mutation.idempotency.rep
   it('refuses a caller past its keys (-32003) and the deployment past its keys (-32006), with retryAfter', async () => {
     const keeper = keeperOn(new InMemoryIdempotencyStore(), { idempotencyKeysPerSubject: 1, idempotencyMaxKeys: 2 });
     const tool = counted();
-    await invoke(scope(keeper, 'alice'), tool.call({ requestId: 'a-1' }));
-    await expect(invoke(scope(keeper, 'alice'), tool.call({ requestId: 'a-2' }))).rejects.toMatchObject({
+    await invoke(request(keeper, 'alice'), tool.call({ requestId: 'a-1' }));
+    await expect(invoke(request(keeper, 'alice'), tool.call({ requestId: 'a-2' }))).rejects.toMatchObject({
       code: ErrorCode.RateLimited,
       data: { reason: 'too_many_idempotency_keys', retryAfter: expect.any(Number) },
     });
-    await invoke(scope(keeper, 'bob'), tool.call({ requestId: 'b-1' }));
-    await expect(invoke(scope(keeper, 'carol'), tool.call({ requestId: 'c-1' }))).rejects.toMatchObject({
+    await invoke(request(keeper, 'bob'), tool.call({ requestId: 'b-1' }));
+    await expect(invoke(request(keeper, 'carol'), tool.call({ requestId: 'c-1' }))).rejects.toMatchObject({
       code: ErrorCode.UpstreamUnavailable,
       data: { reason: 'idempotency_capacity', retryAfter: expect.any(Number) },
     });
@@ -175,7 +175,7 @@ describe('the invocation stage with an idempotency key (mutation.idempotency.rep
       release: () => Promise.reject(new Error('ECONNREFUSED')),
     };
     const tool = counted();
-    await expect(invoke(scope(keeperOn(down)), tool.call({ requestId: 'req-1' }))).rejects.toMatchObject({
+    await expect(invoke(request(keeperOn(down)), tool.call({ requestId: 'req-1' }))).rejects.toMatchObject({
       code: ErrorCode.UpstreamUnavailable,
       data: { reason: 'idempotency_store_unavailable' },
     });
@@ -186,9 +186,9 @@ describe('the invocation stage with an idempotency key (mutation.idempotency.rep
     const keeper = keeperOn(new InMemoryIdempotencyStore());
     const tool = counted();
     const plain = { ...tool.call({ requestId: 'req-1' }), once: undefined };
-    await invoke(scope(keeper), plain);
-    await invoke(scope(keeper), plain);
-    const asTask = { ...scope(keeper), task: { id: 't1', questions: undefined as never } };
+    await invoke(request(keeper), plain);
+    await invoke(request(keeper), plain);
+    const asTask = { ...request(keeper), task: { id: 't1', questions: undefined as never } };
     await invoke(asTask, tool.call({ requestId: 'req-2' }));
     await invoke(asTask, tool.call({ requestId: 'req-2' }));
     expect(tool.runs).toBe(4);
@@ -199,8 +199,8 @@ describe('the invocation stage with an idempotency key (mutation.idempotency.rep
     const replicaB = keeperOn(new RedisIdempotencyStore(redis, prefix));
     const tool = counted();
     const args = { requestId: `req-${randomBytes(4).toString('hex')}`, title: 'Printer' };
-    expect(await invoke(scope(replicaA), tool.call(args))).toEqual({ value: { created: 'Printer' } });
-    expect(await invoke(scope(replicaB), tool.call(args))).toEqual({ value: { created: 'Printer' }, replayed: true });
+    expect(await invoke(request(replicaA), tool.call(args))).toEqual({ value: { created: 'Printer' } });
+    expect(await invoke(request(replicaB), tool.call(args))).toEqual({ value: { created: 'Printer' }, replayed: true });
     expect(tool.runs).toBe(1);
   });
 });

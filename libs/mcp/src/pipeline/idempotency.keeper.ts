@@ -64,7 +64,7 @@ export class IdempotencyKeeper {
           release: () => this.store.release(id, call.subject, claim.token).catch((e) => this.lost('release', e)),
         };
       case 'full':
-        throw this.full(claim.scope, Math.max(1, Math.ceil(claim.retryAfterMs / 1000)));
+        throw this.full(claim.bound, Math.max(1, Math.ceil(claim.retryAfterMs / 1000)));
       default:
         break;
     }
@@ -108,8 +108,8 @@ export class IdempotencyKeeper {
     this.log.warn(`could not ${what} an idempotency key: ${(error as Error)?.message ?? String(error)}`);
   }
 
-  private full(scope: 'subject' | 'deployment', retryAfter: number): McpError {
-    return scope === 'subject'
+  private full(bound: 'subject' | 'deployment', retryAfter: number): McpError {
+    return bound === 'subject'
       ? new McpError(
           ErrorCode.RateLimited,
           'Rate limited: too many idempotency keys held by this caller; retry later',

@@ -5,16 +5,16 @@ import { ResourceNotFoundError, TimeoutError, ToolExecutionError } from '../erro
 import { ErrorCode } from '../wire/json-rpc';
 import { McpCallContext } from '../context/call-context.interface';
 import { Invocation, invoke } from './invocation.stage';
-import { InvocationScope } from './invocation-scope';
+import { RequestContext } from './request-context';
 import { RequestStateCodec } from './request-state.codec';
 import { InMemoryKeyStore } from '../stores/in-memory-key.store';
 
 const states = new RequestStateCodec(new InMemoryKeyStore());
 
-function scope(modern?: {
+function request(modern?: {
   capabilities: Record<string, unknown>;
   params?: Record<string, unknown>;
-}): InvocationScope & { controller: AbortController } {
+}): RequestContext & { controller: AbortController } {
   const controller = new AbortController();
   const session = modern
     ? McpSession.forRequest('http', '2026-07-28', undefined, modern.capabilities, undefined, undefined)
@@ -27,7 +27,7 @@ function scope(modern?: {
     requestId: 'r1',
     principal: undefined,
     abort: (reason) => controller.abort(reason),
-    request: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'x', arguments: {}, ...modern?.params } },
+    message: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'x', arguments: {}, ...modern?.params } },
     session,
     sink: { send: () => true },
     signal: controller.signal,
@@ -48,7 +48,7 @@ const call = (kind: Invocation['kind'], run: (ctx: McpCallContext) => unknown, t
 describe('the invocation stage', () => {
   it('gives the provider a context for this call and returns its value', async () => {
     const out = await invoke(
-      scope(),
+      request(),
       call('tool', (ctx) => `${ctx.target} ${ctx.requestId}`),
     );
     expect(out).toEqual({ value: 'x 1' });
@@ -56,7 +56,7 @@ describe('the invocation stage', () => {
 
   it('turns a synchronous throw into the same outcome as a rejection', async () => {
     const out = await invoke(
-      scope(),
+      request(),
       call('tool', () => {
         throw new ToolExecutionError('closed; reopen first');
       }),
@@ -66,13 +66,13 @@ describe('the invocation stage', () => {
 
   it('answers a domain failure as text for every kind, but keeps typed protocol errors of prompts and resources', async () => {
     const notFound = () => Promise.reject(new ResourceNotFoundError());
-    expect(await invoke(scope(), call('tool', notFound))).toEqual({ failure: 'Resource not found' });
-    await expect(invoke(scope(), call('resource', notFound))).rejects.toMatchObject({
+    expect(await invoke(request(), call('tool', notFound))).toEqual({ failure: 'Resource not found' });
+    await expect(invoke(request(), call('resource', notFound))).rejects.toMatchObject({
       code: ErrorCode.ResourceNotFound,
     });
     expect(
       await invoke(
-        scope(),
+        request(),
         call('prompt', () => Promise.reject(new ToolExecutionError('no'))),
       ),
     ).toEqual({
@@ -81,7 +81,7 @@ describe('the invocation stage', () => {
     // A Nest HTTP exception from a tool is model-actionable; from a prompt it maps like any other error.
     expect(
       await invoke(
-        scope(),
+        request(),
         call('tool', () => Promise.reject(new NotFoundException('gone'))),
       ),
     ).toEqual({
@@ -90,7 +90,7 @@ describe('the invocation stage', () => {
   });
 
   it('aborts the signal and answers -32004 when the timeout passes', async () => {
-    const s = scope();
+    const s = request();
     let seen: AbortSignal | undefined;
     const slow = (ctx: { signal: AbortSignal }) => {
       seen = ctx.signal;
@@ -101,7 +101,7 @@ describe('the invocation stage', () => {
   });
 
   it('answers a cancelled call with a protocol error, never as a tool result', async () => {
-    const s = scope();
+    const s = request();
     const run = () => {
       s.controller.abort('client');
       return Promise.reject(new Error('AbortError'));
@@ -111,7 +111,7 @@ describe('the invocation stage', () => {
 
   it('never leaks an unknown error: it becomes a sanitised protocol error', async () => {
     const run = () => Promise.reject(new Error('connect ECONNREFUSED 10.0.0.7:5432 at /srv/app/db.js:12'));
-    const error = (await invoke(scope(), call('tool', run)).catch((e: Error) => e)) as Error & { code: number };
+    const error = (await invoke(request(), call('tool', run)).catch((e: Error) => e)) as Error & { code: number };
     expect(error.code).toBe(ErrorCode.InternalError);
     expect(error.message).not.toMatch(/10\.0\.0\.7|\/srv\/app/);
   });
@@ -125,7 +125,7 @@ describe('the invocation stage, 2026-07-28 (multi round-trip requests)', () => {
   };
 
   it('answers an open question with an InputRequiredResult, then runs again with the answer', async () => {
-    const first = await invoke(scope({ capabilities: both }), call('tool', greet));
+    const first = await invoke(request({ capabilities: both }), call('tool', greet));
     expect(first).toMatchObject({
       inputRequired: {
         resultType: 'input_required',
@@ -136,7 +136,7 @@ describe('the invocation stage, 2026-07-28 (multi round-trip requests)', () => {
       requestState: (first as { inputRequired: { requestState: string } }).inputRequired.requestState,
       inputResponses: { user_name: { action: 'accept', content: { name: 'Ada' } } },
     };
-    expect(await invoke(scope({ capabilities: both, params: retry }), call('tool', greet))).toEqual({
+    expect(await invoke(request({ capabilities: both, params: retry }), call('tool', greet))).toEqual({
       value: 'Hello, Ada!',
     });
   });
@@ -145,7 +145,7 @@ describe('the invocation stage, 2026-07-28 (multi round-trip requests)', () => {
     const answer = { user_name: { action: 'accept', content: { name: 'Mallory' } } };
     // No state: nothing was asked, so the "answer" is ignored and the question asked.
     const unasked = await invoke(
-      scope({ capabilities: both, params: { inputResponses: answer } }),
+      request({ capabilities: both, params: { inputResponses: answer } }),
       call('tool', greet),
     );
     expect(unasked).toMatchObject({ inputRequired: { inputRequests: { user_name: expect.any(Object) } } });
@@ -154,14 +154,14 @@ describe('the invocation stage, 2026-07-28 (multi round-trip requests)', () => {
       await ctx.elicit({ message: 'first?' }, { key: 'first' });
       return greet(ctx);
     };
-    const round1 = (await invoke(scope({ capabilities: both }), call('tool', other))) as {
+    const round1 = (await invoke(request({ capabilities: both }), call('tool', other))) as {
       inputRequired: { requestState: string };
     };
     const early = {
       requestState: round1.inputRequired.requestState,
       inputResponses: { first: { action: 'accept' }, ...answer },
     };
-    expect(await invoke(scope({ capabilities: both, params: early }), call('tool', other))).toMatchObject({
+    expect(await invoke(request({ capabilities: both, params: early }), call('tool', other))).toMatchObject({
       inputRequired: { inputRequests: { user_name: expect.any(Object) } },
     });
   });
@@ -172,7 +172,7 @@ describe('the invocation stage, 2026-07-28 (multi round-trip requests)', () => {
       const c = await ctx.elicit({ message: 'c' });
       return [a, b, c].length;
     };
-    const first = (await invoke(scope({ capabilities: both }), call('tool', two))) as {
+    const first = (await invoke(request({ capabilities: both }), call('tool', two))) as {
       inputRequired: { inputRequests: Record<string, unknown>; requestState: string };
     };
     expect(Object.keys(first.inputRequired.inputRequests)).toEqual(['elicitation_1', 'sampling_1']);
@@ -180,7 +180,7 @@ describe('the invocation stage, 2026-07-28 (multi round-trip requests)', () => {
       requestState: first.inputRequired.requestState,
       inputResponses: { elicitation_1: { action: 'accept' }, sampling_1: { role: 'assistant' } },
     };
-    const second = (await invoke(scope({ capabilities: both, params: round2 }), call('tool', two))) as {
+    const second = (await invoke(request({ capabilities: both, params: round2 }), call('tool', two))) as {
       inputRequired: { inputRequests: Record<string, unknown>; requestState: string };
     };
     expect(Object.keys(second.inputRequired.inputRequests)).toEqual(['elicitation_2']);
@@ -189,11 +189,11 @@ describe('the invocation stage, 2026-07-28 (multi round-trip requests)', () => {
       requestState: second.inputRequired.requestState,
       inputResponses: { elicitation_2: { action: 'decline' } },
     };
-    expect(await invoke(scope({ capabilities: both, params: round3 }), call('tool', two))).toEqual({ value: 3 });
+    expect(await invoke(request({ capabilities: both, params: round3 }), call('tool', two))).toEqual({ value: 3 });
   });
 
   it('refuses a tampered, foreign or mismatched requestState with -32602', async () => {
-    const first = (await invoke(scope({ capabilities: both }), call('tool', greet))) as {
+    const first = (await invoke(request({ capabilities: both }), call('tool', greet))) as {
       inputRequired: { requestState: string };
     };
     const state = first.inputRequired.requestState;
@@ -201,13 +201,13 @@ describe('the invocation stage, 2026-07-28 (multi round-trip requests)', () => {
     const forged = `${Buffer.from(Buffer.from(payload, 'base64url').toString().replace('"a":{}', '"a":{"user_name":{}}')).toString('base64url')}.${tag}`;
     for (const requestState of [forged, `${state}x`, 'nonsense', 42]) {
       await expect(
-        invoke(scope({ capabilities: both, params: { requestState } }), call('tool', greet)),
+        invoke(request({ capabilities: both, params: { requestState } }), call('tool', greet)),
       ).rejects.toMatchObject({ code: ErrorCode.InvalidParams, data: { field: 'requestState' } });
     }
     // The same state on a call with other arguments is refused too.
     await expect(
       invoke(
-        scope({ capabilities: both, params: { requestState: state, arguments: { other: 1 } } }),
+        request({ capabilities: both, params: { requestState: state, arguments: { other: 1 } } }),
         call('tool', greet),
       ),
     ).rejects.toMatchObject({ code: ErrorCode.InvalidParams });
@@ -216,7 +216,7 @@ describe('the invocation stage, 2026-07-28 (multi round-trip requests)', () => {
   it('answers -32021 naming the capability when the client did not declare it', async () => {
     await expect(
       invoke(
-        scope({ capabilities: { elicitation: {} } }),
+        request({ capabilities: { elicitation: {} } }),
         call('tool', (ctx) => ctx.sample({})),
       ),
     ).rejects.toMatchObject({

@@ -5,7 +5,7 @@ import { ErrorCode } from '../wire/json-rpc';
 import { McpCallContext } from '../context/call-context.interface';
 import { createCallContext } from './call-context.factory';
 import { McpCallLimits } from '../admission/mcp-admission.service';
-import { InvocationScope } from './invocation-scope';
+import { RequestContext } from './request-context';
 import { InputRounds } from './input-rounds';
 import { RequestStateBinding } from './request-state.codec';
 
@@ -58,25 +58,25 @@ export type CallOutcome =
  * The handlers of each kind do only what differs: argument checks before, result normalisation after.
  * @internal
  */
-export function invoke(scope: InvocationScope, call: Invocation & { becomesTask?: false }): Promise<CallOutcome>;
-export function invoke(scope: InvocationScope, call: Invocation): Promise<InvocationOutcome>;
-export async function invoke(scope: InvocationScope, call: Invocation): Promise<InvocationOutcome> {
+export function invoke(request: RequestContext, call: Invocation & { becomesTask?: false }): Promise<CallOutcome>;
+export function invoke(request: RequestContext, call: Invocation): Promise<InvocationOutcome>;
+export async function invoke(request: RequestContext, call: Invocation): Promise<InvocationOutcome> {
   // A task's run is never keyed here: the task keeps its own result.
   const entry =
-    call.once && scope.idempotency && !scope.task && !call.becomesTask
-      ? await scope.idempotency.enter({
-          subject: callerSubject(scope.principal, scope.session.transport),
+    call.once && request.idempotency && !request.task && !call.becomesTask
+      ? await request.idempotency.enter({
+          subject: callerSubject(request.principal, request.session.transport),
           tool: call.target,
-          timeoutMs: call.timeoutMs ?? scope.options.limits.toolTimeoutMs,
+          timeoutMs: call.timeoutMs ?? request.options.limits.toolTimeoutMs,
           ...call.once,
         })
       : undefined;
-  if (!entry) return invokeOnce(scope, call);
+  if (!entry) return invokeOnce(request, call);
   if ('replay' in entry) return { value: entry.replay, replayed: true };
   // Only a value is kept; a failure, an open question, a timeout or a cancellation gives the key back for a retry.
   let kept = false;
   try {
-    const outcome = await invokeOnce(scope, call);
+    const outcome = await invokeOnce(request, call);
     if ('value' in outcome) {
       await entry.keep(outcome.value);
       kept = true;
@@ -98,42 +98,42 @@ function invokeProvider(call: Invocation, ctx: McpCallContext): unknown {
 }
 
 /** One run of the provider method: context, limits, timeout, the mapping of what it threw. */
-async function invokeOnce(scope: InvocationScope, call: Invocation): Promise<InvocationOutcome> {
-  const { task } = scope;
-  const rounds = !task && scope.session.era.modern ? await openRounds(scope, call) : undefined;
+async function invokeOnce(request: RequestContext, call: Invocation): Promise<InvocationOutcome> {
+  const { task } = request;
+  const rounds = !task && request.session.era.modern ? await openRounds(request, call) : undefined;
   // A call that may become a task: ctx.startTask() ends this run, the way an open question does.
-  const line = call.becomesTask && !task ? taskLine(scope.session.era.modern) : undefined;
+  const line = call.becomesTask && !task ? taskLine(request.session.era.modern) : undefined;
   const ctx = createCallContext(
-    scope.session,
-    scope.principal,
-    scope.request,
+    request.session,
+    request.principal,
+    request.message,
     call.target,
-    scope.sink,
-    scope.signal,
-    scope.options,
+    request.sink,
+    request.signal,
+    request.options,
     { questions: task?.questions ?? rounds?.rounds, taskId: task?.id, startTask: line?.start, answerLog: line?.log },
   );
   let value: unknown;
   try {
-    value = await scope.admission.call(scope.session, call.target, call.rateLimit, () => {
+    value = await request.admission.call(request.session, call.target, call.rateLimit, () => {
       // A provider that throws synchronously fails like one that rejects.
       let work: Promise<unknown> = Promise.resolve().then(() => invokeProvider(call, ctx));
       // A question left open ends the call: its answer comes with the client's retry.
       if (rounds) work = Promise.race([work, rounds.rounds.open.then(() => OPEN_QUESTIONS)]);
       if (line) work = Promise.race([work, line.reached.then(() => TASK_LINE)]);
-      return call.timeoutMs === undefined ? work : withTimeout(work, call.timeoutMs, scope);
+      return call.timeoutMs === undefined ? work : withTimeout(work, call.timeoutMs, request);
     });
   } catch (error) {
-    return { failure: failureOf(error, call, scope.signal) };
+    return { failure: failureOf(error, call, request.signal) };
   } finally {
     ctx.end();
   }
   if (value === TASK_LINE && line) {
-    scope.abort(new Error('became a task')); // the provider's signal: this run is over, the task's run starts anew
+    request.abort(new Error('became a task')); // the provider's signal: this run is over, the task's run starts anew
     return { startTask: line.log ?? answered(rounds?.rounds.answers ?? {}) };
   }
   if (value !== OPEN_QUESTIONS || !rounds) return { value };
-  scope.abort(new Error('input required')); // the provider's signal: this run is over
+  request.abort(new Error('input required')); // the provider's signal: this run is over
   // Sealing may fail (the key store unreachable): that is the platform's -32006, not the tool's outcome.
   return { inputRequired: await rounds.interim() };
 }
@@ -162,8 +162,8 @@ const OPEN_QUESTIONS = Symbol('open questions');
  * carrying `inputResponses` without a state has asked nothing, so they are ignored: an "accepted" confirmation sent
  * before the question was ever asked must not stand in for the user's answer.
  */
-async function openRounds(scope: InvocationScope, call: Invocation) {
-  const params = scope.request.params ?? {};
+async function openRounds(request: RequestContext, call: Invocation) {
+  const params = request.message.params ?? {};
   const responses = params.inputResponses;
   if (responses !== undefined && (typeof responses !== 'object' || responses === null || Array.isArray(responses)))
     throw new InvalidParamsError('Invalid params: inputResponses must be an object keyed by the questions asked', {
@@ -171,15 +171,15 @@ async function openRounds(scope: InvocationScope, call: Invocation) {
       reason: 'type',
     });
   const binding: RequestStateBinding = {
-    principal: callerSubject(scope.principal, scope.session.transport),
-    method: scope.request.method,
+    principal: callerSubject(request.principal, request.session.transport),
+    method: request.message.method,
     target: call.target,
     arguments: params.arguments ?? null,
   };
   const sealed =
     params.requestState === undefined
       ? { answers: {}, asked: [] as string[] }
-      : await scope.states.open(params.requestState, binding);
+      : await request.states.open(params.requestState, binding);
   const given = (responses ?? {}) as Record<string, unknown>;
   const answers = { ...sealed.answers };
   for (const key of sealed.asked) if (key in given) answers[key] = given[key];
@@ -190,7 +190,7 @@ async function openRounds(scope: InvocationScope, call: Invocation) {
     interim: async (): Promise<Record<string, unknown>> => ({
       resultType: 'input_required',
       inputRequests: rounds.asked,
-      requestState: await scope.states.seal(binding, answered(answers), [
+      requestState: await request.states.seal(binding, answered(answers), [
         ...new Set([...sealed.asked, ...Object.keys(rounds.asked)]),
       ]),
     }),
@@ -226,13 +226,13 @@ function failureOf(error: unknown, call: Invocation, signal: AbortSignal): strin
  * Gives up on a call after `ms`: its signal is aborted (so the work really stops) and the client gets `-32004`;
  * whatever the handler produces later is dropped.
  */
-function withTimeout<T>(work: Promise<T>, ms: number, scope: InvocationScope): Promise<T> {
+function withTimeout<T>(work: Promise<T>, ms: number, request: RequestContext): Promise<T> {
   // One promise settled by whichever comes first (no race, finally or extra catch per call): a handler that settles
   // after the timeout settles nothing, and its rejection is handled here, so it is never an unhandled one.
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => {
       const error = new TimeoutError(`Timeout: the tool did not finish within ${ms} ms`, { timeoutMs: ms });
-      scope.abort(error);
+      request.abort(error);
       reject(error);
     }, ms);
     work.then(

@@ -1,7 +1,7 @@
 import { McpError } from '../errors/mcp.error';
 import { LOGGING_LEVELS, LoggingLevel } from '../wire/logging-level';
 import { ErrorCode } from '../wire/json-rpc';
-import { MethodHandler, MethodResult, RequestScope } from './handlers/handler-context';
+import { MethodHandler, MethodResult, HandlerContext } from './handlers/handler-context';
 import { callTool, listTools } from './handlers/tools.handler';
 import { getPrompt, listPrompts } from './handlers/prompts.handler';
 import { listResources, listTemplates, readResource, subscribe, unsubscribe } from './handlers/resources.handler';
@@ -82,11 +82,11 @@ export const MODERN_METHODS: MethodTable = {
   'tasks/cancel': { handler: cancelTask },
 };
 
-function discover({ registry, options }: RequestScope): MethodResult {
+function discover({ registry, options }: HandlerContext): MethodResult {
   return discoverResult(serverCapabilities(registry, '2026-07-28'), options);
 }
 
-function setLevel({ params, session }: RequestScope): MethodResult {
+function setLevel({ params, session }: HandlerContext): MethodResult {
   if (!(LOGGING_LEVELS as readonly string[]).includes(params.level as string)) {
     throw new McpError(ErrorCode.InvalidParams, 'Invalid params: level must be a syslog level', {
       field: 'level',

@@ -15,7 +15,7 @@ import { InsufficientScopeError } from '../auth/insufficient-scope.error';
 import { McpCallObserver } from '../observability/mcp-call.observer';
 import { errorClassOf, statusOfResult } from '../observability/call-outcome';
 import { answerOrAbort } from './answer-or-abort';
-import { MethodResult, RequestScope } from './handlers/handler-context';
+import { MethodResult, HandlerContext } from './handlers/handler-context';
 import { MethodRoute } from './method-table';
 import { serves } from './server-capabilities';
 import { DispatchOutcome, failure } from './dispatch-outcome';
@@ -86,12 +86,14 @@ export class McpRequestRunner {
       return refuse(ErrorCode.InvalidRequest, 'Invalid Request: id already in use by a running request');
     const call = { controller: new AbortController(), cancelled: false };
     session.inflight.set(key, call);
-    const scope = this.scopeOf(request, session, sink, call.controller, rid, caller);
+    const handlerContext = this.contextOf(request, session, sink, call.controller, rid, caller);
     try {
       // The request's span is active while it runs: the pipeline, the handler and its own calls nest under it. A span
       // taken over from the HTTP request (not owned) is active already.
       const work =
-        observed.ctx && observed.owned ? context.with(observed.ctx, () => route.handler(scope)) : route.handler(scope);
+        observed.ctx && observed.owned
+          ? context.with(observed.ctx, () => route.handler(handlerContext))
+          : route.handler(handlerContext);
       const result = await answerOrAbort(work, call.controller.signal);
       if (call.cancelled) {
         this.observer.end(observed, 'cancelled');
@@ -150,20 +152,20 @@ export class McpRequestRunner {
   }
 
   /** What the handler and the invocation stage get of this request. */
-  private scopeOf(
+  private contextOf(
     request: JsonRpcRequest,
     session: McpSession,
     sink: MessageSink,
     controller: AbortController,
     rid: string | undefined,
     caller: McpPrincipal | undefined,
-  ): RequestScope {
+  ): HandlerContext {
     return {
       requestId: rid,
       // The caller of this request (its token), not whoever last used the session.
       principal: caller,
       abort: (reason: unknown) => controller.abort(reason),
-      request,
+      message: request,
       params: request.params ?? {},
       session,
       sink,

@@ -93,12 +93,12 @@ describe.each(implementations)('%s (idempotency store contract)', (_name, make) 
     expect((await b.claim(id(), 'alice', 'fp', bounds)).state).toBe('claimed');
     expect(await a.claim(id(), 'alice', 'fp', bounds)).toEqual({
       state: 'full',
-      scope: 'subject',
+      bound: 'subject',
       retryAfterMs: expect.any(Number),
     });
     expect((await a.claim(id(), 'bob', 'fp', bounds)).state).toBe('claimed');
     const full = await b.claim(id(), 'carol', 'fp', bounds);
-    expect(full).toEqual({ state: 'full', scope: 'deployment', retryAfterMs: expect.any(Number) });
+    expect(full).toEqual({ state: 'full', bound: 'deployment', retryAfterMs: expect.any(Number) });
     expect((full as { retryAfterMs: number }).retryAfterMs).toBeGreaterThan(0);
     expect((full as { retryAfterMs: number }).retryAfterMs).toBeLessThanOrEqual(60_000);
   });

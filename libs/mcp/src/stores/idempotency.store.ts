@@ -7,7 +7,7 @@ export type IdempotencyClaim =
   /** A call with the key has answered: `answer` is its kept JSON text, or null when it was too large to keep. */
   | { state: 'done'; fingerprint: string; answer: string | null }
   /** The caller (`subject`) or the deployment (`deployment`) holds as many keys as allowed, until `retryAfterMs`. */
-  | { state: 'full'; scope: 'subject' | 'deployment'; retryAfterMs: number };
+  | { state: 'full'; bound: 'subject' | 'deployment'; retryAfterMs: number };
 
 /** The bounds one claim is taken under. */
 export interface IdempotencyClaimBounds {

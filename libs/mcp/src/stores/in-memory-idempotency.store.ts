@@ -31,11 +31,11 @@ export class InMemoryIdempotencyStore implements McpIdempotencyStore {
     const own = this.bySubject.get(subject) ?? new Set<string>();
     for (const held of own) this.live(held, now);
     if (own.size >= bounds.maxPerSubject)
-      return { state: 'full', scope: 'subject', retryAfterMs: this.firstExpiry(own, now) };
+      return { state: 'full', bound: 'subject', retryAfterMs: this.firstExpiry(own, now) };
     if (this.entries.size >= bounds.maxKeys) {
       for (const held of [...this.entries.keys()]) this.live(held, now);
       if (this.entries.size >= bounds.maxKeys)
-        return { state: 'full', scope: 'deployment', retryAfterMs: this.firstExpiry(this.entries.keys(), now) };
+        return { state: 'full', bound: 'deployment', retryAfterMs: this.firstExpiry(this.entries.keys(), now) };
     }
     const token = randomUUID();
     this.entries.set(id, { subject, fingerprint, token, answer: null, expiresAt: now + bounds.runningTtlMs });

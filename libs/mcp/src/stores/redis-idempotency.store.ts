@@ -12,7 +12,7 @@ if left < tonumber(${ttl}) then redis.call('PEXPIRE', ${key}, ${ttl}) end`;
 /**
  * KEYS: entry, the caller's set, the deployment's set. ARGV: fingerprint, token, running ttl, max per caller, max
  * keys, member. An existing entry answers `{state, fingerprint[, answer]}`; otherwise expired members are dropped,
- * both bounds checked (`{'full', scope, ms until the first expires}`), and the claim written (`{'claimed'}`).
+ * both bounds checked (`{'full', bound, ms until the first expires}`), and the claim written (`{'claimed'}`).
  */
 const CLAIM = `${NOW}
 local seen = redis.call('HMGET', KEYS[1], 's', 'f', 'a')
@@ -105,7 +105,7 @@ export class RedisIdempotencyStore implements McpIdempotencyStore {
       case 'claimed':
         return { state: 'claimed', token };
       case 'full':
-        return { state: 'full', scope: reply[1] as 'subject' | 'deployment', retryAfterMs: Number(reply[2]) };
+        return { state: 'full', bound: reply[1] as 'subject' | 'deployment', retryAfterMs: Number(reply[2]) };
       case 'r':
         return { state: 'running', fingerprint: String(reply[1]) };
       default:

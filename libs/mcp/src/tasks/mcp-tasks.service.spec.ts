@@ -2,7 +2,7 @@ import { resolveMcpOptions } from '../mcp-options.resolver';
 import { McpSession } from '../sessions/mcp-session';
 import { InMemoryTaskStore } from '../stores/in-memory-task.store';
 import { InMemoryMessageBus } from '../stores/in-memory-message.bus';
-import { InvocationScope } from '../pipeline/invocation-scope';
+import { RequestContext } from '../pipeline/request-context';
 import { ToolEntry } from '../registry/registry-entries';
 import { McpTasks } from './mcp-tasks.service';
 import { McpTaskEvents } from './task-events';
@@ -55,14 +55,14 @@ function setup(queue: Partial<McpTaskQueue> = {}) {
   return { store, tasks, queued, events, watch };
 }
 
-function scopeOf(subject: string): InvocationScope {
+function scopeOf(subject: string): RequestContext {
   const session = McpSession.forRequest('http', '2026-07-28', undefined, {}, undefined, undefined);
   const passThrough = { call: <T>(_c: unknown, _t: unknown, _r: unknown, work: () => Promise<T>) => work() };
   return {
     requestId: 'r',
     principal: { subject, scopes: new Set(), claims: { sub: subject } },
     abort: () => undefined,
-    request: { jsonrpc: '2.0', id: 1, method: 'tools/call' },
+    message: { jsonrpc: '2.0', id: 1, method: 'tools/call' },
     session,
     sink: { send: () => true },
     signal: new AbortController().signal,

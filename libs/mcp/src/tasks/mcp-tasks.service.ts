@@ -5,7 +5,7 @@ import { MCP_MODULE_OPTIONS } from '../mcp.constants';
 import { ResolvedMcpOptions } from '../options/mcp-module-options.interface';
 import { McpError, InvalidParamsError } from '../errors/mcp.error';
 import { ErrorCode } from '../wire/json-rpc';
-import { InvocationScope } from '../pipeline/invocation-scope';
+import { RequestContext } from '../pipeline/request-context';
 import { ToolEntry } from '../registry/registry-entries';
 import {
   MCP_TASK_STORE,
@@ -49,18 +49,18 @@ export class McpTasks {
    * on open tasks (per caller, and the deployment's queue depth), `-32006` when the store or queue cannot be reached.
    */
   async create(
-    scope: InvocationScope,
+    request: RequestContext,
     tool: ToolEntry,
     args: Record<string, unknown>,
     answers: Record<string, unknown> | undefined,
     requestedTtlMs?: number,
   ): Promise<McpTaskRecord> {
     if (answers === undefined)
-      return scope.admission.call(scope.session, tool.name, tool.rateLimit, () =>
-        this.create(scope, tool, args, {}, requestedTtlMs),
+      return request.admission.call(request.session, tool.name, tool.rateLimit, () =>
+        this.create(request, tool, args, {}, requestedTtlMs),
       );
     const t = this.options.tasks;
-    const record = newTaskRecord(scope, tool, args, answers, t, requestedTtlMs);
+    const record = newTaskRecord(request, tool, args, answers, t, requestedTtlMs);
     const bytes = Buffer.byteLength(JSON.stringify(record));
     if (bytes > t.maxBytes) throw tooLarge(`its arguments and caller take ${bytes} bytes`, t.maxBytes);
     const refused = await this.reach(() =>
@@ -74,7 +74,7 @@ export class McpTasks {
     );
     if (refused) throw capReached(refused, t);
     await this.enqueue(record);
-    if (scope.session.era.tasksUtility) this.followers.tellSession(record, scope.session);
+    if (request.session.era.tasksUtility) this.followers.tellSession(record, request.session);
     this.observer.taskCreated(tool.name);
     return record;
   }
@@ -98,9 +98,9 @@ export class McpTasks {
    * The caller's task `id`, or `-32602` when it does not exist, has expired or is someone else's. A task still open
    * well past its deadline (every worker that could run it is gone) is failed here, so none stays `working` for ever.
    */
-  async find(scope: InvocationScope, id: unknown): Promise<McpTaskRecord> {
+  async find(request: RequestContext, id: unknown): Promise<McpTaskRecord> {
     const taskId = taskIdOf(id);
-    const owner = taskOwnerOf(scope);
+    const owner = taskOwnerOf(request);
     const record = await this.reach(() => this.store.get(taskId, owner));
     if (!record || record.owner !== owner) throw notFound();
     if (TERMINAL_TASK_STATUSES.has(record.status) || Date.now() < record.deadline + this.graceMs()) return record;
@@ -125,8 +125,8 @@ export class McpTasks {
    * only keys it asks now are taken; others are ignored, as the extension says. The task goes back to `working`
    * once nothing is left open.
    */
-  async answer(scope: InvocationScope, id: unknown, responses: Record<string, unknown>): Promise<McpTaskRecord> {
-    const record = await this.find(scope, id);
+  async answer(request: RequestContext, id: unknown, responses: Record<string, unknown>): Promise<McpTaskRecord> {
+    const record = await this.find(request, id);
     const updated = await this.reach(() =>
       this.store.update(
         record.id,
@@ -163,8 +163,8 @@ export class McpTasks {
    * whichever replica holds it, is stopped when it hears of the change. Resolves with the task as it is afterwards (a
    * task already final is returned unchanged).
    */
-  async cancel(scope: InvocationScope, id: unknown): Promise<{ before: McpTaskRecord; after: McpTaskRecord }> {
-    const before = await this.find(scope, id);
+  async cancel(request: RequestContext, id: unknown): Promise<{ before: McpTaskRecord; after: McpTaskRecord }> {
+    const before = await this.find(request, id);
     if (TERMINAL_TASK_STATUSES.has(before.status)) return { before, after: before };
     const after = await this.reach(() =>
       this.store.update(before.id, () => ({
@@ -179,10 +179,10 @@ export class McpTasks {
   }
 
   /** One page of the caller's tasks, newest first (2025 `tasks/list`). */
-  list(scope: InvocationScope, cursor: unknown): Promise<{ tasks: McpTaskRecord[]; next?: string }> {
+  list(request: RequestContext, cursor: unknown): Promise<{ tasks: McpTaskRecord[]; next?: string }> {
     if (cursor !== undefined && typeof cursor !== 'string')
       throw new InvalidParamsError('Invalid params: cursor must be a string', { field: 'cursor', reason: 'type' });
-    return this.reach(() => this.store.list(taskOwnerOf(scope), cursor, this.options.pageSize));
+    return this.reach(() => this.store.list(taskOwnerOf(request), cursor, this.options.pageSize));
   }
 
   /**
@@ -192,19 +192,19 @@ export class McpTasks {
    * with undefined, when `signal` aborts.
    */
   async settle(
-    scope: InvocationScope,
+    request: RequestContext,
     id: unknown,
     until: (task: McpTaskRecord) => boolean,
   ): Promise<McpTaskRecord | undefined> {
-    const first = await this.find(scope, id);
+    const first = await this.find(request, id);
     if (until(first)) return first;
-    const release = await this.admission.stream(scope.session.transport, scope.principal);
+    const release = await this.admission.stream(request.session.transport, request.principal);
     try {
       return await new Promise<McpTaskRecord | undefined>((resolve, reject) => {
         const finish = (error: unknown, task?: McpTaskRecord) => {
           stop();
           clearTimeout(overdue);
-          scope.signal.removeEventListener('abort', aborted);
+          request.signal.removeEventListener('abort', aborted);
           if (error) reject(error);
           else resolve(task);
         };
@@ -216,16 +216,16 @@ export class McpTasks {
         // A task nobody finishes changes no more: past its deadline, find() fails it (and answers it as it is).
         const overdue = setTimeout(
           () =>
-            void this.find(scope, first.id).then(
+            void this.find(request, first.id).then(
               (task) => until(task) && finish(undefined, task),
               (error: unknown) => finish(error),
             ),
           Math.min(2 ** 31 - 1, Math.max(0, first.deadline + this.graceMs() - Date.now() + 100)),
         );
         overdue.unref();
-        scope.signal.addEventListener('abort', aborted, { once: true });
+        request.signal.addEventListener('abort', aborted, { once: true });
         // Aborted while the place was being taken: a listener added now would never fire.
-        if (scope.signal.aborted) aborted();
+        if (request.signal.aborted) aborted();
       });
     } finally {
       release();
@@ -237,11 +237,11 @@ export class McpTasks {
    * that are not the caller's tasks are left out.
    */
   async follow(
-    scope: InvocationScope,
+    request: RequestContext,
     ids: readonly string[],
     send: (task: McpTaskRecord) => void,
   ): Promise<{ followed: McpTaskRecord[]; stop: () => void }> {
-    const found = await Promise.all(ids.map((id) => this.find(scope, id).catch(() => undefined)));
+    const found = await Promise.all(ids.map((id) => this.find(request, id).catch(() => undefined)));
     return this.followers.follow(
       found.filter((t): t is McpTaskRecord => t !== undefined),
       send,

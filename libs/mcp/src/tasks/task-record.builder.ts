@@ -1,13 +1,14 @@
 import { propagation, context } from '@opentelemetry/api';
 import { callerSubject } from '../auth/mcp-principal';
-import { InvocationScope } from '../pipeline/invocation-scope';
+import { RequestContext } from '../pipeline/request-context';
 import { ToolEntry } from '../registry/registry-entries';
 import { McpTaskRecord } from '../stores/task.store';
 import { ResolvedTasksOptions } from '../options/tasks-options.interface';
 import { newTaskId } from './tasks.constants';
 
 /** Who a task belongs to: the caller's subject as its budgets count it (an address for anonymous callers). @internal */
-export const taskOwnerOf = (scope: InvocationScope): string => callerSubject(scope.principal, scope.session.transport);
+export const taskOwnerOf = (request: RequestContext): string =>
+  callerSubject(request.principal, request.session.transport);
 
 /**
  * The record of a new task for a call of `tool`: its owner, the caller it runs as (the trace it continues), its life
@@ -15,7 +16,7 @@ export const taskOwnerOf = (scope: InvocationScope): string => callerSubject(sco
  * @internal
  */
 export function newTaskRecord(
-  scope: InvocationScope,
+  request: RequestContext,
   tool: ToolEntry,
   args: Record<string, unknown>,
   answers: Record<string, unknown>,
@@ -29,10 +30,10 @@ export function newTaskRecord(
   const timeoutMs = tool.task?.timeoutMs ?? t.timeoutMs;
   return {
     id: newTaskId(),
-    owner: taskOwnerOf(scope),
+    owner: taskOwnerOf(request),
     tool: tool.name,
     arguments: args,
-    caller: callerOf(scope),
+    caller: callerOf(request),
     status: 'working',
     createdAt: now,
     lastUpdatedAt: now,
@@ -47,8 +48,8 @@ export function newTaskRecord(
 }
 
 /** The caller a task's run acts as: its session's era and capabilities, its token's claims, its trace. */
-function callerOf(scope: InvocationScope): McpTaskRecord['caller'] {
-  const { session, principal } = scope;
+function callerOf(request: RequestContext): McpTaskRecord['caller'] {
+  const { session, principal } = request;
   const carrier: Record<string, string> = {};
   propagation.inject(context.active(), carrier);
   return {
@@ -67,7 +68,7 @@ function callerOf(scope: InvocationScope): McpTaskRecord['caller'] {
         }
       : {}),
     ...(session.sessionId ? { sessionId: session.sessionId } : {}),
-    ...(scope.requestId ? { requestId: scope.requestId } : {}),
+    ...(request.requestId ? { requestId: request.requestId } : {}),
     ...(carrier.traceparent ? { traceparent: carrier.traceparent } : {}),
   };
 }

@@ -4,7 +4,7 @@ import { ErrorCode } from '../wire/json-rpc';
 import { ToolEntry } from '../registry/registry-entries';
 import { McpSession } from '../sessions/mcp-session';
 import { invoke } from '../pipeline/invocation.stage';
-import { InvocationScope } from '../pipeline/invocation-scope';
+import { RequestContext } from '../pipeline/request-context';
 import { RequestStateCodec } from '../pipeline/request-state.codec';
 import { prepareToolArguments } from '../pipeline/tool-arguments';
 import { toolCallResult, toolErrorResult } from '../pipeline/tool-result.normalizer';
@@ -21,7 +21,7 @@ const UNLIMITED = { call: <T>(_c: unknown, _t: unknown, _r: unknown, work: () =>
 
 /** What a task's run borrows from its runner. @internal */
 export interface TaskToolDeps {
-  options: InvocationScope['options'];
+  options: RequestContext['options'];
   store: McpTaskStore;
   events: McpTaskEvents;
   watch: McpTaskWatch;
@@ -71,14 +71,14 @@ function taskScope(
   tool: ToolEntry,
   controller: AbortController,
   session: McpSession,
-): InvocationScope {
+): RequestContext {
   const inputTimeoutMs = Math.max(1, Math.min(options.tasks.inputTimeoutMs, task.deadline - Date.now()));
   return {
     requestId: task.caller.requestId,
     principal: session.principal,
     abort: (reason) => controller.abort(reason),
     // A progress token of its own: the run's progress becomes the task's status message.
-    request: {
+    message: {
       jsonrpc: '2.0',
       id: task.id,
       method: 'tools/call',

@@ -1,12 +1,12 @@
 import { InvalidParamsError } from '../../errors/mcp.error';
 import { McpRegistry } from '../../registry/mcp.registry';
 import { assertScopes } from '../../auth/scopes';
-import { MethodResult, RequestScope } from './handler-context';
+import { MethodResult, HandlerContext } from './handler-context';
 
 const MAX_VALUES = 100;
 
 /** `completion/complete` for prompt arguments and template variables. @internal */
-export async function complete({ params, registry, principal }: RequestScope): Promise<MethodResult> {
+export async function complete({ params, registry, principal }: HandlerContext): Promise<MethodResult> {
   const ref = params.ref as { type?: unknown; name?: unknown; uri?: unknown } | undefined;
   const argument = params.argument as { name?: unknown; value?: unknown } | undefined;
   if (

@@ -1,16 +1,16 @@
 import { InvalidParamsError } from '../../errors/mcp.error';
 import { invoke } from '../../pipeline/invocation.stage';
 import { projectContent } from '../../wire/era-projection';
-import { MethodResult, RequestScope } from './handler-context';
+import { MethodResult, HandlerContext } from './handler-context';
 
 /** `prompts/list`. @internal */
-export const listPrompts = ({ registry, params, session, principal }: RequestScope): MethodResult => ({
+export const listPrompts = ({ registry, params, session, principal }: HandlerContext): MethodResult => ({
   raw: registry.page('prompts', session.protocolVersion, params.cursor, principal),
 });
 
 /** `prompts/get`: name and string arguments checked, required ones present. @internal */
-export async function getPrompt(scope: RequestScope): Promise<MethodResult> {
-  const { params, registry } = scope;
+export async function getPrompt(request: HandlerContext): Promise<MethodResult> {
+  const { params, registry } = request;
   if (typeof params.name !== 'string')
     throw new InvalidParamsError('Invalid params: name must be a string', { field: 'name', reason: 'required' });
   const prompt = registry.prompts.get(params.name);
@@ -30,7 +30,7 @@ export async function getPrompt(scope: RequestScope): Promise<MethodResult> {
     if (!(name in args))
       throw new InvalidParamsError(`Missing required argument: ${name}`, { field: name, reason: 'required' });
   }
-  const outcome = await invoke(scope, {
+  const outcome = await invoke(request, {
     kind: 'prompt',
     target: prompt.name,
     method: prompt.handler,
@@ -39,7 +39,7 @@ export async function getPrompt(scope: RequestScope): Promise<MethodResult> {
   if ('inputRequired' in outcome) return outcome.inputRequired;
   if ('failure' in outcome) throw new InvalidParamsError(outcome.failure);
   const result = normalisePrompt(outcome.value, prompt.definition.description as string);
-  const version = scope.session.protocolVersion;
+  const version = request.session.protocolVersion;
   const messages = (result.messages as { content?: unknown }[]).map((m) => ({
     ...m,
     content: projectContent(m.content, version),

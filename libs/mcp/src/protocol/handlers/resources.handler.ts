@@ -3,14 +3,14 @@ import { ErrorCode } from '../../wire/json-rpc';
 import { McpHandler } from '../../registry/registry-entries';
 import { invoke } from '../../pipeline/invocation.stage';
 import { assertScopes } from '../../auth/scopes';
-import { MethodResult, RequestScope } from './handler-context';
+import { MethodResult, HandlerContext } from './handler-context';
 
 /** `resources/list`. @internal */
-export const listResources = ({ registry, params, session, principal }: RequestScope): MethodResult => ({
+export const listResources = ({ registry, params, session, principal }: HandlerContext): MethodResult => ({
   raw: registry.page('resources', session.protocolVersion, params.cursor, principal),
 });
 /** `resources/templates/list`. @internal */
-export const listTemplates = ({ registry, params, session, principal }: RequestScope): MethodResult => ({
+export const listTemplates = ({ registry, params, session, principal }: HandlerContext): MethodResult => ({
   raw: registry.page('resourceTemplates', session.protocolVersion, params.cursor, principal),
 });
 
@@ -25,16 +25,16 @@ const uriOf = (params: Record<string, unknown>): string => {
 };
 
 /** `resources/read`: an exact URI first, then the templates in registration order. @internal */
-export async function readResource(scope: RequestScope): Promise<MethodResult> {
-  const uri = uriOf(scope.params);
-  const { registry } = scope;
+export async function readResource(request: HandlerContext): Promise<MethodResult> {
+  const uri = uriOf(request.params);
+  const { registry } = request;
   let handler: McpHandler | undefined;
   let args: Record<string, unknown> = {};
   let mimeType = 'text/plain';
   const fixed = registry.resources.get(uri);
   if (fixed) {
     // Pipeline handlers are also checked by the scopes guard; run-time resources only here.
-    assertScopes(scope.principal, fixed.requiredScopes);
+    assertScopes(request.principal, fixed.requiredScopes);
     handler = fixed.handler;
     mimeType = fixed.mimeType;
   } else {
@@ -48,16 +48,16 @@ export async function readResource(scope: RequestScope): Promise<MethodResult> {
       }
     }
   }
-  if (!handler) throw notFound(scope, uri);
-  const outcome = await invoke(scope, { kind: 'resource', target: uri, method: handler, args }).catch(
+  if (!handler) throw notFound(request, uri);
+  const outcome = await invoke(request, { kind: 'resource', target: uri, method: handler, args }).catch(
     (error: unknown) => {
       // A provider's own "not found" (ResourceNotFoundError) names the URI the same way in each era.
-      throw error instanceof McpError && error.code === ErrorCode.ResourceNotFound ? notFound(scope, uri) : error;
+      throw error instanceof McpError && error.code === ErrorCode.ResourceNotFound ? notFound(request, uri) : error;
     },
   );
   if ('inputRequired' in outcome) return outcome.inputRequired;
   if ('failure' in outcome) throw new InvalidParamsError(outcome.failure);
-  if (outcome.value === undefined || outcome.value === null) throw notFound(scope, uri);
+  if (outcome.value === undefined || outcome.value === null) throw notFound(request, uri);
   return normaliseContents(outcome.value, uri, mimeType);
 }
 
@@ -65,8 +65,8 @@ export async function readResource(scope: RequestScope): Promise<MethodResult> {
  * A resource that does not exist: `-32602` with `data.uri` in 2026-07-28 (the client's own URI, bounded by `uriOf`),
  * `-32002` to the 2025 revisions that defined it (corporate v2.0 Annex D).
  */
-function notFound(scope: RequestScope, uri: string): Error {
-  if (!scope.session.era.modern) return new ResourceNotFoundError();
+function notFound(request: HandlerContext, uri: string): Error {
+  if (!request.session.era.modern) return new ResourceNotFoundError();
   return new McpError(ErrorCode.InvalidParams, 'Resource not found', { uri, reason: 'not_found' });
 }
 
@@ -86,12 +86,12 @@ function normaliseContents(value: unknown, uri: string, mimeType: string): Recor
 /** `resources/subscribe` and `resources/unsubscribe`. @internal */
 const MAX_SUBSCRIPTIONS = 1_000;
 
-export function subscribe(scope: RequestScope): MethodResult {
-  const uri = uriOf(scope.params);
-  const { registry, session } = scope;
+export function subscribe(request: HandlerContext): MethodResult {
+  const uri = uriOf(request.params);
+  const { registry, session } = request;
   const entry = registry.resources.get(uri) ?? [...registry.templates.values()].find((t) => t.match(uri) !== null);
-  if (!entry) throw notFound(scope, uri);
-  assertScopes(scope.principal, entry.requiredScopes);
+  if (!entry) throw notFound(request, uri);
+  assertScopes(request.principal, entry.requiredScopes);
   if (!session.subscriptions.has(uri) && session.subscriptions.size >= MAX_SUBSCRIPTIONS) {
     throw new InvalidParamsError(`Too many subscriptions: at most ${MAX_SUBSCRIPTIONS} per session`, {
       field: 'uri',
@@ -101,7 +101,7 @@ export function subscribe(scope: RequestScope): MethodResult {
   session.subscribe(uri);
   return {};
 }
-export function unsubscribe(scope: RequestScope): MethodResult {
-  scope.session.unsubscribe(uriOf(scope.params));
+export function unsubscribe(request: HandlerContext): MethodResult {
+  request.session.unsubscribe(uriOf(request.params));
   return {};
 }

@@ -7,7 +7,7 @@ import { McpSessionManager } from '../../sessions/mcp-session.manager';
 import { JsonRpcNotification } from '../../wire/json-rpc';
 import { MetaKey } from '../../wire/meta-keys';
 import { hasScopes } from '../../auth/scopes';
-import { MethodHandler, MethodResult, RequestScope } from './handler-context';
+import { MethodHandler, MethodResult, HandlerContext } from './handler-context';
 
 /** URIs one stream may follow. */
 const MAX_URIS = 1_000;
@@ -31,27 +31,27 @@ export function listenHandler(
   capabilities: () => Record<string, unknown>,
   admission: Pick<McpAdmission, 'stream'>,
 ): MethodHandler {
-  return async (scope: RequestScope): Promise<MethodResult> => {
-    const { ack, lists, uris, taskIds } = listenFilterOf(scope, capabilities);
+  return async (request: HandlerContext): Promise<MethodResult> => {
+    const { ack, lists, uris, taskIds } = listenFilterOf(request, capabilities);
     // Capped per caller and per replica (a stream holds memory for as long as it is open).
-    const release = await admission.stream(scope.session.transport, scope.principal);
+    const release = await admission.stream(request.session.transport, request.principal);
 
-    const id = scope.request.id;
+    const id = request.message.id;
     const tag = (m: JsonRpcNotification): JsonRpcNotification => ({
       ...m,
       params: { ...m.params, _meta: { ...(m.params?._meta as object | undefined), [MetaKey.subscriptionId]: id } },
     });
     // The caller's own tasks only: another's, or an unknown id, is left out of the acknowledgement.
     const tell = (task: McpTaskRecord) =>
-      scope.sink.send(tag({ jsonrpc: '2.0', method: 'notifications/tasks', params: modernTask(task, true) }));
+      request.sink.send(tag({ jsonrpc: '2.0', method: 'notifications/tasks', params: modernTask(task, true) }));
     const tasks = taskIds
-      ? await scope.tasks.follow(scope, taskIds, tell).catch((error: unknown) => {
+      ? await request.tasks.follow(request, taskIds, tell).catch((error: unknown) => {
           release();
           throw error;
         })
       : undefined;
     if (tasks) ack.taskIds = tasks.followed.map((t) => t.id);
-    scope.sink.send(
+    request.sink.send(
       tag({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { notifications: ack } }),
     );
     // Where each task stands now, then its changes: nothing that happened before the stream opened is missed.
@@ -65,13 +65,13 @@ export function listenHandler(
       };
       const remove = sessions.listeners.add({
         filter: { lists, uris },
-        send: (m) => void scope.sink.send(tag(m)),
+        send: (m) => void request.sink.send(tag(m)),
         end: done,
       });
       // The client closed the stream: the runner sees the cancellation and sends nothing. Closed already while the
       // place was being taken: give it back now (the abort event has fired).
-      if (scope.signal.aborted) return done();
-      scope.signal.addEventListener('abort', done, { once: true });
+      if (request.signal.aborted) return done();
+      request.signal.addEventListener('abort', done, { once: true });
     });
   };
 }
@@ -85,8 +85,8 @@ interface ListenFilter {
 }
 
 /** Reads the `notifications` filter: only what the server has and the caller may see is followed and acknowledged. */
-function listenFilterOf(scope: RequestScope, capabilities: () => Record<string, unknown>): ListenFilter {
-  const filter = scope.params.notifications;
+function listenFilterOf(request: HandlerContext, capabilities: () => Record<string, unknown>): ListenFilter {
+  const filter = request.params.notifications;
   if (typeof filter !== 'object' || filter === null || Array.isArray(filter))
     throw new InvalidParamsError('Invalid params: notifications must be an object (the filter)', {
       field: 'notifications',
@@ -102,15 +102,15 @@ function listenFilterOf(scope: RequestScope, capabilities: () => Record<string, 
       ack[field] = true;
     }
   }
-  const uris = readableUris(scope, wanted.resourceSubscriptions);
+  const uris = readableUris(request, wanted.resourceSubscriptions);
   if (wanted.resourceSubscriptions !== undefined && caps.resources?.subscribe) ack.resourceSubscriptions = [...uris];
-  return { ack, lists, uris, taskIds: requestedTasks(scope, wanted.taskIds) };
+  return { ack, lists, uris, taskIds: requestedTasks(request, wanted.taskIds) };
 }
 
 /** Tasks a listen stream asks to follow: only with the tasks extension declared (`-32021` otherwise). */
-function requestedTasks(scope: RequestScope, requested: unknown): string[] | undefined {
+function requestedTasks(request: HandlerContext, requested: unknown): string[] | undefined {
   if (requested === undefined) return undefined;
-  if (!declaresTasksExtension(scope.session.clientCapabilities)) throw tasksExtensionRequired('task notifications');
+  if (!declaresTasksExtension(request.session.clientCapabilities)) throw tasksExtensionRequired('task notifications');
   if (!Array.isArray(requested) || requested.length > MAX_TASKS || requested.some((t) => typeof t !== 'string'))
     throw new InvalidParamsError(`Invalid params: taskIds must be at most ${MAX_TASKS} task id strings`, {
       field: 'notifications.taskIds',
@@ -120,14 +120,14 @@ function requestedTasks(scope: RequestScope, requested: unknown): string[] | und
 }
 
 /** The requested URIs that name a resource (or match a template) the caller may read; others are left out. */
-function readableUris(scope: RequestScope, requested: unknown): Set<string> {
+function readableUris(request: HandlerContext, requested: unknown): Set<string> {
   if (requested === undefined) return new Set();
   if (!Array.isArray(requested) || requested.length > MAX_URIS || requested.some((u) => typeof u !== 'string'))
     throw new InvalidParamsError(`Invalid params: resourceSubscriptions must be at most ${MAX_URIS} URI strings`, {
       field: 'notifications.resourceSubscriptions',
       reason: 'type',
     });
-  const { registry, principal } = scope;
+  const { registry, principal } = request;
   const out = new Set<string>();
   for (const uri of requested as string[]) {
     const entry = registry.resources.get(uri) ?? [...registry.templates.values()].find((t) => t.match(uri) !== null);

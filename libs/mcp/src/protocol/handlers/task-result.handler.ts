@@ -3,7 +3,7 @@ import { ErrorCode } from '../../wire/json-rpc';
 import { McpTaskRecord, TERMINAL_TASK_STATUSES } from '../../stores/task.store';
 import { RELATED_TASK_META } from '../../tasks/tasks.constants';
 import { sessionEraTaskResult } from '../../tasks/task-wire';
-import { MethodResult, RequestScope } from './handler-context';
+import { MethodResult, HandlerContext } from './handler-context';
 import { requireUtility } from './tasks.handler';
 
 /**
@@ -13,27 +13,27 @@ import { requireUtility } from './tasks.handler';
  * replica runs it.
  * @internal
  */
-export async function taskResult(scope: RequestScope): Promise<MethodResult> {
-  requireUtility(scope);
+export async function taskResult(request: HandlerContext): Promise<MethodResult> {
+  requireUtility(request);
   const asking = new Set<string>();
   const askOpen = (task: McpTaskRecord) => {
-    for (const [key, request] of Object.entries(task.inputRequests)) {
+    for (const [key, question] of Object.entries(task.inputRequests)) {
       if (asking.has(key)) continue;
       asking.add(key);
       const params = {
-        ...request.params,
-        _meta: { ...(request.params._meta as object | undefined), [RELATED_TASK_META]: { taskId: task.id } },
+        ...question.params,
+        _meta: { ...(question.params._meta as object | undefined), [RELATED_TASK_META]: { taskId: task.id } },
       };
-      scope.session
-        .request(scope.sink, request.method, params, scope.options.clientRequestTimeoutMs, scope.signal)
-        .then((answer) => scope.tasks.answer(scope, task.id, { [key]: answer }))
+      request.session
+        .request(request.sink, question.method, params, request.options.clientRequestTimeoutMs, request.signal)
+        .then((answer) => request.tasks.answer(request, task.id, { [key]: answer }))
         .catch(() => asking.delete(key)); // not answered here: asked again on the next change, or by tasks/update
     }
     return false;
   };
-  const task = await scope.tasks.settle(
-    scope,
-    scope.params.taskId,
+  const task = await request.tasks.settle(
+    request,
+    request.params.taskId,
     (t) => TERMINAL_TASK_STATUSES.has(t.status) || (t.status === 'input_required' && askOpen(t)),
   );
   if (!task) throw new McpError(ErrorCode.ServerError, 'Request cancelled');

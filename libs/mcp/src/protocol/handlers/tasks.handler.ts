@@ -3,7 +3,7 @@ import { ErrorCode } from '../../wire/json-rpc';
 import { TERMINAL_TASK_STATUSES } from '../../stores/task.store';
 import { declaresTasksExtension, tasksExtensionRequired } from '../../tasks/tasks.constants';
 import { sessionEraTask, modernTask } from '../../tasks/task-wire';
-import { MethodResult, RequestScope } from './handler-context';
+import { MethodResult, HandlerContext } from './handler-context';
 
 /**
  * The tasks extension's methods (2026-07-28): `tasks/get`, `tasks/update`, `tasks/cancel`, each only for a request
@@ -11,33 +11,33 @@ import { MethodResult, RequestScope } from './handler-context';
  * era (`-32601`). An unknown id, an expired task and another caller's task get the same `-32602`.
  * @internal
  */
-export async function getTask(scope: RequestScope): Promise<MethodResult> {
-  requireExtension(scope);
-  return modernTask(await scope.tasks.find(scope, scope.params.taskId), true);
+export async function getTask(request: HandlerContext): Promise<MethodResult> {
+  requireExtension(request);
+  return modernTask(await request.tasks.find(request, request.params.taskId), true);
 }
 
 /** `tasks/update`: answers to the questions the task waits on; an empty acknowledgement. @internal */
-export async function updateTask(scope: RequestScope): Promise<MethodResult> {
-  requireExtension(scope);
-  const responses = scope.params.inputResponses;
+export async function updateTask(request: HandlerContext): Promise<MethodResult> {
+  requireExtension(request);
+  const responses = request.params.inputResponses;
   if (typeof responses !== 'object' || responses === null || Array.isArray(responses))
     throw new InvalidParamsError('Invalid params: inputResponses must be an object keyed by the questions asked', {
       field: 'inputResponses',
       reason: 'type',
     });
-  await scope.tasks.answer(scope, scope.params.taskId, responses as Record<string, unknown>);
+  await request.tasks.answer(request, request.params.taskId, responses as Record<string, unknown>);
   return {};
 }
 
 /** `tasks/cancel`: an empty acknowledgement, for a final task too (idempotent, as the extension says). @internal */
-export async function cancelTask(scope: RequestScope): Promise<MethodResult> {
-  requireExtension(scope);
-  await scope.tasks.cancel(scope, scope.params.taskId);
+export async function cancelTask(request: HandlerContext): Promise<MethodResult> {
+  requireExtension(request);
+  await request.tasks.cancel(request, request.params.taskId);
   return {};
 }
 
-function requireExtension(scope: RequestScope): void {
-  if (!declaresTasksExtension(scope.session.clientCapabilities)) throw tasksExtensionRequired(scope.request.method);
+function requireExtension(request: HandlerContext): void {
+  if (!declaresTasksExtension(request.session.clientCapabilities)) throw tasksExtensionRequired(request.message.method);
 }
 
 /**
@@ -45,22 +45,22 @@ function requireExtension(scope: RequestScope): void {
  * cancelled; `-32602` when it was final already). Sessions on other 2025 revisions get `-32601`.
  * @internal
  */
-export async function getSessionEraTask(scope: RequestScope): Promise<MethodResult> {
-  requireUtility(scope);
-  return sessionEraTask(await scope.tasks.find(scope, scope.params.taskId));
+export async function getSessionEraTask(request: HandlerContext): Promise<MethodResult> {
+  requireUtility(request);
+  return sessionEraTask(await request.tasks.find(request, request.params.taskId));
 }
 
 /** @internal */
-export async function listSessionEraTasks(scope: RequestScope): Promise<MethodResult> {
-  requireUtility(scope);
-  const page = await scope.tasks.list(scope, scope.params.cursor);
+export async function listSessionEraTasks(request: HandlerContext): Promise<MethodResult> {
+  requireUtility(request);
+  const page = await request.tasks.list(request, request.params.cursor);
   return { tasks: page.tasks.map(sessionEraTask), ...(page.next ? { nextCursor: page.next } : {}) };
 }
 
 /** @internal */
-export async function cancelSessionEraTask(scope: RequestScope): Promise<MethodResult> {
-  requireUtility(scope);
-  const { before, after } = await scope.tasks.cancel(scope, scope.params.taskId);
+export async function cancelSessionEraTask(request: HandlerContext): Promise<MethodResult> {
+  requireUtility(request);
+  const { before, after } = await request.tasks.cancel(request, request.params.taskId);
   if (TERMINAL_TASK_STATUSES.has(before.status))
     throw new InvalidParamsError(`Cannot cancel task: already in terminal status '${before.status}'`, {
       field: 'taskId',
@@ -70,6 +70,6 @@ export async function cancelSessionEraTask(scope: RequestScope): Promise<MethodR
 }
 
 /** @internal */
-export function requireUtility(scope: RequestScope): void {
-  if (!scope.session.era.tasksUtility) throw new McpError(ErrorCode.MethodNotFound, 'Method not found');
+export function requireUtility(request: HandlerContext): void {
+  if (!request.session.era.tasksUtility) throw new McpError(ErrorCode.MethodNotFound, 'Method not found');
 }

@@ -8,11 +8,11 @@ import { ToolEntry } from '../../registry/registry-entries';
 import { ErrorCode } from '../../wire/json-rpc';
 import { declaresTasksExtension, tasksExtensionRequired } from '../../tasks/tasks.constants';
 import { sessionEraTask, modernTask } from '../../tasks/task-wire';
-import { MethodResult, RequestScope } from './handler-context';
+import { MethodResult, HandlerContext } from './handler-context';
 import { INVALID_ARGUMENTS } from '../../observability/call-outcome';
 
 /** `tools/list`: a page serialised at boot. @internal */
-export const listTools = ({ registry, params, session, principal }: RequestScope): MethodResult => ({
+export const listTools = ({ registry, params, session, principal }: HandlerContext): MethodResult => ({
   raw: registry.page('tools', session.protocolVersion, params.cursor, principal),
 });
 
@@ -21,8 +21,8 @@ export const listTools = ({ registry, params, session, principal }: RequestScope
  * constraints, never values), the handler through Nest's pipeline, result normalisation.
  * @internal
  */
-export async function callTool(scope: RequestScope): Promise<MethodResult> {
-  const { params, registry } = scope;
+export async function callTool(request: HandlerContext): Promise<MethodResult> {
+  const { params, registry } = request;
   if (typeof params.name !== 'string')
     throw new InvalidParamsError('Invalid params: name must be a string', { field: 'name', reason: 'required' });
   const args = params.arguments === undefined ? {} : params.arguments;
@@ -33,8 +33,8 @@ export async function callTool(scope: RequestScope): Promise<MethodResult> {
   if (!tool) throw new InvalidParamsError('Unknown tool', { field: 'name', reason: 'unknown_tool' });
   // Authorization before argument validation: a caller without the scope learns nothing of the input schema.
   // (The scopes guard in the tool's Nest pipeline checks again, for run-time tools and custom guards.)
-  assertScopes(scope.principal, tool.requiredScopes);
-  const asTask = runsAsTask(scope, tool);
+  assertScopes(request.principal, tool.requiredScopes);
+  const asTask = runsAsTask(request, tool);
 
   const prepared = await prepareToolArguments(tool, args as Record<string, unknown>);
   if ('violations' in prepared) {
@@ -45,9 +45,9 @@ export async function callTool(scope: RequestScope): Promise<MethodResult> {
     });
   }
   // A task without questions first is created at once: its method runs only on the queue.
-  if (asTask && !tool.task?.asksFirst) return createTask(scope, tool, args as Record<string, unknown>, undefined);
+  if (asTask && !tool.task?.asksFirst) return createTask(request, tool, args as Record<string, unknown>, undefined);
 
-  const outcome = await invoke(scope, {
+  const outcome = await invoke(request, {
     kind: 'tool',
     target: tool.name,
     rateLimit: tool.rateLimit,
@@ -58,8 +58,8 @@ export async function callTool(scope: RequestScope): Promise<MethodResult> {
     once: tool.replayKey ? { argument: tool.replayKey, arguments: args as Record<string, unknown> } : undefined,
   });
   if ('inputRequired' in outcome) return outcome.inputRequired;
-  if ('startTask' in outcome) return createTask(scope, tool, args as Record<string, unknown>, outcome.startTask);
-  return toolCallResult(outcome, tool, scope.options.limits.maxResultBytes, scope.session.protocolVersion);
+  if ('startTask' in outcome) return createTask(request, tool, args as Record<string, unknown>, outcome.startTask);
+  return toolCallResult(outcome, tool, request.options.limits.maxResultBytes, request.session.protocolVersion);
 }
 
 /**
@@ -68,18 +68,18 @@ export async function callTool(scope: RequestScope): Promise<MethodResult> {
  * 2025-11-25: when the client asks with `task` (the utility's rules: `-32601` for a tool without task support asked
  * as a task, or a `required` one asked without). Other revisions have no tasks: a `required` tool is `-32601`.
  */
-function runsAsTask(scope: RequestScope, tool: ToolEntry): boolean {
+function runsAsTask(request: HandlerContext, tool: ToolEntry): boolean {
   const support = tool.task?.support;
-  const { era, clientCapabilities } = scope.session;
+  const { era, clientCapabilities } = request.session;
   if (era.modern) {
     if (declaresTasksExtension(clientCapabilities)) return support !== undefined;
     if (support === 'required') throw tasksExtensionRequired(`tool ${tool.name} (it runs only as a task)`);
     return false;
   }
-  const asked = era.tasksUtility && scope.params.task !== undefined;
+  const asked = era.tasksUtility && request.params.task !== undefined;
   if (
     asked &&
-    (typeof scope.params.task !== 'object' || scope.params.task === null || Array.isArray(scope.params.task))
+    (typeof request.params.task !== 'object' || request.params.task === null || Array.isArray(request.params.task))
   )
     throw new InvalidParamsError('Invalid params: task must be an object', { field: 'task', reason: 'type' });
   if (asked && !support)
@@ -96,16 +96,16 @@ function runsAsTask(scope: RequestScope, tool: ToolEntry): boolean {
 
 /** Creates the task and answers with its handle, in the shape of the caller's era. */
 async function createTask(
-  scope: RequestScope,
+  request: HandlerContext,
   tool: ToolEntry,
   args: Record<string, unknown>,
   answers: Record<string, unknown> | undefined,
 ): Promise<MethodResult> {
-  const ttl = (scope.params.task as { ttl?: unknown } | undefined)?.ttl;
+  const ttl = (request.params.task as { ttl?: unknown } | undefined)?.ttl;
   const requestedTtl =
-    !scope.session.era.modern && Number.isInteger(ttl) && (ttl as number) > 0 ? (ttl as number) : undefined;
-  const record = await scope.tasks.create(scope, tool, args, answers, requestedTtl);
-  return scope.session.era.modern
+    !request.session.era.modern && Number.isInteger(ttl) && (ttl as number) > 0 ? (ttl as number) : undefined;
+  const record = await request.tasks.create(request, tool, args, answers, requestedTtl);
+  return request.session.era.modern
     ? { resultType: 'task', ...modernTask(record, false) }
     : { task: sessionEraTask(record) };
 }

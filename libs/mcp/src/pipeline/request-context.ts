@@ -9,14 +9,15 @@ import { CallQuestions } from './input-rounds';
 import { IdempotencyKeeper } from './idempotency.keeper';
 
 /** What the invocation stage needs of the request it runs in. @internal */
-export interface InvocationScope {
+export interface RequestContext {
   /** Correlation id of the request (X-Request-Id over HTTP, generated over stdio). */
   requestId: string | undefined;
   /** The authenticated caller of this request, if any. */
   principal: McpPrincipal | undefined;
   /** Aborts this request's signal (timeouts). */
   abort(reason: unknown): void;
-  request: JsonRpcRequest;
+  /** The JSON-RPC request itself. */
+  message: JsonRpcRequest;
   session: McpSession;
   /** Where this request's own messages go (progress, logs, server requests). */
   sink: MessageSink;
