@@ -1,7 +1,7 @@
 /**
  * Every budget a request can be refused by, and which ones each kind of request passes, in order: the one table to
- * open when changing a limit or adding a request kind. docs/limits.md#admission shows it, and request-kinds.spec.ts
- * fails when a method or an HTTP route has no row, or when the page and this table disagree.
+ * open when changing a limit or adding a request kind. docs/limits-and-errors.md#admission shows it, and
+ * request-kinds.spec.ts fails when a method or an HTTP route has no row, or when the page and this table disagree.
  */
 
 /** The budgets, each with the settings that size it. @internal */
