@@ -1,9 +1,11 @@
+import type { IncomingMessage } from 'node:http';
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { MCP_MODULE_OPTIONS } from '../mcp.constants';
 import { ResolvedMcpOptions } from '../options/mcp-module-options.interface';
 import { nodeRequest, nodeResponse } from '../http-adapter/node-http';
 import { EXPOSE_HEADERS, hostMatcher, originHostRefusal, originMatcher } from './origin-host.checks';
 import { McpOriginRefusal } from './origin-refusal.error';
+import { AuthorityRefusal } from './host-authority';
 
 /**
  * The Origin and Host allow-lists on the platform's routes (the MCP endpoints, the protected-resource metadata, the
@@ -23,10 +25,15 @@ export class McpOriginGuard implements CanActivate {
     this.hostAllowed = hostMatcher(options.allowedHosts);
   }
 
+  /** Why `req` is refused (its Origin or Host), or undefined: also what McpCorsMiddleware asks of a preflight. */
+  refusalOf(req: IncomingMessage): AuthorityRefusal | undefined {
+    return originHostRefusal(req, this.originAllowed, this.hostAllowed);
+  }
+
   canActivate(context: ExecutionContext): boolean {
     const http = context.switchToHttp();
     const req = nodeRequest(http.getRequest());
-    const refusal = originHostRefusal(req, this.originAllowed, this.hostAllowed);
+    const refusal = this.refusalOf(req);
     if (refusal) throw new McpOriginRefusal(refusal);
     const origin = req.headers.origin;
     if (origin !== undefined) {

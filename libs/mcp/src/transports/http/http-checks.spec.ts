@@ -1,7 +1,6 @@
 import { Readable } from 'node:stream';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { accepts, checkOriginAndHost, readJsonBody } from './http-checks';
-import { hostMatcher, originMatcher } from '../../auth/origin-host.checks';
+import { accepts, readJsonBody } from './http-checks';
 
 /** A request whose body is `chunks`, with `headers`. */
 const requestOf = (chunks: string[], headers: Record<string, string> = {}) =>
@@ -93,23 +92,5 @@ describe('HTTP checks', () => {
     await expect(readJsonBody(req, responseRecorder().res, 10)).resolves.toEqual({
       value: { jsonrpc: '2.0', id: 1, method: 'ping' },
     });
-  });
-
-  it('answers a disallowed Origin or Host with 403', () => {
-    const origins = originMatcher(['http://localhost:*']);
-    const hosts = hostMatcher(['localhost']);
-    const check = (headers: Record<string, string>) => {
-      const out = responseRecorder();
-      return { allowed: checkOriginAndHost(requestOf([], headers), out.res, origins, hosts), ...out };
-    };
-    expect(check({ host: 'localhost:3000', origin: 'http://localhost:5173' }).allowed).toBe(true);
-    expect(check({}).allowed).toBe(true);
-    const origin = check({ host: 'localhost', origin: 'https://evil.example.com' });
-    expect(origin.allowed).toBe(false);
-    expect(origin.r.status).toBe(403);
-    expect(origin.json().error.message).toMatch(/Origin/);
-    const host = check({ host: 'evil.example.com' });
-    expect(host.allowed).toBe(false);
-    expect(host.json().error.message).toMatch(/Host/);
   });
 });

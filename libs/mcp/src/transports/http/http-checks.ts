@@ -1,29 +1,12 @@
 import { DEFAULT_MAX_JSON_DEPTH, nestingExceeds, valueNestingExceeds } from '../../wire/json-depth';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode, JsonRpcId, isJsonRpcId } from '../../wire/json-rpc';
-import { originHostRefusal } from '../../auth/origin-host.checks';
 import { sendHttpError } from '../../errors/send-http-error';
 
 /** The id of a parsed JSON-RPC request body, when it has a valid one. @internal */
 export function requestIdOfBody(body: unknown): JsonRpcId | null {
   const id = !Array.isArray(body) && typeof body === 'object' && body !== null ? (body as { id?: unknown }).id : null;
   return isJsonRpcId(id) ? id : null;
-}
-
-/**
- * The Origin and Host check of a CORS preflight (the MCP routes' own requests pass McpOriginGuard): answers itself and
- * returns false when the request is refused (see originHostRefusal).
- * @internal
- */
-export function checkOriginAndHost(
-  req: IncomingMessage,
-  res: ServerResponse,
-  originAllowed: (origin: string) => boolean,
-  hostAllowed: (host: string) => boolean,
-): boolean {
-  const refusal = originHostRefusal(req, originAllowed, hostAllowed);
-  if (refusal) sendHttpError(res, refusal.status, ErrorCode.InvalidRequest, refusal.message);
-  return refusal === undefined;
 }
 
 /** The media type of `Content-Type`, lower-cased, without parameters (`''` when absent). @internal */

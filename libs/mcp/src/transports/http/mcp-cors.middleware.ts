@@ -1,9 +1,9 @@
-import { Inject, Injectable, NestMiddleware } from '@nestjs/common';
+import { Injectable, NestMiddleware } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { MCP_MODULE_OPTIONS } from '../../mcp.constants';
-import { ResolvedMcpOptions } from '../../options/mcp-module-options.interface';
-import { checkOriginAndHost } from './http-checks';
-import { EXPOSE_HEADERS, hostMatcher, originMatcher } from '../../auth/origin-host.checks';
+import { sendHttpError } from '../../errors/send-http-error';
+import { ErrorCode } from '../../wire/json-rpc';
+import { McpOriginGuard } from '../../auth/origin.guard';
+import { EXPOSE_HEADERS } from '../../auth/origin-host.checks';
 
 const ALLOW_HEADERS =
   'Authorization, Content-Type, Accept, Mcp-Session-Id, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID, ' +
@@ -29,17 +29,13 @@ function allowHeaders(requested: string | undefined): string {
  */
 @Injectable()
 export class McpCorsMiddleware implements NestMiddleware {
-  private readonly allowed: (origin: string) => boolean;
-  private readonly hostAllowed: (host: string) => boolean;
-
-  constructor(@Inject(MCP_MODULE_OPTIONS) options: ResolvedMcpOptions) {
-    this.allowed = originMatcher(options.allowedOrigins);
-    this.hostAllowed = hostMatcher(options.allowedHosts);
-  }
+  /** The same Origin and Host allow-lists as every other request on the platform's routes. */
+  constructor(private readonly origins: McpOriginGuard) {}
 
   use(req: IncomingMessage, res: ServerResponse, next: () => void): void {
     if (req.method !== 'OPTIONS') return next();
-    if (!checkOriginAndHost(req, res, this.allowed, this.hostAllowed)) return;
+    const refusal = this.origins.refusalOf(req);
+    if (refusal) return sendHttpError(res, refusal.status, ErrorCode.InvalidRequest, refusal.message);
     const origin = req.headers.origin;
     res.writeHead(204, {
       Allow: 'GET, POST, DELETE, OPTIONS',
