@@ -6,7 +6,7 @@ import { ResolvedMcpOptions } from '../options/mcp-module-options.interface';
 import { McpRegistry } from '../registry/mcp.registry';
 import { ToolEntry } from '../registry/registry-entries';
 import { JsonRpcRequest } from '../wire/json-rpc';
-import { McpSession } from '../sessions/mcp-session';
+import { McpPeer } from '../context/mcp-peer';
 import { McpPrincipal } from '../auth/mcp-principal';
 import { maskArguments } from '../registry/argument-masker';
 import { MCP_ATTR, endSpan, mcpTracer, startMcpSpan, tracingActive } from './mcp-tracer';
@@ -27,7 +27,7 @@ export interface ObservedCall {
   readonly tool: ToolEntry | undefined;
   readonly started: number;
   readonly request: JsonRpcRequest;
-  readonly session: McpSession;
+  readonly peer: McpPeer;
   readonly requestId: string | undefined;
   readonly principal: McpPrincipal | undefined;
 }
@@ -69,7 +69,7 @@ export class McpCallObserver {
 
   begin(
     request: JsonRpcRequest,
-    session: McpSession,
+    peer: McpPeer,
     requestId: string | undefined,
     principal: McpPrincipal | undefined,
   ): ObservedCall {
@@ -85,12 +85,12 @@ export class McpCallObserver {
       ? { span: undefined, ctx: undefined, owned: true }
       : startMcpSpan(this.tracer, method, target, params._meta, () => ({
           [MCP_ATTR.method]: method,
-          [MCP_ATTR.sessionId]: session.sessionId,
-          [MCP_ATTR.protocolVersion]: session.protocolVersion,
+          [MCP_ATTR.sessionId]: peer.sessionId,
+          [MCP_ATTR.protocolVersion]: peer.protocolVersion,
           [MCP_ATTR.jsonRpcId]: String(request.id),
           [MCP_ATTR.requestId]: requestId,
-          [MCP_ATTR.networkTransport]: session.transport === 'stdio' ? 'pipe' : 'tcp',
-          [MCP_ATTR.networkProtocol]: session.transport === 'http' ? 'http' : undefined,
+          [MCP_ATTR.networkTransport]: peer.transport === 'stdio' ? 'pipe' : 'tcp',
+          [MCP_ATTR.networkProtocol]: peer.transport === 'http' ? 'http' : undefined,
           [MCP_ATTR.operation]: method === 'tools/call' ? 'execute_tool' : undefined,
           [MCP_ATTR.toolName]: tool?.name,
           [MCP_ATTR.toolCallId]: method === 'tools/call' ? String(request.id) : undefined,
@@ -110,7 +110,7 @@ export class McpCallObserver {
       tool,
       started: performance.now(),
       request,
-      session,
+      peer,
       requestId,
       principal,
     };
@@ -159,9 +159,9 @@ export class McpCallObserver {
         msg: 'tool call',
         tool,
         requestId: call.requestId,
-        sessionId: call.session.sessionId,
+        sessionId: call.peer.sessionId,
         jsonrpcId: call.request.id,
-        transport: call.session.transport,
+        transport: call.peer.transport,
         durationMs,
         status,
         ...(args !== undefined ? { arguments: args } : {}),
@@ -196,7 +196,7 @@ export class McpCallObserver {
       risk: tool.risk!,
       subject: subjectOf(call),
       requestId: call.requestId,
-      sessionId: call.session.sessionId,
+      sessionId: call.peer.sessionId,
       outcome,
       durationMs,
       ...(args !== undefined ? { arguments: args } : {}),
@@ -211,4 +211,4 @@ export class McpCallObserver {
 }
 
 const subjectOf = (call: ObservedCall): string =>
-  call.principal?.subject ?? (call.session.transport === 'stdio' ? 'stdio' : 'anonymous');
+  call.principal?.subject ?? (call.peer.transport === 'stdio' ? 'stdio' : 'anonymous');

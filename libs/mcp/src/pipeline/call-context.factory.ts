@@ -2,7 +2,7 @@ import type { McpPrincipal } from '../auth/mcp-principal';
 import { McpCallContext } from '../context/call-context.interface';
 import { ResolvedMcpOptions } from '../options/mcp-module-options.interface';
 import { JsonRpcRequest } from '../wire/json-rpc';
-import { McpSession } from '../sessions/mcp-session';
+import { McpPeer } from '../context/mcp-peer';
 import { MessageSink } from '../wire/message-sink';
 import { ProgressReporter } from './progress-reporter';
 import { CallQuestions } from './input-rounds';
@@ -32,7 +32,7 @@ export interface LiveCallContext extends McpCallContext {
  * @internal
  */
 export function createCallContext(
-  session: McpSession,
+  peer: McpPeer,
   principal: McpPrincipal | undefined,
   request: JsonRpcRequest,
   target: string,
@@ -48,20 +48,20 @@ export function createCallContext(
   // Built on first use: most calls never report progress.
   let progress: ProgressReporter | undefined;
   const timeoutMs = options.clientRequestTimeoutMs;
-  const { elicit, sample, listRoots } = createClientQuestions(session, sink, signal, timeoutMs, extras, call);
+  const { elicit, sample, listRoots } = createClientQuestions(peer, sink, signal, timeoutMs, extras, call);
   return {
     requestId: request.id,
     method: request.method,
     target,
-    sessionId: session.sessionId,
-    protocolVersion: session.protocolVersion,
-    transport: session.transport,
-    clientInfo: session.clientInfo,
-    clientCapabilities: session.clientCapabilities,
+    sessionId: peer.sessionId,
+    protocolVersion: peer.protocolVersion,
+    transport: peer.transport,
+    clientInfo: peer.clientInfo,
+    clientCapabilities: peer.clientCapabilities,
     meta,
     signal,
     principal,
-    log: createClientLogger(session, sink, call),
+    log: createClientLogger(peer, sink, call),
     reportProgress: (p, total, message) => {
       if (call.ended) return;
       progress ??= new ProgressReporter(

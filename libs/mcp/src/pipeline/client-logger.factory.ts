@@ -1,20 +1,20 @@
 import { McpClientLogger } from '../context/call-context.interface';
-import { McpSession } from '../sessions/mcp-session';
+import { McpPeer } from '../context/mcp-peer';
 import { LoggingLevel } from '../wire/logging-level';
 import { MessageSink } from '../wire/message-sink';
 
 /**
- * The `ctx.log` of one call: `notifications/message` on the call's stream, at the levels the session asked
+ * The `ctx.log` of one call: `notifications/message` on the call's stream, at the levels the peer asked
  * for, and nothing once the call has ended (`call.ended` is read at each message).
  * @internal
  */
 export function createClientLogger(
-  session: McpSession,
+  peer: McpPeer,
   sink: MessageSink,
   call: { readonly ended: boolean },
 ): McpClientLogger {
   const send = (level: LoggingLevel, data: unknown, logger?: string): void => {
-    if (call.ended || !session.wantsLog(level)) return;
+    if (call.ended || !peer.wantsLog(level)) return;
     const params: Record<string, unknown> = { level, data };
     if (logger) params.logger = logger;
     sink.send({ jsonrpc: '2.0', method: 'notifications/message', params });

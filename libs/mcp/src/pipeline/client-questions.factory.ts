@@ -1,6 +1,6 @@
 import { McpCallContext } from '../context/call-context.interface';
 import { McpError } from '../errors/mcp.error';
-import { McpSession } from '../sessions/mcp-session';
+import { McpPeer } from '../context/mcp-peer';
 import { ErrorCode } from '../wire/json-rpc';
 import { MessageSink } from '../wire/message-sink';
 import { CallQuestions } from './input-rounds';
@@ -16,7 +16,7 @@ export type ClientQuestions = Pick<McpCallContext, 'elicit' | 'sample' | 'listRo
  * @internal
  */
 export function createClientQuestions(
-  session: McpSession,
+  peer: McpPeer,
   sink: MessageSink,
   signal: AbortSignal,
   defaultTimeoutMs: number,
@@ -32,11 +32,11 @@ export function createClientQuestions(
   ) => {
     // 2026-07-28: no server requests; the question goes into the call's InputRequiredResult (MRTR). A task's questions
     // wait in the task, whatever the era.
-    if (questions || session.era.modern)
-      return askInRound(questions, session.clientCapabilities, capability, method, params, o?.key);
-    if (!session.clientCapabilities[capability]) return Promise.reject(undeclared(capability, method));
+    if (questions || peer.era.modern)
+      return askInRound(questions, peer.clientCapabilities, capability, method, params, o?.key);
+    if (!peer.clientCapabilities[capability]) return Promise.reject(undeclared(capability, method));
     if (call.ended) return Promise.reject(new McpError(ErrorCode.ServerError, 'The call has already ended'));
-    const answer = session.request(sink, method, params, o?.timeoutMs ?? defaultTimeoutMs, signal);
+    const answer = peer.request(sink, method, params, o?.timeoutMs ?? defaultTimeoutMs, signal);
     if (!answerLog) return answer;
     // Keyed as a task's questions are (`elicitation_1`, …), so its run finds each answer under the same key.
     // Only questions without a key of their own take a number, as the task's run numbers them (nextKey): otherwise an
@@ -51,9 +51,9 @@ export function createClientQuestions(
   };
   return {
     elicit: (params, o) => {
-      if (!session.era.elicitation) {
+      if (!peer.era.elicitation) {
         return Promise.reject(
-          new McpError(ErrorCode.ServerError, `Elicitation does not exist in protocol ${session.protocolVersion}`, {
+          new McpError(ErrorCode.ServerError, `Elicitation does not exist in protocol ${peer.protocolVersion}`, {
             reason: 'client_capability_missing',
             capability: 'elicitation',
           }),

@@ -41,7 +41,7 @@ function request(keeper: IdempotencyKeeper, caller = 'alice'): RequestContext {
     principal: principal(caller),
     abort: (reason) => controller.abort(reason),
     message: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'create', arguments: {} } },
-    session,
+    peer: session,
     sink: { send: () => true },
     signal: controller.signal,
     options: resolveMcpOptions({ name: 'svc', version: '1.0.0' }),

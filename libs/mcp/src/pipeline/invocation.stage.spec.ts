@@ -1,6 +1,7 @@
 import { NotFoundException } from '@nestjs/common';
 import { resolveMcpOptions } from '../mcp-options.resolver';
 import { McpSession } from '../sessions/mcp-session';
+import { McpPeer } from '../context/mcp-peer';
 import { ResourceNotFoundError, TimeoutError, ToolExecutionError } from '../errors/mcp.error';
 import { ErrorCode } from '../wire/json-rpc';
 import { McpCallContext } from '../context/call-context.interface';
@@ -16,10 +17,10 @@ function request(modern?: {
   params?: Record<string, unknown>;
 }): RequestContext & { controller: AbortController } {
   const controller = new AbortController();
-  const session = modern
-    ? McpSession.forRequest('http', '2026-07-28', undefined, modern.capabilities, undefined, undefined)
+  const peer = modern
+    ? McpPeer.forRequest('http', '2026-07-28', undefined, modern.capabilities, undefined, undefined)
     : new McpSession('s1', 'http');
-  if (!modern) session.negotiate('2025-11-25', { name: 'c', version: '1' }, {});
+  if (!modern) peer.negotiate('2025-11-25', { name: 'c', version: '1' }, {});
   // The limiter's own behaviour has its suites; here it only runs the work.
   const limiter = { call: <T>(_c: unknown, _t: unknown, _o: unknown, work: () => Promise<T>) => work() };
   return {
@@ -28,7 +29,7 @@ function request(modern?: {
     principal: undefined,
     abort: (reason) => controller.abort(reason),
     message: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'x', arguments: {}, ...modern?.params } },
-    session,
+    peer,
     sink: { send: () => true },
     signal: controller.signal,
     options: resolveMcpOptions({ name: 'svc', version: '1.0.0' }),

@@ -65,7 +65,7 @@ export async function invoke(request: RequestContext, call: Invocation): Promise
   const entry =
     call.once && request.idempotency && !request.task && !call.becomesTask
       ? await request.idempotency.enter({
-          subject: callerSubject(request.principal, request.session.transport),
+          subject: callerSubject(request.principal, request.peer.transport),
           tool: call.target,
           timeoutMs: call.timeoutMs ?? request.options.limits.toolTimeoutMs,
           ...call.once,
@@ -100,11 +100,11 @@ function invokeProvider(call: Invocation, ctx: McpCallContext): unknown {
 /** One run of the provider method: context, limits, timeout, the mapping of what it threw. */
 async function invokeOnce(request: RequestContext, call: Invocation): Promise<InvocationOutcome> {
   const { task } = request;
-  const rounds = !task && request.session.era.modern ? await openRounds(request, call) : undefined;
+  const rounds = !task && request.peer.era.modern ? await openRounds(request, call) : undefined;
   // A call that may become a task: ctx.startTask() ends this run, the way an open question does.
-  const line = call.becomesTask && !task ? taskLine(request.session.era.modern) : undefined;
+  const line = call.becomesTask && !task ? taskLine(request.peer.era.modern) : undefined;
   const ctx = createCallContext(
-    request.session,
+    request.peer,
     request.principal,
     request.message,
     call.target,
@@ -115,7 +115,7 @@ async function invokeOnce(request: RequestContext, call: Invocation): Promise<In
   );
   let value: unknown;
   try {
-    value = await request.admission.call(request.session, call.target, call.rateLimit, () => {
+    value = await request.admission.call(request.peer, call.target, call.rateLimit, () => {
       // A provider that throws synchronously fails like one that rejects.
       let work: Promise<unknown> = Promise.resolve().then(() => invokeProvider(call, ctx));
       // A question left open ends the call: its answer comes with the client's retry.
@@ -171,7 +171,7 @@ async function openRounds(request: RequestContext, call: Invocation) {
       reason: 'type',
     });
   const binding: RequestStateBinding = {
-    principal: callerSubject(request.principal, request.session.transport),
+    principal: callerSubject(request.principal, request.peer.transport),
     method: request.message.method,
     target: call.target,
     arguments: params.arguments ?? null,

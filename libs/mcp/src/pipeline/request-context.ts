@@ -2,7 +2,7 @@ import { ResolvedMcpOptions } from '../options/mcp-module-options.interface';
 import { McpAdmission } from '../admission/mcp-admission.service';
 import { McpPrincipal } from '../auth/mcp-principal';
 import { JsonRpcRequest } from '../wire/json-rpc';
-import { McpSession } from '../sessions/mcp-session';
+import { McpPeer } from '../context/mcp-peer';
 import { MessageSink } from '../wire/message-sink';
 import { RequestStateCodec } from './request-state.codec';
 import { CallQuestions } from './input-rounds';
@@ -18,7 +18,8 @@ export interface RequestContext {
   abort(reason: unknown): void;
   /** The JSON-RPC request itself. */
   message: JsonRpcRequest;
-  session: McpSession;
+  /** The client of this request: its 2025 session, or the peer of one 2026-07-28 request. */
+  peer: McpPeer;
   /** Where this request's own messages go (progress, logs, server requests). */
   sink: MessageSink;
   signal: AbortSignal;

@@ -13,6 +13,7 @@ import {
   serialiseRawResult,
 } from '../wire/json-rpc';
 import { McpSession } from '../sessions/mcp-session';
+import { McpPeer } from '../context/mcp-peer';
 import { MessageSink } from '../wire/message-sink';
 import { BATCH_PARALLELISM, joinBatchAnswer, mapBounded } from './batch-answer';
 import { MethodResult } from './handlers/handler-context';
@@ -51,8 +52,9 @@ export interface ModernRequestContext {
 
 /**
  * The method router: one JSON-RPC message in, at most one serialised response out, for both eras. A 2025 message runs
- * in its session; a 2026-07-28 request carries its own context in `_meta` and is served statelessly. Transports do
- * framing only; everything with meaning happens here and in the invocation stage, identically for HTTP and stdio.
+ * in its session; a 2026-07-28 request carries its own context in `_meta` and is served statelessly, as a peer of its
+ * own (no session). Transports do framing only; everything with meaning happens here and in the invocation stage,
+ * identically for HTTP and stdio.
  */
 @Injectable()
 export class McpDispatcher {
@@ -112,8 +114,8 @@ export class McpDispatcher {
   }
 
   /**
-   * Handles one parsed JSON value of the 2026-07-28 era: its `_meta` (and headers) are checked, then it runs in a
-   * context of its own, through the same handlers and invocation stage as a 2025 session's.
+   * Handles one parsed JSON value of the 2026-07-28 era: its `_meta` (and headers) are checked, then it runs as a peer
+   * of its own ({@link McpPeer.forRequest}), through the same handlers and invocation stage as a 2025 session's.
    */
   async dispatchModern(value: unknown, from: ModernRequestContext): Promise<DispatchOutcome | undefined> {
     const msg = classifyMessage(value);
@@ -126,10 +128,10 @@ export class McpDispatcher {
     // No client notification or response has a meaning in this era over HTTP (cancellation is closing the stream).
     if (msg.kind !== 'request') return undefined;
     const request = msg.message;
-    let session: McpSession;
+    let peer: McpPeer;
     try {
       const meta = readModernMeta(request, from.headers);
-      session = McpSession.forRequest(
+      peer = McpPeer.forRequest(
         from.transport,
         meta.protocolVersion,
         meta.clientInfo,
@@ -141,7 +143,7 @@ export class McpDispatcher {
       return this.refusedEarly(request.id, toJsonRpcError(error, request.method), from);
     }
     const route = routeOf(this.modern, request.method);
-    if (!route) return this.runner.unknownMethod(request, session, from.rid, from.principal);
+    if (!route) return this.runner.unknownMethod(request, peer, from.rid, from.principal);
     const tool = request.method === 'tools/call' ? this.registry.tools.get(request.params?.name as string) : undefined;
     if (tool?.headerParams.length && from.headers) {
       try {
@@ -150,9 +152,9 @@ export class McpDispatcher {
         return this.refusedEarly(request.id, error as McpError, from);
       }
     }
-    from.closed?.addEventListener('abort', () => session.cancel(request.id), { once: true });
+    from.closed?.addEventListener('abort', () => peer.cancel(request.id), { once: true });
     const serialise = (id: JsonRpcId, result: MethodResult) => this.envelope.serialise(id, request.method, result);
-    return this.runner.serve(request, route, session, from.sink, serialise, from.rid, from.principal);
+    return this.runner.serve(request, route, peer, from.sink, serialise, from.rid, from.principal);
   }
 
   /**

@@ -1,7 +1,7 @@
 import { McpError } from '../errors/mcp.error';
 import { LOGGING_LEVELS, LoggingLevel } from '../wire/logging-level';
 import { ErrorCode } from '../wire/json-rpc';
-import { MethodHandler, MethodResult, HandlerContext } from './handlers/handler-context';
+import { MethodHandler, MethodResult, HandlerContext, sessionOf } from './handlers/handler-context';
 import { callTool, listTools } from './handlers/tools.handler';
 import { getPrompt, listPrompts } from './handlers/prompts.handler';
 import { listResources, listTemplates, readResource, subscribe, unsubscribe } from './handlers/resources.handler';
@@ -86,13 +86,14 @@ function discover({ registry, options }: HandlerContext): MethodResult {
   return discoverResult(serverCapabilities(registry, '2026-07-28'), options);
 }
 
-function setLevel({ params, session }: HandlerContext): MethodResult {
+function setLevel(request: HandlerContext): MethodResult {
+  const { params } = request;
   if (!(LOGGING_LEVELS as readonly string[]).includes(params.level as string)) {
     throw new McpError(ErrorCode.InvalidParams, 'Invalid params: level must be a syslog level', {
       field: 'level',
       reason: 'enum',
     });
   }
-  session.setLogLevel(params.level as LoggingLevel);
+  sessionOf(request).setLogLevel(params.level as LoggingLevel);
   return {};
 }

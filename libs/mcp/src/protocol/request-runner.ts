@@ -5,7 +5,7 @@ import { ResolvedMcpOptions } from '../options/mcp-module-options.interface';
 import { toJsonRpcError } from '../errors/error-mapper';
 import { McpRegistry } from '../registry/mcp.registry';
 import { ErrorCode, JsonRpcId, JsonRpcRequest } from '../wire/json-rpc';
-import { McpSession } from '../sessions/mcp-session';
+import { McpPeer } from '../context/mcp-peer';
 import { MessageSink } from '../wire/message-sink';
 import { JsonRpcRefusal, McpAdmission } from '../admission/mcp-admission.service';
 import { passes } from '../admission/request-kinds';
@@ -55,11 +55,11 @@ export class McpRequestRunner {
    */
   async unknownMethod(
     request: JsonRpcRequest,
-    session: McpSession,
+    peer: McpPeer,
     rid?: string,
     caller?: McpPrincipal,
   ): Promise<DispatchOutcome> {
-    const e = await this.admission.message(session.transport, caller ?? session.principal, UNKNOWN_METHOD);
+    const e = await this.admission.message(peer.transport, caller ?? peer.principal, UNKNOWN_METHOD);
     if (e) return failure(request.id, e.code, e.message, e.data, rid);
     return failure(request.id, ErrorCode.MethodNotFound, 'Method not found', undefined, rid);
   }
@@ -67,26 +67,26 @@ export class McpRequestRunner {
   async serve(
     request: JsonRpcRequest,
     route: MethodRoute,
-    session: McpSession,
+    peer: McpPeer,
     sink: MessageSink,
     serialise: ResultSerialiser,
     rid?: string,
     caller?: McpPrincipal,
   ): Promise<DispatchOutcome | undefined> {
     const { id, method } = request;
-    const observed = this.observer.begin(request, session, rid, caller);
+    const observed = this.observer.begin(request, peer, rid, caller);
     const refuse = (code: number, message: string, data?: unknown) => {
       this.observer.end(observed, errorClassOf(code), code);
       return failure(id, code, message, data, rid);
     };
-    const refusal = await this.refusal(request, route, session, caller);
+    const refusal = await this.refusal(request, route, peer, caller);
     if (refusal) return refuse(refusal.code, refusal.message, refusal.data);
-    const key = McpSession.inflightKey(id);
-    if (session.inflight.has(key))
+    const key = McpPeer.inflightKey(id);
+    if (peer.inflight.has(key))
       return refuse(ErrorCode.InvalidRequest, 'Invalid Request: id already in use by a running request');
     const call = { controller: new AbortController(), cancelled: false };
-    session.inflight.set(key, call);
-    const handlerContext = this.contextOf(request, session, sink, call.controller, rid, caller);
+    peer.inflight.set(key, call);
+    const handlerContext = this.contextOf(request, peer, sink, call.controller, rid, caller);
     try {
       // The request's span is active while it runs: the pipeline, the handler and its own calls nest under it. A span
       // taken over from the HTTP request (not owned) is active already.
@@ -109,12 +109,12 @@ export class McpRequestRunner {
       const e = toJsonRpcError(error, method);
       // -32002 belongs to the 2025 revisions (corporate v2.0 §13.2, docs/compliance.md#s13): a 2026-07-28 client gets
       // -32602 for it.
-      if (session.era.modern && e.code === ErrorCode.ResourceNotFound) e.code = ErrorCode.InvalidParams;
+      if (peer.era.modern && e.code === ErrorCode.ResourceNotFound) e.code = ErrorCode.InvalidParams;
       const outcome = refuse(e.code, e.message, e.data);
       if (error instanceof InsufficientScopeError) outcome.scopeDenied = error.requiredScopes;
       return outcome;
     } finally {
-      session.inflight.delete(key);
+      peer.inflight.delete(key);
     }
   }
 
@@ -126,7 +126,7 @@ export class McpRequestRunner {
   private async refusal(
     request: JsonRpcRequest,
     route: MethodRoute,
-    session: McpSession,
+    peer: McpPeer,
     caller: McpPrincipal | undefined,
   ): Promise<JsonRpcRefusal | undefined> {
     const { method } = request;
@@ -136,7 +136,7 @@ export class McpRequestRunner {
         message: 'Unavailable: the server is shutting down; retry on another instance',
         data: { reason: 'shutting_down', retryAfter: 1 },
       };
-    const over = await this.admission.message(session.transport, caller ?? session.principal, method);
+    const over = await this.admission.message(peer.transport, caller ?? peer.principal, method);
     if (over) return over;
     const tokenProblem = progressTokenProblem(request.params);
     if (tokenProblem)
@@ -154,7 +154,7 @@ export class McpRequestRunner {
   /** What the handler and the invocation stage get of this request. */
   private contextOf(
     request: JsonRpcRequest,
-    session: McpSession,
+    peer: McpPeer,
     sink: MessageSink,
     controller: AbortController,
     rid: string | undefined,
@@ -167,7 +167,7 @@ export class McpRequestRunner {
       abort: (reason: unknown) => controller.abort(reason),
       message: request,
       params: request.params ?? {},
-      session,
+      peer,
       sink,
       signal: controller.signal,
       registry: this.registry,

@@ -1,5 +1,5 @@
 import { resolveMcpOptions } from '../mcp-options.resolver';
-import { McpSession } from '../sessions/mcp-session';
+import { McpPeer } from '../context/mcp-peer';
 import { InMemoryTaskStore } from '../stores/in-memory-task.store';
 import { InMemoryMessageBus } from '../stores/in-memory-message.bus';
 import { RequestContext } from '../pipeline/request-context';
@@ -56,14 +56,14 @@ function setup(queue: Partial<McpTaskQueue> = {}) {
 }
 
 function scopeOf(subject: string): RequestContext {
-  const session = McpSession.forRequest('http', '2026-07-28', undefined, {}, undefined, undefined);
+  const peer = McpPeer.forRequest('http', '2026-07-28', undefined, {}, undefined, undefined);
   const passThrough = { call: <T>(_c: unknown, _t: unknown, _r: unknown, work: () => Promise<T>) => work() };
   return {
     requestId: 'r',
     principal: { subject, scopes: new Set(), claims: { sub: subject } },
     abort: () => undefined,
     message: { jsonrpc: '2.0', id: 1, method: 'tools/call' },
-    session,
+    peer,
     sink: { send: () => true },
     signal: new AbortController().signal,
     options,

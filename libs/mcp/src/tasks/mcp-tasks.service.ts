@@ -6,6 +6,7 @@ import { ResolvedMcpOptions } from '../options/mcp-module-options.interface';
 import { McpError, InvalidParamsError } from '../errors/mcp.error';
 import { ErrorCode } from '../wire/json-rpc';
 import { RequestContext } from '../pipeline/request-context';
+import { McpSession } from '../sessions/mcp-session';
 import { ToolEntry } from '../registry/registry-entries';
 import {
   MCP_TASK_STORE,
@@ -56,7 +57,7 @@ export class McpTasks {
     requestedTtlMs?: number,
   ): Promise<McpTaskRecord> {
     if (answers === undefined)
-      return request.admission.call(request.session, tool.name, tool.rateLimit, () =>
+      return request.admission.call(request.peer, tool.name, tool.rateLimit, () =>
         this.create(request, tool, args, {}, requestedTtlMs),
       );
     const t = this.options.tasks;
@@ -74,7 +75,9 @@ export class McpTasks {
     );
     if (refused) throw capReached(refused, t);
     await this.enqueue(record);
-    if (request.session.era.tasksUtility) this.followers.tellSession(record, request.session);
+    // A 2025-11-25 session hears of its task on its standalone stream; a 2026-07-28 peer has none (it listens).
+    if (request.peer instanceof McpSession && request.peer.era.tasksUtility)
+      this.followers.tellSession(record, request.peer);
     this.observer.taskCreated(tool.name);
     return record;
   }
@@ -198,7 +201,7 @@ export class McpTasks {
   ): Promise<McpTaskRecord | undefined> {
     const first = await this.find(request, id);
     if (until(first)) return first;
-    const release = await this.admission.stream(request.session.transport, request.principal);
+    const release = await this.admission.stream(request.peer.transport, request.principal);
     try {
       return await new Promise<McpTaskRecord | undefined>((resolve, reject) => {
         const finish = (error: unknown, task?: McpTaskRecord) => {

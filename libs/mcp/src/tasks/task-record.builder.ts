@@ -8,7 +8,7 @@ import { newTaskId } from './tasks.constants';
 
 /** Who a task belongs to: the caller's subject as its budgets count it (an address for anonymous callers). @internal */
 export const taskOwnerOf = (request: RequestContext): string =>
-  callerSubject(request.principal, request.session.transport);
+  callerSubject(request.principal, request.peer.transport);
 
 /**
  * The record of a new task for a call of `tool`: its owner, the caller it runs as (the trace it continues), its life
@@ -47,16 +47,16 @@ export function newTaskRecord(
   };
 }
 
-/** The caller a task's run acts as: its session's era and capabilities, its token's claims, its trace. */
+/** The caller a task's run acts as: its peer's era and capabilities, its token's claims, its trace. */
 function callerOf(request: RequestContext): McpTaskRecord['caller'] {
-  const { session, principal } = request;
+  const { peer, principal } = request;
   const carrier: Record<string, string> = {};
   propagation.inject(context.active(), carrier);
   return {
-    protocolVersion: session.protocolVersion,
-    transport: session.transport,
-    clientCapabilities: session.clientCapabilities,
-    ...(session.clientInfo ? { clientInfo: session.clientInfo } : {}),
+    protocolVersion: peer.protocolVersion,
+    transport: peer.transport,
+    clientCapabilities: peer.clientCapabilities,
+    ...(peer.clientInfo ? { clientInfo: peer.clientInfo } : {}),
     ...(principal && !principal.anonymous
       ? {
           principal: {
@@ -67,7 +67,7 @@ function callerOf(request: RequestContext): McpTaskRecord['caller'] {
           },
         }
       : {}),
-    ...(session.sessionId ? { sessionId: session.sessionId } : {}),
+    ...(peer.sessionId ? { sessionId: peer.sessionId } : {}),
     ...(request.requestId ? { requestId: request.requestId } : {}),
     ...(carrier.traceparent ? { traceparent: carrier.traceparent } : {}),
   };

@@ -2,7 +2,7 @@ import { McpError } from '../errors/mcp.error';
 import { toJsonRpcError } from '../errors/error-mapper';
 import { ErrorCode } from '../wire/json-rpc';
 import { ToolEntry } from '../registry/registry-entries';
-import { McpSession } from '../sessions/mcp-session';
+import { McpPeer } from '../context/mcp-peer';
 import { invoke } from '../pipeline/invocation.stage';
 import { RequestContext } from '../pipeline/request-context';
 import { RequestStateCodec } from '../pipeline/request-state.codec';
@@ -42,11 +42,11 @@ export async function invokeTaskTool(
   const version = task.caller.protocolVersion as ProtocolVersion;
   const principal = principalOf(task);
   const { transport, clientInfo, clientCapabilities } = task.caller;
-  const session = McpSession.forRequest(transport, version, clientInfo, clientCapabilities, undefined, principal);
+  const peer = McpPeer.forRequest(transport, version, clientInfo, clientCapabilities, undefined, principal);
   try {
     const prepared = await prepareToolArguments(tool, task.arguments);
     if ('violations' in prepared) return finished(toolErrorResult(`Invalid arguments for tool ${tool.name}`), version);
-    const outcome = await invoke(taskScope(deps, task, tool, controller, session), {
+    const outcome = await invoke(taskScope(deps, task, tool, controller, peer), {
       kind: 'tool',
       target: tool.name,
       timeoutMs: Math.max(1, task.deadline - Date.now()),
@@ -64,18 +64,18 @@ export async function invokeTaskTool(
   }
 }
 
-/** The request a task's run stands in: the caller's session and principal, the task's own sink and questions. */
+/** The request a task's run stands in: the caller as a peer and its principal, the task's own sink and questions. */
 function taskScope(
   { options, store, events, watch, states }: TaskToolDeps,
   task: McpTaskRecord,
   tool: ToolEntry,
   controller: AbortController,
-  session: McpSession,
+  peer: McpPeer,
 ): RequestContext {
   const inputTimeoutMs = Math.max(1, Math.min(options.tasks.inputTimeoutMs, task.deadline - Date.now()));
   return {
     requestId: task.caller.requestId,
-    principal: session.principal,
+    principal: peer.principal,
     abort: (reason) => controller.abort(reason),
     // A progress token of its own: the run's progress becomes the task's status message.
     message: {
@@ -84,7 +84,7 @@ function taskScope(
       method: 'tools/call',
       params: { name: tool.name, arguments: task.arguments, _meta: { progressToken: task.id } },
     },
-    session,
+    peer,
     sink: taskStatusSink(store, events, task.id),
     signal: controller.signal,
     options,

@@ -1,6 +1,9 @@
 import { McpRegistry } from '../../registry/mcp.registry';
 import { RequestContext } from '../../pipeline/request-context';
 import { McpTasks } from '../../tasks/mcp-tasks.service';
+import { McpSession } from '../../sessions/mcp-session';
+import { McpError } from '../../errors/mcp.error';
+import { ErrorCode } from '../../wire/json-rpc';
 
 /** What a method handler gets for one request: its RequestContext, the params, the registry and the tasks. @internal */
 export interface HandlerContext extends RequestContext {
@@ -13,3 +16,14 @@ export interface HandlerContext extends RequestContext {
 /** A handler answers with a result object or a result already serialised to JSON text. @internal */
 export type MethodResult = Record<string, unknown> | { raw: string };
 export type MethodHandler = (request: HandlerContext) => Promise<MethodResult> | MethodResult;
+
+/**
+ * The 2025 session a request runs in, for the methods only a session has (`logging/setLevel`,
+ * `resources/(un)subscribe`). They are routed from the session-era table alone, so the peer of a 2026-07-28 request
+ * never reaches them; were it to, it would get `-32601` like any method its era lacks.
+ * @internal
+ */
+export function sessionOf(request: HandlerContext): McpSession {
+  if (request.peer instanceof McpSession) return request.peer;
+  throw new McpError(ErrorCode.MethodNotFound, 'Method not found');
+}

@@ -4,8 +4,8 @@ import { projectContent } from '../../wire/era-projection';
 import { MethodResult, HandlerContext } from './handler-context';
 
 /** `prompts/list`. @internal */
-export const listPrompts = ({ registry, params, session, principal }: HandlerContext): MethodResult => ({
-  raw: registry.page('prompts', session.protocolVersion, params.cursor, principal),
+export const listPrompts = ({ registry, params, peer, principal }: HandlerContext): MethodResult => ({
+  raw: registry.page('prompts', peer.protocolVersion, params.cursor, principal),
 });
 
 /** `prompts/get`: name and string arguments checked, required ones present. @internal */
@@ -39,7 +39,7 @@ export async function getPrompt(request: HandlerContext): Promise<MethodResult> 
   if ('inputRequired' in outcome) return outcome.inputRequired;
   if ('failure' in outcome) throw new InvalidParamsError(outcome.failure);
   const result = normalisePrompt(outcome.value, prompt.definition.description as string);
-  const version = request.session.protocolVersion;
+  const version = request.peer.protocolVersion;
   const messages = (result.messages as { content?: unknown }[]).map((m) => ({
     ...m,
     content: projectContent(m.content, version),

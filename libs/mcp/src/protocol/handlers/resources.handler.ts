@@ -3,15 +3,15 @@ import { ErrorCode } from '../../wire/json-rpc';
 import { McpHandler } from '../../registry/registry-entries';
 import { invoke } from '../../pipeline/invocation.stage';
 import { assertScopes } from '../../auth/scopes';
-import { MethodResult, HandlerContext } from './handler-context';
+import { MethodResult, HandlerContext, sessionOf } from './handler-context';
 
 /** `resources/list`. @internal */
-export const listResources = ({ registry, params, session, principal }: HandlerContext): MethodResult => ({
-  raw: registry.page('resources', session.protocolVersion, params.cursor, principal),
+export const listResources = ({ registry, params, peer, principal }: HandlerContext): MethodResult => ({
+  raw: registry.page('resources', peer.protocolVersion, params.cursor, principal),
 });
 /** `resources/templates/list`. @internal */
-export const listTemplates = ({ registry, params, session, principal }: HandlerContext): MethodResult => ({
-  raw: registry.page('resourceTemplates', session.protocolVersion, params.cursor, principal),
+export const listTemplates = ({ registry, params, peer, principal }: HandlerContext): MethodResult => ({
+  raw: registry.page('resourceTemplates', peer.protocolVersion, params.cursor, principal),
 });
 
 const uriOf = (params: Record<string, unknown>): string => {
@@ -66,7 +66,7 @@ export async function readResource(request: HandlerContext): Promise<MethodResul
  * `-32002` to the 2025 revisions that defined it (corporate v2.0 Annex D).
  */
 function notFound(request: HandlerContext, uri: string): Error {
-  if (!request.session.era.modern) return new ResourceNotFoundError();
+  if (!request.peer.era.modern) return new ResourceNotFoundError();
   return new McpError(ErrorCode.InvalidParams, 'Resource not found', { uri, reason: 'not_found' });
 }
 
@@ -88,7 +88,8 @@ const MAX_SUBSCRIPTIONS = 1_000;
 
 export function subscribe(request: HandlerContext): MethodResult {
   const uri = uriOf(request.params);
-  const { registry, session } = request;
+  const { registry } = request;
+  const session = sessionOf(request);
   const entry = registry.resources.get(uri) ?? [...registry.templates.values()].find((t) => t.match(uri) !== null);
   if (!entry) throw notFound(request, uri);
   assertScopes(request.principal, entry.requiredScopes);
@@ -102,6 +103,6 @@ export function subscribe(request: HandlerContext): MethodResult {
   return {};
 }
 export function unsubscribe(request: HandlerContext): MethodResult {
-  request.session.unsubscribe(uriOf(request.params));
+  sessionOf(request).unsubscribe(uriOf(request.params));
   return {};
 }

@@ -34,7 +34,7 @@ export function listenHandler(
   return async (request: HandlerContext): Promise<MethodResult> => {
     const { ack, lists, uris, taskIds } = listenFilterOf(request, capabilities);
     // Capped per caller and per replica (a stream holds memory for as long as it is open).
-    const release = await admission.stream(request.session.transport, request.principal);
+    const release = await admission.stream(request.peer.transport, request.principal);
 
     const id = request.message.id;
     const tag = (m: JsonRpcNotification): JsonRpcNotification => ({
@@ -110,7 +110,7 @@ function listenFilterOf(request: HandlerContext, capabilities: () => Record<stri
 /** Tasks a listen stream asks to follow: only with the tasks extension declared (`-32021` otherwise). */
 function requestedTasks(request: HandlerContext, requested: unknown): string[] | undefined {
   if (requested === undefined) return undefined;
-  if (!declaresTasksExtension(request.session.clientCapabilities)) throw tasksExtensionRequired('task notifications');
+  if (!declaresTasksExtension(request.peer.clientCapabilities)) throw tasksExtensionRequired('task notifications');
   if (!Array.isArray(requested) || requested.length > MAX_TASKS || requested.some((t) => typeof t !== 'string'))
     throw new InvalidParamsError(`Invalid params: taskIds must be at most ${MAX_TASKS} task id strings`, {
       field: 'notifications.taskIds',

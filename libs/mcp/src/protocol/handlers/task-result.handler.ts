@@ -24,7 +24,7 @@ export async function taskResult(request: HandlerContext): Promise<MethodResult>
         ...question.params,
         _meta: { ...(question.params._meta as object | undefined), [RELATED_TASK_META]: { taskId: task.id } },
       };
-      request.session
+      request.peer
         .request(request.sink, question.method, params, request.options.clientRequestTimeoutMs, request.signal)
         .then((answer) => request.tasks.answer(request, task.id, { [key]: answer }))
         .catch(() => asking.delete(key)); // not answered here: asked again on the next change, or by tasks/update

@@ -37,7 +37,7 @@ export async function cancelTask(request: HandlerContext): Promise<MethodResult>
 }
 
 function requireExtension(request: HandlerContext): void {
-  if (!declaresTasksExtension(request.session.clientCapabilities)) throw tasksExtensionRequired(request.message.method);
+  if (!declaresTasksExtension(request.peer.clientCapabilities)) throw tasksExtensionRequired(request.message.method);
 }
 
 /**
@@ -71,5 +71,5 @@ export async function cancelSessionEraTask(request: HandlerContext): Promise<Met
 
 /** @internal */
 export function requireUtility(request: HandlerContext): void {
-  if (!request.session.era.tasksUtility) throw new McpError(ErrorCode.MethodNotFound, 'Method not found');
+  if (!request.peer.era.tasksUtility) throw new McpError(ErrorCode.MethodNotFound, 'Method not found');
 }

@@ -12,8 +12,8 @@ import { MethodResult, HandlerContext } from './handler-context';
 import { INVALID_ARGUMENTS } from '../../observability/call-outcome';
 
 /** `tools/list`: a page serialised at boot. @internal */
-export const listTools = ({ registry, params, session, principal }: HandlerContext): MethodResult => ({
-  raw: registry.page('tools', session.protocolVersion, params.cursor, principal),
+export const listTools = ({ registry, params, peer, principal }: HandlerContext): MethodResult => ({
+  raw: registry.page('tools', peer.protocolVersion, params.cursor, principal),
 });
 
 /**
@@ -59,7 +59,7 @@ export async function callTool(request: HandlerContext): Promise<MethodResult> {
   });
   if ('inputRequired' in outcome) return outcome.inputRequired;
   if ('startTask' in outcome) return createTask(request, tool, args as Record<string, unknown>, outcome.startTask);
-  return toolCallResult(outcome, tool, request.options.limits.maxResultBytes, request.session.protocolVersion);
+  return toolCallResult(outcome, tool, request.options.limits.maxResultBytes, request.peer.protocolVersion);
 }
 
 /**
@@ -70,7 +70,7 @@ export async function callTool(request: HandlerContext): Promise<MethodResult> {
  */
 function runsAsTask(request: HandlerContext, tool: ToolEntry): boolean {
   const support = tool.task?.support;
-  const { era, clientCapabilities } = request.session;
+  const { era, clientCapabilities } = request.peer;
   if (era.modern) {
     if (declaresTasksExtension(clientCapabilities)) return support !== undefined;
     if (support === 'required') throw tasksExtensionRequired(`tool ${tool.name} (it runs only as a task)`);
@@ -103,9 +103,9 @@ async function createTask(
 ): Promise<MethodResult> {
   const ttl = (request.params.task as { ttl?: unknown } | undefined)?.ttl;
   const requestedTtl =
-    !request.session.era.modern && Number.isInteger(ttl) && (ttl as number) > 0 ? (ttl as number) : undefined;
+    !request.peer.era.modern && Number.isInteger(ttl) && (ttl as number) > 0 ? (ttl as number) : undefined;
   const record = await request.tasks.create(request, tool, args, answers, requestedTtl);
-  return request.session.era.modern
+  return request.peer.era.modern
     ? { resultType: 'task', ...modernTask(record, false) }
     : { task: sessionEraTask(record) };
 }

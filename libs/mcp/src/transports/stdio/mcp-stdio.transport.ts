@@ -9,6 +9,7 @@ import { ErrorCode, JsonRpcId, JsonRpcMessage, errorResponse, isJsonRpcId } from
 import { hasModernMeta } from '../../wire/meta-keys';
 import { McpDispatcher } from '../../protocol/mcp.dispatcher';
 import { McpSession } from '../../sessions/mcp-session';
+import { McpPeer } from '../../context/mcp-peer';
 import { McpSessionManager } from '../../sessions/mcp-session.manager';
 import { LineSplitter } from './line-splitter';
 
@@ -95,7 +96,7 @@ export class McpStdioTransport {
     write: (l: string) => unknown,
   ): Promise<void> {
     const cancel = new AbortController();
-    const key = isJsonRpcId(value.id) ? McpSession.inflightKey(value.id) : undefined;
+    const key = isJsonRpcId(value.id) ? McpPeer.inflightKey(value.id) : undefined;
     if (key) this.modernInflight.set(key, cancel);
     try {
       const own = { send: (m: JsonRpcMessage) => !cancel.signal.aborted && sink.send(m) };
@@ -116,7 +117,7 @@ export class McpStdioTransport {
     const n = value as { method?: unknown; id?: unknown; params?: { requestId?: unknown } } | null;
     if (n?.method !== 'notifications/cancelled' || n.id !== undefined || !isJsonRpcId(n.params?.requestId))
       return false;
-    const call = this.modernInflight.get(McpSession.inflightKey(n.params.requestId));
+    const call = this.modernInflight.get(McpPeer.inflightKey(n.params.requestId));
     call?.abort();
     return call !== undefined;
   }

@@ -1,0 +1,113 @@
+import { ErrorCode, JsonRpcMessage } from '../wire/json-rpc';
+import { MessageSink } from '../wire/message-sink';
+import { McpPeer } from './mcp-peer';
+
+/** A sink that keeps what it was sent. */
+function recording(): MessageSink & { sent: Record<string, unknown>[] } {
+  const sent: Record<string, unknown>[] = [];
+  return { sent, send: (m: JsonRpcMessage) => (sent.push(m as unknown as Record<string, unknown>), true) };
+}
+
+const peerOf = (logLevel?: 'debug' | 'warning') =>
+  McpPeer.forRequest('http', '2026-07-28', { name: 'c', version: '1' }, { sampling: {} }, logLevel, undefined);
+
+describe('McpPeer', () => {
+  afterEach(() => jest.useRealTimers());
+
+  it('is what the request declared, and has no session id', () => {
+    const peer = peerOf('debug');
+    expect(peer.protocolVersion).toBe('2026-07-28');
+    expect(peer.era.modern).toBe(true);
+    expect(peer.clientInfo).toEqual({ name: 'c', version: '1' });
+    expect(peer.clientCapabilities).toEqual({ sampling: {} });
+    expect(peer.sessionId).toBeUndefined();
+    expect(new McpPeer('stdio').sessionId).toBeUndefined();
+  });
+
+  it('gets the answer to a server request the client answered', async () => {
+    const peer = peerOf();
+    const sink = recording();
+    const answer = peer.request(sink, 'sampling/createMessage', { messages: [] }, 1_000);
+    const [sent] = sink.sent;
+    expect(sent).toMatchObject({ jsonrpc: '2.0', method: 'sampling/createMessage', params: { messages: [] } });
+    expect(peer.resolveResponse({ jsonrpc: '2.0', id: sent.id as string, result: { content: 'hi' } })).toBe(true);
+    await expect(answer).resolves.toEqual({ content: 'hi' });
+    // Answered once: the same id again is unknown.
+    expect(peer.resolveResponse({ jsonrpc: '2.0', id: sent.id as string, result: {} })).toBe(false);
+  });
+
+  it('fails a server request the client answered with an error, keeping its code in data', async () => {
+    const peer = peerOf();
+    const sink = recording();
+    const answer = peer.request(sink, 'roots/list', {}, 1_000);
+    peer.resolveResponse({ jsonrpc: '2.0', id: sink.sent[0].id as string, error: { code: -1, message: 'no' } });
+    await expect(answer).rejects.toMatchObject({ code: ErrorCode.ServerError, data: { clientCode: -1 } });
+  });
+
+  it('times a server request out and tells the client it is cancelled', async () => {
+    jest.useFakeTimers();
+    const peer = peerOf();
+    const sink = recording();
+    const answer = peer.request(sink, 'roots/list', {}, 50);
+    const id = sink.sent[0].id;
+    jest.advanceTimersByTime(50);
+    await expect(answer).rejects.toMatchObject({ code: ErrorCode.Timeout });
+    expect(sink.sent[1]).toEqual({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: id, reason: 'Timed out' },
+    });
+    expect(peer.resolveResponse({ jsonrpc: '2.0', id: id as string, result: {} })).toBe(false);
+  });
+
+  it('drops a server request when its call is aborted, and refuses one for a call aborted already', async () => {
+    const peer = peerOf();
+    const sink = recording();
+    const controller = new AbortController();
+    const answer = peer.request(sink, 'elicitation/create', {}, 1_000, controller.signal);
+    controller.abort();
+    await expect(answer).rejects.toThrow('Call cancelled');
+    expect(sink.sent[1]).toMatchObject({ method: 'notifications/cancelled', params: { reason: 'Call cancelled' } });
+    await expect(peer.request(sink, 'roots/list', {}, 1_000, controller.signal)).rejects.toThrow('Call cancelled');
+    expect(sink.sent).toHaveLength(2);
+  });
+
+  it('fails a server request at once when no stream can carry it', async () => {
+    const peer = peerOf();
+    await expect(peer.request({ send: () => false }, 'roots/list', {}, 1_000)).rejects.toThrow('No open stream');
+  });
+
+  it('cancels a call in flight by its id, and only one that runs here', () => {
+    const peer = peerOf();
+    const call = { controller: new AbortController(), cancelled: false };
+    peer.inflight.set(McpPeer.inflightKey(7), call);
+    expect(peer.cancel('7')).toBe(false); // a string id is another call than the number
+    expect(peer.cancel(7)).toBe(true);
+    expect(call.cancelled).toBe(true);
+    expect(call.controller.signal.aborted).toBe(true);
+  });
+
+  it('fails pending server requests and aborts calls when closed', async () => {
+    const peer = peerOf();
+    const call = { controller: new AbortController(), cancelled: false };
+    peer.inflight.set(McpPeer.inflightKey('a'), call);
+    const answer = peer.request(recording(), 'roots/list', {}, 1_000);
+    peer.close();
+    await expect(answer).rejects.toMatchObject({ code: ErrorCode.ServerError });
+    expect(call.controller.signal.aborted).toBe(true);
+    await expect(peer.request(recording(), 'roots/list', {}, 1_000)).rejects.toMatchObject({
+      code: ErrorCode.ServerError,
+    });
+  });
+
+  it('wants log messages at or above the level it declared, and none when it declared no level', () => {
+    const peer = peerOf('warning');
+    expect(peer.silent).toBe(false);
+    expect(peer.wantsLog('error')).toBe(true);
+    expect(peer.wantsLog('warning')).toBe(true);
+    expect(peer.wantsLog('info')).toBe(false);
+    const silent = peerOf();
+    expect(silent.silent).toBe(true);
+    expect(silent.wantsLog('emergency')).toBe(false);
+  });
+});
