@@ -1,7 +1,10 @@
-import Redis, { Cluster, RedisOptions } from 'ioredis';
+import type { Cluster, Redis, RedisOptions } from 'ioredis';
 
 /** A standalone or Sentinel-managed connection, or a Cluster: the Redis stores use what the three have in common. */
 export type RedisClient = Redis | Cluster;
+
+/** Whether `client` is a Cluster (ioredis types `isCluster` as a plain boolean on both classes). */
+export const isCluster = (client: RedisClient): client is Cluster => client.isCluster;
 
 /** Where the Redis stores connect (`redis` options resolved from the environment). */
 export interface RedisTarget {
@@ -40,7 +43,9 @@ const address = (hostPort: string): { host: string; port: number } => {
  * `sentinelName` as the sentinels report it (failover followed); with `clusterNodes`, a Cluster. In the last two
  * the URL gives the credentials, database and TLS (`rediss://`) of the data nodes.
  */
-export function createRedisClient(target: RedisTarget): RedisClient {
+export async function createRedisClient(target: RedisTarget): Promise<RedisClient> {
+  // Loaded here, not at the top: a server on the in-memory stores never loads ioredis (a shorter boot).
+  const { Redis, Cluster } = await import('ioredis');
   if (!target.sentinels.length && !target.clusterNodes.length)
     return new Redis(target.url, { ...FAIL_FAST, ...PIPELINED });
   const url = new URL(target.url);
@@ -74,7 +79,7 @@ export function createRedisClient(target: RedisTarget): RedisClient {
 export function createSubscriber(client: RedisClient): RedisClient {
   // Pipelining is for commands; a subscribed connection sends (un)subscriptions only.
   const patient = { maxRetriesPerRequest: null, commandTimeout: undefined, enableAutoPipelining: false };
-  if (client instanceof Cluster) {
+  if (isCluster(client)) {
     // One subscriber per master: the bus subscribes with SSUBSCRIBE on a Cluster (see RedisMessageBus).
     return client.duplicate(undefined, {
       redisOptions: { ...client.options.redisOptions, ...patient },

@@ -89,7 +89,7 @@ describe('RedisLimitStore (real Redis)', () => {
 
   it('counts slots exactly when many takes leave in one write (the pipelined client the module creates)', async () => {
     const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-    const client = createRedisClient({ url, sentinels: [], sentinelName: '', clusterNodes: [] });
+    const client = await createRedisClient({ url, sentinels: [], sentinelName: '', clusterNodes: [] });
     try {
       expect((client as Redis).options.enableAutoPipelining).toBe(true);
       const store = new RedisLimitStore(client, prefix);

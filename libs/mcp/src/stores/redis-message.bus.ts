@@ -1,6 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { Cluster } from 'ioredis';
-import { RedisClient, createSubscriber } from './redis-client.factory';
+import { RedisClient, createSubscriber, isCluster } from './redis-client.factory';
 import { closeRedisClient } from './redis-close';
 import { McpMessageBus } from './message.bus';
 
@@ -25,7 +24,7 @@ export class RedisMessageBus implements McpMessageBus {
     private readonly redis: RedisClient,
     private readonly prefix = 'mcp:',
   ) {
-    this.sharded = redis instanceof Cluster;
+    this.sharded = isCluster(redis);
     this.subscriber = createSubscriber(redis);
     this.subscriber.on('error', () => undefined); // the shared connection logs outages
     this.subscriber.on(this.sharded ? 'smessage' : 'message', (channel: string, raw: string) => {

@@ -1,5 +1,4 @@
-import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
-import { MCP_MODULE_OPTIONS } from '../mcp.constants';
+import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { ResolvedMcpOptions } from '../options/mcp-module-options.interface';
 import { RedisClient, createRedisClient } from './redis-client.factory';
 import { closeRedisClient } from './redis-close';
@@ -13,10 +12,12 @@ import { closeRedisClient } from './redis-close';
 @Injectable()
 export class RedisConnection implements OnApplicationShutdown {
   private readonly logger = new Logger('McpRedis');
-  readonly client: RedisClient;
+  /** Connects as `options.redis` says (ioredis is loaded only then: see createRedisClient). */
+  static async open(options: ResolvedMcpOptions): Promise<RedisConnection> {
+    return new RedisConnection(await createRedisClient(options.redis));
+  }
 
-  constructor(@Inject(MCP_MODULE_OPTIONS) options: ResolvedMcpOptions) {
-    this.client = createRedisClient(options.redis);
+  private constructor(readonly client: RedisClient) {
     let down = false;
     this.client.on('error', (e: Error) => {
       if (!down) this.logger.error(`Redis unreachable: ${e.message}`);

@@ -33,7 +33,7 @@ export const STORE_PROVIDERS: Provider[] = [
   {
     provide: RedisConnection,
     inject: [MCP_MODULE_OPTIONS],
-    useFactory: (o: ResolvedMcpOptions) => (o.store === 'redis' ? new RedisConnection(o) : undefined),
+    useFactory: (o: ResolvedMcpOptions) => (o.store === 'redis' ? RedisConnection.open(o) : undefined),
   },
   {
     provide: MCP_SESSION_STORE,

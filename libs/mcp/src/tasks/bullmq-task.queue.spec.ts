@@ -16,7 +16,7 @@ describe('BullmqTaskQueue', () => {
   });
 
   it('answers ping before it has queued or run anything (a request-only replica is ready at once)', async () => {
-    const queue = new BullmqTaskQueue(redis, prefix, { lockMs: 1_000 });
+    const queue = await BullmqTaskQueue.open(redis, prefix, { lockMs: 1_000 });
     try {
       await expect(queue.ping()).resolves.toBeUndefined();
     } finally {
@@ -25,7 +25,7 @@ describe('BullmqTaskQueue', () => {
   });
 
   it('queues a task once even when asked twice, and a worker runs it with its attempt number', async () => {
-    const queue = new BullmqTaskQueue(redis, prefix, { lockMs: 1_000 });
+    const queue = await BullmqTaskQueue.open(redis, prefix, { lockMs: 1_000 });
     const runs: [string, number][] = [];
     let ran!: () => void;
     const done = new Promise<void>((resolve) => (ran = resolve));

@@ -1,7 +1,6 @@
 import { Logger } from '@nestjs/common';
-import { DelayedError, Job, Queue, Worker } from 'bullmq';
-import { Cluster } from 'ioredis';
-import type { RedisClient } from '../stores/redis-client.factory';
+import type { Job, Queue, Worker } from 'bullmq';
+import { RedisClient, isCluster } from '../stores/redis-client.factory';
 import { closeRedisClient } from '../stores/redis-close';
 import { McpTaskQueue, McpTaskQueueEvents, McpTaskRun } from './task.queue';
 
@@ -36,7 +35,16 @@ export class BullmqTaskQueue implements McpTaskQueue {
   private readonly prefix: string;
   private readonly connections: RedisClient[] = [];
 
-  constructor(
+  /**
+   * The queue on `redis`. BullMQ is loaded here, not at the top of the file: a server on the in-memory stores never
+   * loads it (a shorter boot).
+   */
+  static async open(redis: RedisClient, keyPrefix: string, timing: BullmqTaskQueueTiming): Promise<BullmqTaskQueue> {
+    return new BullmqTaskQueue(await import('bullmq'), redis, keyPrefix, timing);
+  }
+
+  private constructor(
+    private readonly bullmq: typeof import('bullmq'),
     private readonly redis: RedisClient,
     keyPrefix: string,
     private readonly timing: BullmqTaskQueueTiming,
@@ -47,7 +55,11 @@ export class BullmqTaskQueue implements McpTaskQueue {
   /** Created on first use: an app without task tools opens no queue connection at all. */
   private get queue(): Queue {
     if (!this.queueOf) {
-      this.queueOf = new Queue(QUEUE, { connection: this.patient(), prefix: this.prefix, skipWaitingForReady: true });
+      this.queueOf = new this.bullmq.Queue(QUEUE, {
+        connection: this.patient(),
+        prefix: this.prefix,
+        skipWaitingForReady: true,
+      });
       this.queueOf.on('error', () => undefined); // the shared connection logs outages
     }
     return this.queueOf;
@@ -75,9 +87,9 @@ export class BullmqTaskQueue implements McpTaskQueue {
       if (!outcome) return;
       // Back to the queue for a moment, the BullMQ way: delayed, then the processor says so.
       await job.moveToDelayed(Date.now() + outcome.laterMs, token);
-      throw new DelayedError();
+      throw new this.bullmq.DelayedError();
     };
-    const worker = new Worker(QUEUE, processor, {
+    const worker = new this.bullmq.Worker(QUEUE, processor, {
       connection: this.patient(),
       prefix: this.prefix,
       concurrency,
@@ -133,10 +145,9 @@ export class BullmqTaskQueue implements McpTaskQueue {
   private patient(): RedisClient {
     const options = { maxRetriesPerRequest: null, commandTimeout: undefined, enableAutoPipelining: false };
     const redis = this.redis;
-    const copy =
-      redis instanceof Cluster
-        ? redis.duplicate(undefined, { redisOptions: { ...redis.options.redisOptions, ...options } })
-        : redis.duplicate(options);
+    const copy = isCluster(redis)
+      ? redis.duplicate(undefined, { redisOptions: { ...redis.options.redisOptions, ...options } })
+      : redis.duplicate(options);
     copy.on('error', () => undefined); // the shared connection logs outages
     this.connections.push(copy);
     return copy;

@@ -25,8 +25,7 @@ export const TASK_PROVIDERS: Provider[] = [
     inject: [MCP_MODULE_OPTIONS, RedisConnection],
     useFactory: (o: ResolvedMcpOptions, redis?: RedisConnection) => {
       if (!redis) return new InProcessTaskQueue();
-      const queue = new BullmqTaskQueue(redis.client, o.redis.keyPrefix, { lockMs: o.tasks.lockMs });
-      return queue;
+      return BullmqTaskQueue.open(redis.client, o.redis.keyPrefix, { lockMs: o.tasks.lockMs });
     },
   },
   McpTaskEvents,
