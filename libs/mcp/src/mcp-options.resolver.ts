@@ -57,6 +57,7 @@ export function resolveMcpOptions(o: McpModuleOptions): ResolvedMcpOptions {
     },
     corporate: o.corporate,
     servicePage: o.servicePage ?? !/^(false|0)$/i.test(env.MCP_SERVICE_PAGE?.trim() ?? ''),
+    skills: o.skills ?? (env.MCP_SKILLS_DIR?.trim() ? { root: env.MCP_SKILLS_DIR.trim() } : undefined),
   };
   checkResolvedOptions(resolved);
   return resolved;
@@ -83,6 +84,8 @@ function checkResolvedOptions(resolved: ResolvedMcpOptions): void {
     throw new Error('McpModule: logging.refusalIntervalMs must be a positive integer');
   if (!Number.isInteger(resolved.pageSize) || resolved.pageSize < 1)
     throw new Error('McpModule: "pageSize" must be a positive integer');
+  if (resolved.skills && (typeof resolved.skills.root !== 'string' || resolved.skills.root === ''))
+    throw new Error('McpModule: skills.root must be the path of a folder');
   if (!/^\d+\.\d+\.\d+/.test(resolved.version))
     throw new Error(`McpModule: "version" must be semver (got ${JSON.stringify(resolved.version)})`);
 }

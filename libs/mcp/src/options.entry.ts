@@ -16,4 +16,5 @@ export { McpLoggingOptions } from './options/logging-options.interface';
 export { McpLoggerOptions } from './observability/mcp-logger.module';
 export { McpCorporateOptions, McpTextSource } from './options/corporate-options.interface';
 export { McpRedisOptions } from './options/redis-options.interface';
+export { McpSkillsOptions } from './options/skills-options.interface';
 export { HttpStatusProfile } from './errors/http-status';

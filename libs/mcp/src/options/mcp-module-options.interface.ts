@@ -9,6 +9,7 @@ import { McpTasksOptions, ResolvedTasksOptions } from './tasks-options.interface
 import { McpLimits } from './limits-options.interface';
 import { McpRedisOptions } from './redis-options.interface';
 import { McpCachingOptions } from './caching-options.interface';
+import { McpSkillsOptions } from './skills-options.interface';
 
 /** Options of `McpModule.forRoot`. */
 export interface McpModuleOptions {
@@ -80,6 +81,8 @@ export interface McpModuleOptions {
   redis?: McpRedisOptions;
   /** The HTML service page on `GET /`. Default true. Env `MCP_SERVICE_PAGE=false` switches it off. */
   servicePage?: boolean;
+  /** Agent Skills served from a folder (docs/skills.md); see {@link McpSkillsOptions}. Default: none. */
+  skills?: McpSkillsOptions;
 }
 
 /** Factory of {@link McpModuleOptions} for `McpModule.forRootAsync`. */
@@ -117,9 +120,10 @@ export type ResolvedMcpOptions = Required<
     | 'corporate'
     | 'redis'
     | 'caching'
+    | 'skills'
   >
 > &
-  Pick<McpModuleOptions, 'title' | 'description' | 'instructions' | 'auth' | 'corporate'> & {
+  Pick<McpModuleOptions, 'title' | 'description' | 'instructions' | 'auth' | 'corporate' | 'skills'> & {
     limits: Required<McpLimits>;
     caching: Required<McpCachingOptions>;
     tasks: ResolvedTasksOptions;

@@ -6,6 +6,7 @@ import { callTool, listTools } from './handlers/tools.handler';
 import { getPrompt, listPrompts } from './handlers/prompts.handler';
 import { listResources, listTemplates, readResource, subscribe, unsubscribe } from './handlers/resources.handler';
 import { complete } from './handlers/completion.handler';
+import { getSkill, listSkills, readDirectory } from './handlers/skills.handler';
 import {
   cancelSessionEraTask,
   cancelTask,
@@ -47,6 +48,10 @@ const SHARED_METHODS = {
   'resources/read': { capability: 'resources', handler: readResource },
   'resources/templates/list': { capability: 'resources', handler: listTemplates },
   'completion/complete': { capability: 'completions', handler: complete },
+  // The skills extension (io.modelcontextprotocol/skills), to both eras: -32601 without skills.
+  'skills/list': { capability: 'skills', handler: listSkills },
+  'skills/get': { capability: 'skills', handler: getSkill },
+  'resources/directory/read': { capability: 'skills', handler: readDirectory },
 } as const satisfies MethodTable;
 
 /**

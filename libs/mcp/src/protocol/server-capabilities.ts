@@ -1,9 +1,10 @@
 import { McpRegistry } from '../registry/mcp.registry';
 import { ProtocolVersion, eraFeatures } from '../wire/protocol-version';
 import { TASKS_EXTENSION } from '../tasks/tasks.constants';
+import { SKILLS_EXTENSION } from '../skills/skills.constants';
 
 /** A capability a method belongs to: without entries of its kind the method answers `-32601`. @internal */
-export type Capability = 'tools' | 'prompts' | 'resources' | 'completions';
+export type Capability = 'tools' | 'prompts' | 'resources' | 'completions' | 'skills';
 
 /** Whether the registry has entries of this capability now (entries may be added at run time). @internal */
 export function serves(registry: McpRegistry, capability: Capability): boolean {
@@ -13,16 +14,24 @@ export function serves(registry: McpRegistry, capability: Capability): boolean {
     case 'prompts':
       return registry.prompts.size > 0;
     case 'resources':
-      return registry.resources.size > 0 || registry.templates.size > 0;
+      return servesOwnResources(registry) || registry.skills.size > 0;
     case 'completions':
       return registry.completions.size > 0;
+    case 'skills':
+      return registry.skills.size > 0;
   }
+}
+
+/** The app's own resources or templates (skill files are served beside them, docs/skills.md). */
+function servesOwnResources(registry: McpRegistry): boolean {
+  return registry.resources.size > 0 || registry.templates.size > 0;
 }
 
 /**
  * The capabilities this registry supports; declared in `initialize` and `server/discover`. With task tools: the
  * tasks extension to 2026-07-28 clients, the tasks utility to 2025-11-25 sessions (`tasks/list` only when callers
- * are told apart: without authentication every caller would see every task).
+ * are told apart: without authentication every caller would see every task). With skills: the skills extension
+ * (and `resources`) to every era.
  * @internal
  */
 export function serverCapabilities(
@@ -33,12 +42,17 @@ export function serverCapabilities(
   const caps: Record<string, unknown> = { logging: {} };
   if (serves(registry, 'tools')) caps.tools = { listChanged: true };
   if (serves(registry, 'prompts')) caps.prompts = { listChanged: true };
-  if (serves(registry, 'resources')) caps.resources = { subscribe: true, listChanged: true };
+  if (servesOwnResources(registry)) caps.resources = { subscribe: true, listChanged: true };
+  else if (serves(registry, 'resources')) caps.resources = {};
   if (serves(registry, 'completions')) caps.completions = {};
+  const extensions: Record<string, unknown> = {};
   if (version && [...registry.tools.values()].some((t) => t.task)) {
-    if (eraFeatures(version).modern) caps.extensions = { [TASKS_EXTENSION]: {} };
+    if (eraFeatures(version).modern) extensions[TASKS_EXTENSION] = {};
     else if (eraFeatures(version).tasksUtility)
       caps.tasks = { ...(authDisabled ? {} : { list: {} }), cancel: {}, requests: { tools: { call: {} } } };
   }
+  // Skills to every era alike: a 2025 session reads `extensions` from its capabilities too (docs/skills.md).
+  if (serves(registry, 'skills')) extensions[SKILLS_EXTENSION] = { directoryRead: true };
+  if (Object.keys(extensions).length > 0) caps.extensions = extensions;
   return caps;
 }

@@ -10,6 +10,8 @@ import { RegistryViolations } from './registry-rules';
 import { buildResourceEntry } from './resource-entry.factory';
 import { buildPromptEntry } from './prompt-entry.factory';
 import { McpPrincipal } from '../auth/mcp-principal';
+import { SkillCatalog } from '../skills/skill-catalog';
+import { loadSkills } from '../skills/skills.loader';
 import {
   CompletionHandler,
   McpHandler,
@@ -39,7 +41,30 @@ export class McpRegistry {
   private readonly pagers = new Map<string, ListPager>();
   private readonly listeners: ((kind: McpListKind) => void)[] = [];
 
-  constructor(@Inject(MCP_MODULE_OPTIONS) private readonly options: ResolvedMcpOptions) {}
+  private skillPager: ListPager | undefined;
+  /** The skills served (docs/skills.md): read once at boot, a problem refuses the boot. @internal */
+  readonly skills: SkillCatalog;
+
+  constructor(@Inject(MCP_MODULE_OPTIONS) private readonly options: ResolvedMcpOptions) {
+    this.skills = options.skills ? loadSkills(options.skills.root) : SkillCatalog.EMPTY;
+  }
+
+  /** Each skill's SKILL.md as a resource (named and described by its frontmatter); not its other files. */
+  private skillResources(): Record<string, unknown>[] {
+    return this.skills.skills.map((s) => ({
+      uri: s.uri,
+      name: s.frontmatter.name,
+      description: s.frontmatter.description,
+      mimeType: 'text/markdown',
+    }));
+  }
+
+  /** One page of `skills/list`, serialised once: whole entries, a manifest never split across pages. @internal */
+  skillPage(cursor: unknown): string {
+    const skills = this.skills.skills as unknown as Record<string, unknown>[];
+    this.skillPager ??= new ListPager('skills', this.options.pageSize, () => skills);
+    return this.skillPager.page(cursor);
+  }
 
   /** Tools by name. @internal */
   get tools(): ReadonlyMap<string, ToolEntry> {
@@ -111,6 +136,7 @@ export class McpRegistry {
         const defs = [...(source as ReadonlyMap<string, Scoped & { definition: Record<string, unknown> }>).values()]
           .filter(allowed)
           .map((e) => projectDefinition(kind, e.definition, version));
+        if (kind === 'resources') defs.push(...this.skillResources());
         if (stable) defs.sort((a, b) => compare(String(a[sortKey]), String(b[sortKey])));
         return defs;
       });

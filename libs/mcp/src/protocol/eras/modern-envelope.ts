@@ -11,6 +11,9 @@ const CACHEABLE = new Set([
   'resources/list',
   'resources/templates/list',
   'resources/read',
+  'skills/list',
+  'skills/get',
+  'resources/directory/read',
 ]);
 
 /**

@@ -4,6 +4,7 @@ import { McpHandler } from '../../registry/registry-entries';
 import { invoke } from '../../pipeline/invocation.stage';
 import { assertScopes } from '../../auth/scopes';
 import { MethodResult, HandlerContext, sessionOf } from './handler-context';
+import { skillFileContents } from './skills.handler';
 
 /** `resources/list`. @internal */
 export const listResources = ({ registry, params, peer, principal }: HandlerContext): MethodResult => ({
@@ -24,10 +25,16 @@ const uriOf = (params: Record<string, unknown>): string => {
   return params.uri;
 };
 
-/** `resources/read`: an exact URI first, then the templates in registration order. @internal */
+/**
+ * `resources/read`: a skill file first (held in memory, looked up by exact URI), then the app's resources by exact
+ * URI, then the templates in registration order.
+ * @internal
+ */
 export async function readResource(request: HandlerContext): Promise<MethodResult> {
   const uri = uriOf(request.params);
   const { registry } = request;
+  const skillFile = registry.skills.file(uri);
+  if (skillFile) return skillFileContents(skillFile);
   let handler: McpHandler | undefined;
   let args: Record<string, unknown> = {};
   let mimeType = 'text/plain';

@@ -1,0 +1,53 @@
+import { McpError, InvalidParamsError } from '../../errors/mcp.error';
+import { ErrorCode } from '../../wire/json-rpc';
+import { SkillFile } from '../../skills/skill-catalog';
+import { MethodResult, HandlerContext } from './handler-context';
+
+/** `skills/list`: whole entries (each a complete manifest), paginated like the other lists. @internal */
+export const listSkills = ({ registry, params }: HandlerContext): MethodResult => ({
+  raw: registry.skillPage(params.cursor),
+});
+
+/** `skills/get`: the entry of the skill whose SKILL.md is `params.uri`; `-32602` for any other URI. @internal */
+export function getSkill({ registry, params }: HandlerContext): MethodResult {
+  const uri = uriOf(params);
+  const skill = registry.skills.skill(uri);
+  if (!skill)
+    throw new McpError(ErrorCode.InvalidParams, 'No skill is served at this URI', { uri, reason: 'not_found' });
+  return { skill };
+}
+
+/**
+ * `resources/directory/read`: the direct children of a skill directory (files with their `mimeType`, folders as
+ * `inode/directory`), in one page: a skill holds at most 512 files. `-32602` for any other URI.
+ * @internal
+ */
+export function readDirectory({ registry, params }: HandlerContext): MethodResult {
+  const uri = uriOf(params);
+  if (params.cursor !== undefined)
+    throw new InvalidParamsError('Invalid cursor', { field: 'cursor', reason: 'invalid' });
+  const children = registry.skills.directory(uri);
+  if (!children) {
+    throw new McpError(ErrorCode.InvalidParams, 'Not a directory resource', { uri, reason: 'not_found' });
+  }
+  return { resources: children.map((c) => ({ ...c })) };
+}
+
+/** The `resources/read` result of a skill file: `text` for UTF-8 text types, else base64 `blob`. @internal */
+export function skillFileContents(file: SkillFile): MethodResult {
+  const content =
+    file.text !== undefined
+      ? { uri: file.uri, mimeType: file.mimeType, text: file.text }
+      : { uri: file.uri, mimeType: file.mimeType, blob: file.bytes.toString('base64') };
+  return { contents: [content] };
+}
+
+const uriOf = (params: Record<string, unknown>): string => {
+  if (typeof params.uri !== 'string' || params.uri.length === 0 || params.uri.length > 2048) {
+    throw new InvalidParamsError('Invalid params: uri must be a non-empty string', {
+      field: 'uri',
+      reason: 'required',
+    });
+  }
+  return params.uri;
+};
