@@ -19,7 +19,7 @@ const common = {
 /**
  * The HTTP end-to-end suites, run a second time on Nest's Fastify adapter (`MCP_HTTP_ADAPTER=fastify` for every server
  * they start): Streamable HTTP in both eras, legacy HTTP+SSE, the service page, health, metrics, CORS and Origin
- * checks, auth, limits, tracing and logs, tasks, the conformance suites, the replicas on Redis and the shutdown.
+ * checks, auth, limits, tracing and logs, tasks, skills, the conformance suites, the replicas on Redis and the shutdown.
  */
 const FASTIFY_SUITES = [
   'test/auth*.e2e-spec.ts',
@@ -41,6 +41,7 @@ const FASTIFY_SUITES = [
   'test/service-page.e2e-spec.ts',
   'test/session-limits.e2e-spec.ts',
   'test/shutdown.e2e-spec.ts',
+  'test/skills*.e2e-spec.ts',
   'test/stream-abuse.e2e-spec.ts',
   'test/task*.e2e-spec.ts',
   'test/compliance/compliance-fixture.e2e-spec.ts',

@@ -57,7 +57,7 @@ export function resolveMcpOptions(o: McpModuleOptions): ResolvedMcpOptions {
     },
     corporate: o.corporate,
     servicePage: o.servicePage ?? !/^(false|0)$/i.test(env.MCP_SERVICE_PAGE?.trim() ?? ''),
-    skills: o.skills ?? (env.MCP_SKILLS_DIR?.trim() ? { root: env.MCP_SKILLS_DIR.trim() } : undefined),
+    skills: resolveSkills(o.skills),
   };
   checkResolvedOptions(resolved);
   return resolved;
@@ -86,8 +86,32 @@ function checkResolvedOptions(resolved: ResolvedMcpOptions): void {
     throw new Error('McpModule: "pageSize" must be a positive integer');
   if (resolved.skills && (typeof resolved.skills.root !== 'string' || resolved.skills.root === ''))
     throw new Error('McpModule: skills.root must be the path of a folder');
+  for (const [path, scopes] of Object.entries(resolved.skills?.scopes ?? {}))
+    if (!Array.isArray(scopes) || scopes.some((s) => typeof s !== 'string' || !/^[\x21-\x7e]+$/.test(s)))
+      throw new Error(`McpModule: skills.scopes[${JSON.stringify(path)}] must be a list of scopes (no spaces)`);
   if (!/^\d+\.\d+\.\d+/.test(resolved.version))
     throw new Error(`McpModule: "version" must be semver (got ${JSON.stringify(resolved.version)})`);
+}
+
+/**
+ * Skills: the option, else `MCP_SKILLS_DIR`; their scopes, the option's, else `MCP_SKILLS_SCOPES`
+ * (`<skill path>=<scope> <scope>;...`).
+ */
+function resolveSkills(o: McpModuleOptions['skills']): ResolvedMcpOptions['skills'] {
+  const env = process.env;
+  const root = env.MCP_SKILLS_DIR?.trim();
+  const skills = o ?? (root ? { root } : undefined);
+  if (!skills || skills.scopes || !env.MCP_SKILLS_SCOPES?.trim()) return skills;
+  const scopes: Record<string, string[]> = {};
+  for (const entry of env.MCP_SKILLS_SCOPES.split(';').filter((e) => e.trim() !== '')) {
+    const at = entry.indexOf('=');
+    if (at < 1) throw new Error(`McpModule: MCP_SKILLS_SCOPES: "${entry.trim()}" is not <skill path>=<scopes>`);
+    scopes[entry.slice(0, at).trim()] = entry
+      .slice(at + 1)
+      .split(/\s+/)
+      .filter(Boolean);
+  }
+  return { ...skills, scopes };
 }
 
 /** Metrics options: the option, then `MCP_METRICS_*`, then a separate listener on 9464. @internal */

@@ -10,7 +10,8 @@ import { RegistryViolations } from './registry-rules';
 import { buildResourceEntry } from './resource-entry.factory';
 import { buildPromptEntry } from './prompt-entry.factory';
 import { McpPrincipal } from '../auth/mcp-principal';
-import { SkillCatalog } from '../skills/skill-catalog';
+import { hasScopes } from '../auth/scopes';
+import { ScopeCheck, SkillCatalog } from '../skills/skill-catalog';
 import { loadSkills } from '../skills/skills.loader';
 import {
   CompletionHandler,
@@ -41,17 +42,24 @@ export class McpRegistry {
   private readonly pagers = new Map<string, ListPager>();
   private readonly listeners: ((kind: McpListKind) => void)[] = [];
 
-  private skillPager: ListPager | undefined;
+  private readonly skillPagers = new Map<string, ListPager>();
   /** The skills served (docs/skills.md): read once at boot, a problem refuses the boot. @internal */
   readonly skills: SkillCatalog;
 
   constructor(@Inject(MCP_MODULE_OPTIONS) private readonly options: ResolvedMcpOptions) {
-    this.skills = options.skills ? loadSkills(options.skills.root) : SkillCatalog.EMPTY;
+    this.skills = options.skills
+      ? loadSkills(options.skills.root, { scopes: options.skills.scopes })
+      : SkillCatalog.EMPTY;
   }
 
-  /** Each skill's SKILL.md as a resource (named and described by its frontmatter); not its other files. */
-  private skillResources(): Record<string, unknown>[] {
-    return this.skills.skills.map((s) => ({
+  /** Which skills a caller may see: all without a principal (stdio, auth off), else those whose scopes it holds. */
+  static skillAccess(principal: McpPrincipal | undefined): ScopeCheck {
+    return (required) => !principal || hasScopes(principal, required);
+  }
+
+  /** Each visible skill's SKILL.md as a resource (named and described by its frontmatter); not its other files. */
+  private skillResources(may: ScopeCheck): Record<string, unknown>[] {
+    return this.skills.visibleSkills(may).map((s) => ({
       uri: s.uri,
       name: s.frontmatter.name,
       description: s.frontmatter.description,
@@ -60,10 +68,23 @@ export class McpRegistry {
   }
 
   /** One page of `skills/list`, serialised once: whole entries, a manifest never split across pages. @internal */
-  skillPage(cursor: unknown): string {
-    const skills = this.skills.skills as unknown as Record<string, unknown>[];
-    this.skillPager ??= new ListPager('skills', this.options.pageSize, () => skills);
-    return this.skillPager.page(cursor);
+  skillPage(cursor: unknown, principal?: McpPrincipal): string {
+    const visible = this.visibleScopes(principal);
+    const key = visible ? visible.join(' ') : '*';
+    let pager = this.skillPagers.get(key);
+    if (!pager) {
+      const skills = this.skills.visibleSkills(allowedBy(visible)) as unknown as Record<string, unknown>[];
+      pager = new ListPager('skills', this.options.pageSize, () => skills);
+      this.skillPagers.set(key, pager);
+    }
+    return pager.page(cursor);
+  }
+
+  /** The scopes in use that the caller holds; undefined when it may see everything. */
+  private visibleScopes(principal: McpPrincipal | undefined): string[] | undefined {
+    return principal && !principal.allScopes
+      ? [...this.scopesInUse()].filter((s) => principal.scopes.has(s)).sort()
+      : undefined;
   }
 
   /** Tools by name. @internal */
@@ -114,10 +135,7 @@ export class McpRegistry {
    */
   page(kind: ListKind, version: ProtocolVersion, cursor: unknown, principal?: McpPrincipal): string {
     // Callers see what they may use: one set of pages per distinct set of relevant scopes.
-    const visible =
-      principal && !principal.allScopes
-        ? [...this.scopesInUse()].filter((s) => principal.scopes.has(s)).sort()
-        : undefined;
+    const visible = this.visibleScopes(principal);
     const key = `${kind}@${version}${visible ? `#${visible.join(' ')}` : ''}`;
     let pager = this.pagers.get(key);
     if (!pager) {
@@ -127,7 +145,8 @@ export class McpRegistry {
         resources: this.resources,
         resourceTemplates: this.templates,
       }[kind];
-      const allowed = (e: Scoped) => !visible || (e.requiredScopes ?? []).every((s) => visible.includes(s));
+      const may = allowedBy(visible);
+      const allowed = (e: Scoped) => may(e.requiredScopes ?? []);
       // 2026-07-28 lists are in a stable order (by name, or URI for resources) so clients and LLM prompt caches hit;
       // 2025 lists keep registration order, as they always had.
       const sortKey = kind === 'resources' ? 'uri' : kind === 'resourceTemplates' ? 'uriTemplate' : 'name';
@@ -136,7 +155,7 @@ export class McpRegistry {
         const defs = [...(source as ReadonlyMap<string, Scoped & { definition: Record<string, unknown> }>).values()]
           .filter(allowed)
           .map((e) => projectDefinition(kind, e.definition, version));
-        if (kind === 'resources') defs.push(...this.skillResources());
+        if (kind === 'resources') defs.push(...this.skillResources(may));
         if (stable) defs.sort((a, b) => compare(String(a[sortKey]), String(b[sortKey])));
         return defs;
       });
@@ -145,7 +164,7 @@ export class McpRegistry {
     return pager.page(cursor);
   }
 
-  /** Every scope a discovered tool, prompt or resource requires, sorted (the testing kit mints tokens with them). */
+  /** Every scope a tool, prompt, resource or skill requires, sorted (the testing kit mints tokens with them). */
   declaredScopes(): string[] {
     return [...this.scopesInUse()].sort();
   }
@@ -160,7 +179,8 @@ export class McpRegistry {
       ...this.resources.values(),
       ...this.templates.values(),
     ];
-    return (this.scopeCache = new Set(all.flatMap((e) => [...(e.requiredScopes ?? [])])));
+    const scopes = [...all.flatMap((e) => [...(e.requiredScopes ?? [])]), ...this.skills.requiredScopes()];
+    return (this.scopeCache = new Set(scopes));
   }
 
   /** Key of a completion provider. @internal */
@@ -242,6 +262,12 @@ export class McpRegistry {
     this.listeners.push(listener);
   }
 }
+
+/** Whether a caller holding the `visible` scopes (all when undefined) may use what requires `required`. */
+const allowedBy =
+  (visible: readonly string[] | undefined): ScopeCheck =>
+  (required) =>
+    !visible || required.every((s) => visible.includes(s));
 
 /** Code-unit order: the same on every replica and in every locale. */
 const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

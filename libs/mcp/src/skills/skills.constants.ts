@@ -9,14 +9,28 @@ export const SKILL_SCHEME = 'skill://';
 /** The `mimeType` of a directory resource (`resources/directory/read`). @internal */
 export const DIRECTORY_MIME_TYPE = 'inode/directory';
 
-/** The per-skill limits every conforming host accepts: files (SKILL.md included) and total bytes. @internal */
+/**
+ * The limits of a skills folder: per skill, what every conforming host accepts (files, SKILL.md included, and
+ * bytes); for the whole folder, a bound on the walk at boot (files and folders met, and bytes), checked as it goes.
+ * @internal
+ */
 export interface SkillLimits {
   readonly maxFiles: number;
   readonly maxBytes: number;
+  readonly maxRootEntries: number;
+  readonly maxRootBytes: number;
 }
 
-/** The extension's limits: 512 files, 16 MiB per skill. @internal */
-export const SKILL_LIMITS: SkillLimits = { maxFiles: 512, maxBytes: 16 * 1024 * 1024 };
+/**
+ * The extension's limits, 512 files and 16 MiB per skill; and the walk's, 4,096 files and folders and 64 MiB under
+ * the root (docs/skills.md). @internal
+ */
+export const SKILL_LIMITS: SkillLimits = {
+  maxFiles: 512,
+  maxBytes: 16 * 1024 * 1024,
+  maxRootEntries: 4_096,
+  maxRootBytes: 64 * 1024 * 1024,
+};
 
 /** The Agent Skills naming rule: 1-64 of a-z, 0-9 and `-`, no leading, trailing or doubled hyphen. @internal */
 export const SKILL_NAME = /^(?!.*--)[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;

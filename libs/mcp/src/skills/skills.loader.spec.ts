@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { loadSkills } from './skills.loader';
+import { SKILL_LIMITS } from './skills.constants';
 
 const skillMd = (name: string, extra = '') =>
   `---\nname: ${name}\ndescription: Does ${name}\n${extra}---\n\n# ${name}\n`;
@@ -15,7 +16,7 @@ describe('loadSkills', () => {
   };
   const refusal = (): string => {
     try {
-      loadSkills(root, { maxFiles: 3, maxBytes: 1_000 });
+      loadSkills(root, { limits: { ...SKILL_LIMITS, maxFiles: 3, maxBytes: 1_000 } });
     } catch (error) {
       return (error as Error).message;
     }
@@ -143,5 +144,73 @@ describe('loadSkills', () => {
     } finally {
       rmSync(`${root}-link`);
     }
+  });
+});
+
+describe('loadSkills: scopes and the bound on the walk', () => {
+  let root: string;
+  const write = (path: string, content: string | Buffer) => {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), content);
+  };
+  const refusal = (run: () => unknown): string => {
+    try {
+      run();
+    } catch (error) {
+      return (error as Error).message;
+    }
+    throw new Error('the skills were accepted');
+  };
+  beforeEach(() => (root = mkdtempSync(join(tmpdir(), 'skills-bound-'))));
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+  it('takes scopes by skill path, and refuses every path naming no skill, with the other problems', () => {
+    write('support/triage/SKILL.md', skillMd('triage'));
+    write('close/SKILL.md', skillMd('close'));
+    const catalog = loadSkills(root, { scopes: { 'support/triage': ['b', 'a', 'a'], close: [] } });
+    expect(catalog.scopesOf('skill://support/triage/SKILL.md')).toEqual(['a', 'b']);
+    expect(catalog.scopesOf('skill://close/SKILL.md')).toEqual([]);
+    write('broken/SKILL.md', '# no frontmatter\n');
+    const message = refusal(() =>
+      loadSkills(root, { scopes: { support: ['a'], 'support/triage/': ['a'], missing: ['a'], '': ['a'] } }),
+    );
+    expect(message).toContain('skills.scopes: "support" names no skill under the root');
+    expect(message).toContain('skills.scopes: "support/triage/" names no skill');
+    expect(message).toContain('skills.scopes: "missing" names no skill');
+    expect(message).toContain('skills.scopes: "" names no skill');
+    expect(message).toContain('broken/SKILL.md: frontmatter missing');
+    expect(message).toContain('(5 problem(s))');
+  });
+
+  it('stops the walk once the root holds more files and folders than the bound', () => {
+    const limits = { ...SKILL_LIMITS, maxRootEntries: 5 };
+    write('a/SKILL.md', skillMd('a'));
+    write('a/b/c/d.md', 'd');
+    expect(loadSkills(root, { limits }).size).toBe(1);
+    write('a/b/c/e.md', 'e');
+    write('a/b/c/f.md', 'f');
+    write('z/SKILL.md', '# would be a problem, but the walk stopped before\n');
+    const message = refusal(() => loadSkills(root, { limits }));
+    expect(message).toContain('more than 5 files and folders, the most a skills folder may hold');
+    expect(message).toContain('(1 problem(s))');
+  });
+
+  it('stops the walk once the root holds more bytes than the bound', () => {
+    const limits = { ...SKILL_LIMITS, maxRootBytes: 1_000 };
+    write('a/SKILL.md', skillMd('a'));
+    write('a/big.bin', Buffer.alloc(600));
+    expect(loadSkills(root, { limits }).size).toBe(1);
+    write('b/SKILL.md', skillMd('b'));
+    write('b/big.bin', Buffer.alloc(600));
+    expect(refusal(() => loadSkills(root, { limits }))).toContain('more than 1000 bytes');
+  });
+
+  it('bounds the walk at 4,096 files and folders and 64 MiB by default', () => {
+    expect(SKILL_LIMITS).toEqual({
+      maxFiles: 512,
+      maxBytes: 16 * 1024 * 1024,
+      maxRootEntries: 4_096,
+      maxRootBytes: 64 * 1024 * 1024,
+    });
   });
 });

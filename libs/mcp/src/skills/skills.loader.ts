@@ -19,6 +19,15 @@ interface Tree {
   readonly files: Map<string, number>;
   readonly dirs: string[];
   readonly problems: string[];
+  /** Set when the walk stopped at the folder's bound: nothing else is checked. */
+  cut?: boolean;
+}
+
+/** What {@link loadSkills} is given beside the root. @internal */
+export interface LoadSkillsOptions {
+  /** The scopes each skill requires, by the skill's path under the root (`support/triage-ticket`). */
+  readonly scopes?: Readonly<Record<string, readonly string[]>>;
+  readonly limits?: SkillLimits;
 }
 
 /**
@@ -26,11 +35,14 @@ interface Tree {
  * Checks everything before refusing, and refuses with one error naming each file and the rule it breaks.
  * @internal
  */
-export function loadSkills(root: string, limits: SkillLimits = SKILL_LIMITS): SkillCatalog {
-  const tree = walk(resolve(root));
+export function loadSkills(root: string, options: LoadSkillsOptions = {}): SkillCatalog {
+  const limits = options.limits ?? SKILL_LIMITS;
+  const tree = walk(resolve(root), limits);
+  if (tree.cut) refuse(tree);
   const contents = new Map<string, SkillFile>();
   const skills: SkillEntry[] = [];
-  for (const dir of tree.dirs.filter((d) => tree.files.has(join(d, 'SKILL.md')))) {
+  const skillDirs = tree.dirs.filter((d) => tree.files.has(join(d, 'SKILL.md')));
+  for (const dir of skillDirs) {
     const entry = readSkill(tree, dir, limits, contents);
     if (entry) skills.push(entry);
   }
@@ -39,14 +51,32 @@ export function loadSkills(root: string, limits: SkillLimits = SKILL_LIMITS): Sk
     if (seen.has(s.uri)) tree.problems.push(`${s.uri}: two skills with the same URI`);
     seen.add(s.uri);
   }
-  if (tree.problems.length > 0) {
-    throw new Error(
-      `McpModule: the skills in ${tree.root} cannot be served (${tree.problems.length} problem(s)):\n` +
-        tree.problems.map((p) => `  - ${p}`).join('\n'),
-    );
-  }
+  const scopes = scopesBySkill(tree, skillDirs, options.scopes ?? {});
+  if (tree.problems.length > 0) refuse(tree);
   skills.sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
-  return new SkillCatalog(skills, contents, directoriesOf(tree, skills));
+  return new SkillCatalog(skills, contents, directoriesOf(tree, skills), scopes);
+}
+
+function refuse(tree: Tree): never {
+  throw new Error(
+    `McpModule: the skills in ${tree.root} cannot be served (${tree.problems.length} problem(s)):\n` +
+      tree.problems.map((p) => `  - ${p}`).join('\n'),
+  );
+}
+
+/** The scopes option by SKILL.md URI; an entry naming no skill under the root is a problem. */
+function scopesBySkill(
+  tree: Tree,
+  skillDirs: readonly string[],
+  scopes: Readonly<Record<string, readonly string[]>>,
+): Map<string, readonly string[]> {
+  const out = new Map<string, readonly string[]>();
+  for (const [path, required] of Object.entries(scopes)) {
+    if (path === '' || !skillDirs.includes(path))
+      tree.problems.push(`skills.scopes: ${JSON.stringify(path)} names no skill under the root (no ${path}/SKILL.md)`);
+    else if (required.length > 0) out.set(uriOfPath(join(path, 'SKILL.md')), [...new Set(required)].sort());
+  }
+  return out;
 }
 
 function join(dir: string, name: string): string {
@@ -58,8 +88,11 @@ export function uriOfPath(path: string): string {
   return SKILL_SCHEME + path.split('/').map(encodeURIComponent).join('/');
 }
 
-/** Every regular file and directory under the root; symbolic links and other kinds are problems. */
-function walk(root: string): Tree {
+/**
+ * Every regular file and directory under the root; symbolic links and other kinds are problems. Stops as soon as the
+ * root holds more files and folders, or more bytes, than the limits allow.
+ */
+function walk(root: string, limits: SkillLimits): Tree {
   const tree: Tree = { root, files: new Map(), dirs: [], problems: [] };
   let stat;
   try {
@@ -72,9 +105,17 @@ function walk(root: string): Tree {
     tree.problems.push(`${root}: the skills folder must be a directory (not a file or a symbolic link)`);
     return tree;
   }
+  let entries = 0;
+  let bytes = 0;
+  const over = (what: string) => {
+    tree.cut = true;
+    tree.problems.push(`${root}: ${what}; the walk stopped there (is skills.root the right folder?)`);
+  };
   const visit = (dir: string): void => {
     tree.dirs.push(dir);
     const names = readdirSync(resolve(root, dir)).sort();
+    if ((entries += names.length) > limits.maxRootEntries)
+      return over(`more than ${limits.maxRootEntries} files and folders, the most a skills folder may hold`);
     for (const name of names) {
       const path = join(dir, name);
       const s = lstatSync(resolve(root, path));
@@ -82,6 +123,9 @@ function walk(root: string): Tree {
       else if (s.isDirectory()) visit(path);
       else if (s.isFile()) tree.files.set(path, s.size);
       else tree.problems.push(`${path}: not a regular file`);
+      if (s.isFile() && (bytes += s.size) > limits.maxRootBytes)
+        over(`more than ${limits.maxRootBytes} bytes, the most a skills folder may hold`);
+      if (tree.cut) return;
     }
   };
   visit('');

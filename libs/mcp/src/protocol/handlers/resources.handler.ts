@@ -1,6 +1,7 @@
 import { InvalidParamsError, McpError, ResourceNotFoundError } from '../../errors/mcp.error';
 import { ErrorCode } from '../../wire/json-rpc';
 import { McpHandler } from '../../registry/registry-entries';
+import { McpRegistry } from '../../registry/mcp.registry';
 import { invoke } from '../../pipeline/invocation.stage';
 import { assertScopes } from '../../auth/scopes';
 import { MethodResult, HandlerContext, sessionOf } from './handler-context';
@@ -33,7 +34,8 @@ const uriOf = (params: Record<string, unknown>): string => {
 export async function readResource(request: HandlerContext): Promise<MethodResult> {
   const uri = uriOf(request.params);
   const { registry } = request;
-  const skillFile = registry.skills.file(uri);
+  // A skill file the caller may not see falls through to "not found", as an unknown URI does.
+  const skillFile = registry.skills.file(uri, McpRegistry.skillAccess(request.principal));
   if (skillFile) return skillFileContents(skillFile);
   let handler: McpHandler | undefined;
   let args: Record<string, unknown> = {};
