@@ -75,6 +75,11 @@ describe('the generators refuse invalid input with one line and write nothing (i
       ['mcp-prompt', 'daily-summary', '--project', '$APP', '--type', 'x'],
       'mcp-prompt: unknown --type "x": it takes no --type',
     ],
+    [['mcp-skill', 'Triage_Ticket', '--project', '$APP'], kebab('mcp-skill', 'Triage_Ticket', 'triage-ticket')],
+    [
+      ['mcp-skill', 'triage-ticket', '--project', '$APP', '--type', 'x'],
+      'mcp-skill: unknown --type "x": it takes no --type',
+    ],
     [
       ['mcp-tool', 'find-order', '--project', 'no-such-app'],
       'mcp-tool: unknown --project "no-such-app": pass --project <app>; the apps under apps/ are: $APPS',

@@ -12,8 +12,9 @@ import { HelpdeskHealthModule } from './health/helpdesk-health.module';
       description:
         'Example MCP server of the template: a small helpdesk whose tickets an agent can search, read, open and close.',
       instructions: 'Helpdesk tickets: search and read them, open new ones, close solved ones. Writes are audited.',
-      // Relative to this file, not to the working directory: nest-cli.json copies agent/ and README.md
+      // Relative to this file, not to the working directory: nest-cli.json copies agent/, skills/ and README.md
       // beside the compiled app, so the same paths hold in src/, in dist/ and in the Docker image.
+      skills: { root: `${__dirname}/../skills` },
       corporate: {
         agentBrief: { file: `${__dirname}/../agent/brief.md` },
         agentPrompt: { file: `${__dirname}/../agent/prompt.md` },

@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { SkillsClient } from '@modelcontextprotocol/client/ext/skills';
 import { McpTestServer, startMcpTestServer } from '@app/mcp-testing';
 import { AppModule } from '../src/app.module';
 
@@ -24,6 +27,26 @@ describe('helpdesk', () => {
     expect(prompts.map((p) => p.name)).toEqual(
       expect.arrayContaining(['triage_ticket', 'agent_brief', 'agent_prompt']),
     );
+  });
+
+  it.each(['2025-11-25', '2026-07-28'] as const)('serves its triage-ticket skill (%s)', async (protocol) => {
+    const client = await server.connect({ scope: 'tickets:read', protocol });
+    const skills = new SkillsClient(client.sdk);
+    expect(skills.supported).toBe(true);
+    const listing = await skills.list();
+    expect(listing.invalid).toEqual([]);
+    expect(listing.skills.map((s) => s.uri)).toEqual(['skill://triage-ticket/SKILL.md']);
+    const { skill } = await skills.get('skill://triage-ticket/SKILL.md');
+    expect(skill.frontmatter).toMatchObject({ name: 'triage-ticket' });
+    const main = await skills.read(skill);
+    expect(main).toMatchObject({ verified: true, frontmatter: { name: 'triage-ticket' } });
+    // The procedure names the helpdesk's own tools.
+    const text = Buffer.from(main.bytes).toString('utf8');
+    for (const tool of ['get_ticket', 'search_tickets', 'close_ticket']) expect(text).toContain(`\`${tool}\``);
+    const reference = await skills.read(skill, 'references/priorities.md');
+    expect(reference.verified).toBe(true);
+    const bytes = readFileSync(resolve(__dirname, '../skills/triage-ticket/references/priorities.md'));
+    expect(Buffer.from(reference.bytes).equals(bytes)).toBe(true);
   });
 
   it('finds tickets by text', async () => {

@@ -143,6 +143,69 @@ describe('checkContract', () => {
   });
 });
 
+describe('checkContract: skills', () => {
+  const TRIAGE = 'skill://triage-ticket/SKILL.md';
+  const skill = (digest = 'sha256:aa', extra: { uri: string; digest: string }[] = []) => ({
+    uri: TRIAGE,
+    name: 'triage-ticket',
+    description: 'Triage a desk ticket.',
+    files: [{ uri: TRIAGE, digest }, ...extra],
+  });
+
+  it('treats a contract recorded before skills as one without skills', () => {
+    expect(checkContract(contract('1.0.0'), contract('1.0.0', { skills: [] }), ctx)).toEqual({
+      problems: [],
+      notes: [],
+    });
+  });
+
+  it('needs a minor bump and a CHANGELOG line naming a new skill', () => {
+    expect(checkContract(contract('1.0.0'), contract('1.0.1', { skills: [skill()] }), ctx).problems).toEqual([
+      `skill "${TRIAGE}" was added: an addition needs a minor version bump (1.0.0 -> 1.0.1) and a CHANGELOG.md line ` +
+        'naming "triage-ticket"',
+    ]);
+    const ok = checkContract(contract('1.0.0'), contract('1.1.0', { skills: [skill()] }), {
+      ...ctx,
+      changelog: '- Skill `triage-ticket`.',
+    });
+    expect(ok).toEqual({ problems: [], notes: [`skill "${TRIAGE}" was added`] });
+  });
+
+  it('refuses a removed skill like a removed tool: deprecate it first, or a major bump', () => {
+    const before = contract('1.0.0', { skills: [skill()] });
+    expect(checkContract(before, contract('1.1.0', { skills: [] }), ctx).problems).toEqual([
+      `skill "${TRIAGE}" was removed or renamed: deprecate it first (§17.2: a "[DEPRECATED until YYYY-MM-DD]" mark, ` +
+        'recorded with npm run contract) or bump the major version',
+    ]);
+    expect(checkContract(before, contract('2.0.0'), ctx)).toEqual({
+      problems: [],
+      notes: [`skill "${TRIAGE}" was removed (allowed: major version bump 1.0.0 -> 2.0.0)`],
+    });
+  });
+
+  it('records a deprecation mark in a skill description under skill:<uri>', () => {
+    const marked = { ...skill(), description: '[DEPRECATED until 2027-09-01] Triage a desk ticket.' };
+    expect(recordDeprecations(contract('1.2.0', { skills: [marked] }), undefined, '2027-06-01')).toEqual({
+      [`skill:${TRIAGE}`]: { since: '1.2.0', date: '2027-06-01', removal: '2027-09-01' },
+    });
+  });
+
+  it('notes, without failing, each file of a kept skill that changed, was added or was removed', () => {
+    const REF = 'skill://triage-ticket/references/severity.md';
+    const OLD = 'skill://triage-ticket/notes.md';
+    const before = contract('1.0.0', { skills: [skill('sha256:aa', [{ uri: OLD, digest: 'sha256:cc' }])] });
+    const after = contract('1.0.0', { skills: [skill('sha256:bb', [{ uri: REF, digest: 'sha256:dd' }])] });
+    expect(checkContract(before, after, ctx)).toEqual({
+      problems: [],
+      notes: [
+        `skill "${TRIAGE}": file "${TRIAGE}" changed (sha256:aa -> sha256:bb)`,
+        `skill "${TRIAGE}": file "${REF}" was added (sha256:dd)`,
+        `skill "${TRIAGE}": file "${OLD}" was removed`,
+      ],
+    });
+  });
+});
+
 describe('deprecation records', () => {
   it('reads the deadline of a mark', () => {
     expect(deprecationMark('[DEPRECATED until 2027-03-01; use find_ticket] Reads.')).toEqual({ removal: '2027-03-01' });

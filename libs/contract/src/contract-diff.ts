@@ -49,6 +49,9 @@ export function itemsOf(c: McpContract): Map<string, Item> {
       description: t.description,
     });
   }
+  // A skill is named by its URI; the CHANGELOG line of a new one names the skill (its frontmatter `name`).
+  for (const k of c.skills ?? [])
+    items.set(`skill:${k.uri}`, { key: k.name, label: `skill "${k.uri}"`, description: k.description });
   return items;
 }
 
@@ -98,7 +101,8 @@ function windowProblem(rec: DeprecationRecord, version: string, today: string): 
  * Compares the committed contract with the code's (corporate standard §17, see docs/compliance.md#s17). Breaking
  * changes (a removed or renamed item, a narrowed input, a new required argument, a removed output field) fail
  * unless the major version was bumped, or, for a removal, the item was deprecated as §17.2 (docs/compliance.md#s17)
- * requires and its window is over. Additions need a minor bump and a CHANGELOG line naming them.
+ * requires and its window is over. Additions need a minor bump and a CHANGELOG line naming them. A skill is an item
+ * like a tool (added: minor; removed: breaking); a kept skill whose files changed is a note, not a problem.
  */
 export function checkContract(committed: McpContract, current: McpContract, ctx: CheckContext): ContractVerdict {
   const found = findings(committed, current, ctx);
@@ -109,6 +113,7 @@ export function checkContract(committed: McpContract, current: McpContract, ctx:
   changedTools(committed, current, found);
   changedPrompts(committed, current, found);
   changedMimeTypes(committed, current, found);
+  changedSkills(committed, current, found);
   return { problems: found.problems, notes: found.notes };
 }
 
@@ -235,5 +240,25 @@ function changedMimeTypes(committed: McpContract, current: McpContract, { breaki
     if (templateMime.has(t.uriTemplate) && templateMime.get(t.uriTemplate) !== t.mimeType) {
       breaking(`resource template "${t.uriTemplate}": mimeType changed to ${t.mimeType}`);
     }
+  }
+}
+
+/**
+ * A kept skill whose files changed (a digest, a file added or removed): recorded, not breaking. A skill's text is
+ * guidance read by a model, not an interface a client parses; its manifest digests tell clients it changed.
+ */
+function changedSkills(committed: McpContract, current: McpContract, { notes }: Findings): void {
+  const skills = new Map((committed.skills ?? []).map((k) => [k.uri, k]));
+  for (const skill of current.skills ?? []) {
+    const old = skills.get(skill.uri);
+    if (!old) continue;
+    const was = new Map(old.files.map((f) => [f.uri, f.digest]));
+    const now = new Map(skill.files.map((f) => [f.uri, f.digest]));
+    for (const [uri, digest] of now) {
+      if (!was.has(uri)) notes.push(`skill "${skill.uri}": file "${uri}" was added (${digest})`);
+      else if (was.get(uri) !== digest)
+        notes.push(`skill "${skill.uri}": file "${uri}" changed (${was.get(uri)} -> ${digest})`);
+    }
+    for (const uri of was.keys()) if (!now.has(uri)) notes.push(`skill "${skill.uri}": file "${uri}" was removed`);
   }
 }

@@ -76,4 +76,16 @@ describe('placeholderProblems', () => {
       `resource template "shop://invoice/{id}" publishes "TODO:" placeholders in title: ${FIX}`,
     ]);
   });
+
+  it('names a skill whose frontmatter still says TODO:', () => {
+    const skill = {
+      uri: 'skill://refund-order/SKILL.md',
+      name: 'refund-order',
+      description: 'TODO: say what this skill teaches an agent and when to use it.',
+      files: [{ uri: 'skill://refund-order/SKILL.md', digest: 'sha256:aa' }],
+    };
+    expect(placeholderProblems(contract({ skills: [skill] }))).toEqual([
+      `skill "skill://refund-order/SKILL.md" publishes "TODO:" placeholders in description: ${FIX}`,
+    ]);
+  });
 });

@@ -3,7 +3,7 @@ import { McpContract } from './contract.types';
 import { placeholderFields } from '@app/mcp/tooling';
 
 /**
- * Every tool, prompt, resource and template of a contract that still publishes a generator's `TODO:` placeholder
+ * Every tool, prompt, resource, template and skill of a contract that still publishes a generator's `TODO:` placeholder
  * (in a title, description, annotation, argument or schema description), one sentence per item naming the fields
  * and the fix. `npm run contract` refuses to record such a contract and `contract:check` fails on it: clients
  * would read the placeholders as the tool's real risk sentences.
@@ -16,6 +16,12 @@ export function placeholderProblems(contract: McpContract): string[] {
     ...contract.resourceTemplates.map((t): [string, object, boolean] => [
       `resource template "${t.uriTemplate}"`,
       t,
+      false,
+    ]),
+    // A skill's frontmatter as recorded (name, description): a generated SKILL.md starts as "TODO:" sentences.
+    ...(contract.skills ?? []).map((k): [string, object, boolean] => [
+      `skill "${k.uri}"`,
+      { name: k.name, description: k.description },
       false,
     ]),
   ];

@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { McpContract } from './contract.types';
+import { z } from 'zod';
+import { ContractSkill, McpContract } from './contract.types';
 
 /** An application project of nest-cli.json. */
 export interface AppProject {
@@ -50,6 +51,11 @@ export function buildApp(repo: string, app: AppProject): string {
 }
 
 type Page = { nextCursor?: string } & Record<string, unknown>;
+
+const SKILLS_EXTENSION = 'io.modelcontextprotocol/skills';
+
+/** Accepts any result object as it came: `skills/list` results are read field by field below. */
+const anyResult = z.object({}).passthrough();
 
 async function all<T>(
   page: (cursor?: string) => Promise<{ nextCursor?: string } & Record<string, unknown>>,
@@ -103,7 +109,14 @@ export async function readContract(entry: string, cwd: string): Promise<McpContr
       (cursor) => client.listResourceTemplates({ cursor }),
       'resourceTemplates',
     );
-    return contractOf(server, { tools, prompts, resources, templates });
+    // Skills are an extension: listed when the server declares it (skills/list has no SDK method of this client).
+    const skillsDeclared = (caps as { extensions?: Record<string, unknown> }).extensions?.[SKILLS_EXTENSION];
+    const skills = await list<Record<string, unknown>>(
+      skillsDeclared,
+      (cursor) => client.request({ method: 'skills/list', params: cursor ? { cursor } : {} }, anyResult),
+      'skills',
+    );
+    return contractOf(server, { tools, prompts, resources, templates, skills });
   } finally {
     await client.close();
   }
@@ -127,11 +140,30 @@ function stdioServer(entry: string, cwd: string): StdioClientTransport {
 
 type Listed = Record<string, unknown>[];
 
+/** The contract's fields of a `skills/list` entry: its URI, name, description and files' digests. */
+function skillOf(s: Record<string, unknown>): ContractSkill {
+  const frontmatter = (s.frontmatter ?? {}) as Record<string, unknown>;
+  const files = ((s.resources ?? []) as { uri: string; digest: string }[])
+    .map((f) => ({ uri: f.uri, digest: f.digest }))
+    .sort(byKey('uri'));
+  return {
+    uri: String(s.uri),
+    name: String(frontmatter.name ?? ''),
+    description: String(frontmatter.description ?? ''),
+    files,
+  };
+}
+
 /** The contract's fields of every listed item, sorted by name or URI so that a diff shows only real changes. */
 function contractOf(
   server: { name: string; version: string },
-  { tools, prompts, resources, templates }: { tools: Listed; prompts: Listed; resources: Listed; templates: Listed },
+  listed: { tools: Listed; prompts: Listed; resources: Listed; templates: Listed; skills: Listed },
 ): McpContract {
+  const { tools, prompts, templates } = listed;
+  const skills = listed.skills.map(skillOf).sort(byKey('uri'));
+  // A skill's SKILL.md is also listed as a resource: the contract records it once, as the skill.
+  const skillUris = new Set(skills.map((s) => s.uri));
+  const resources = listed.resources.filter((r) => !skillUris.has(String(r.uri)));
   return {
     server: { name: server.name, version: server.version },
     tools: tools
@@ -157,6 +189,7 @@ function contractOf(
         pick<McpContract['resourceTemplates'][number]>(t, ['uriTemplate', 'name', 'title', 'description', 'mimeType']),
       )
       .sort(byKey('uriTemplate')),
+    skills,
     deprecations: {},
   };
 }

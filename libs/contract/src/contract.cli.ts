@@ -66,19 +66,24 @@ function report(
   for (const note of notes) process.stderr.write(`${app.name}: ${note}\n`);
   for (const problem of problems) process.stderr.write(`${app.name}: BREAKING or incomplete: ${problem}\n`);
   if (problems.length) return false;
-  const changed = notes.length > 0 || JSON.stringify({ ...committed, deprecations: {} }) !== JSON.stringify(current);
+  const changed = notes.length > 0 || comparable(committed) !== comparable(current);
   process.stderr.write(
     `${app.name}: contract OK (${summary(current)})${changed ? `; record the changes with: npm run contract -- ${app.name}` : ''}\n`,
   );
   return true;
 }
 
+/** A contract without its deprecation records, a missing `skills` (recorded before skills were) read as none. */
+const comparable = ({ deprecations: _records, skills, ...rest }: McpContract): string =>
+  JSON.stringify({ ...rest, skills: skills ?? [] });
+
 /** "1 tool", "2 tools": the summary reads as a sentence whatever the counts. */
 const counted = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
 const summary = (c: McpContract) =>
   `${c.server.version}: ${counted(c.tools.length, 'tool')}, ${counted(c.prompts.length, 'prompt')}, ` +
-  `${counted(c.resources.length, 'resource')}, ${counted(c.resourceTemplates.length, 'template')}`;
+  `${counted(c.resources.length, 'resource')}, ${counted(c.resourceTemplates.length, 'template')}, ` +
+  `${counted(c.skills?.length ?? 0, 'skill')}`;
 
 function usage(message: string): number {
   process.stderr.write(`${message}\n${USAGE}\n`);

@@ -37,6 +37,17 @@ export interface ContractTemplate {
   mimeType?: string;
 }
 
+/**
+ * One skill as clients see it in `skills/list` (docs/skills.md#the-contract-gate): its `SKILL.md` URI, the `name` and
+ * `description` of its frontmatter, and each file's URI and `sha256:` digest (as the skill's manifest lists them).
+ */
+export interface ContractSkill {
+  uri: string;
+  name: string;
+  description: string;
+  files: { uri: string; digest: string }[];
+}
+
 /** When an item was first seen marked `[DEPRECATED ...]` (corporate standard §17.2, see docs/compliance.md#s17). */
 export interface DeprecationRecord {
   /** The server version that first published the mark. */
@@ -54,6 +65,11 @@ export interface McpContract {
   prompts: ContractPrompt[];
   resources: ContractResource[];
   resourceTemplates: ContractTemplate[];
-  /** Keyed `tool:<name>`, `prompt:<name>`, `resource:<uri>`, `template:<uriTemplate>`. */
+  /**
+   * The skills served (`io.modelcontextprotocol/skills`), by URI; absent in a contract recorded before skills were
+   * (read as none). Their `SKILL.md` files are not repeated under `resources`.
+   */
+  skills?: ContractSkill[];
+  /** Keyed `tool:<name>`, `prompt:<name>`, `resource:<uri>`, `template:<uriTemplate>`, `skill:<uri>`. */
   deprecations: Record<string, DeprecationRecord>;
 }

@@ -4,7 +4,7 @@ import { MCP_MODULE_OPTIONS, MCP_SCOPES_METADATA } from '../mcp.constants';
 import { ResolvedMcpOptions } from '../options/mcp-module-options.interface';
 import { McpRegistry } from '../registry/mcp.registry';
 import { RegistryViolations } from '../registry/registry-rules';
-import { checkPlaceholders, serverPlaceholderWarning } from '../registry/placeholder-rules';
+import { checkPlaceholders, checkSkillPlaceholders, serverPlaceholderWarning } from '../registry/placeholder-rules';
 import { SchemaCompiler } from '../registry/schema-compiler';
 import { buildToolEntry } from '../registry/tool-entry.factory';
 import { buildResourceEntry, buildTemplateEntry } from '../registry/resource-entry.factory';
@@ -71,6 +71,7 @@ export class McpExplorer implements OnModuleInit {
         );
     }
     checkPlaceholders(this.registry, violations, (message) => this.logger.warn(message));
+    checkSkillPlaceholders(this.registry.skills.skills, violations, (message) => this.logger.warn(message));
     const serverTodo = serverPlaceholderWarning(this.options);
     if (serverTodo) this.logger.warn(serverTodo);
     violations.throwIfAny();

@@ -1,3 +1,6 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Injectable, Logger } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { IsString, Matches } from 'class-validator';
@@ -202,6 +205,60 @@ describe("the server's own TODO: description and instructions at boot", () => {
       'test',
     );
     expect(todo(warn)).toEqual([]);
+    await moduleRef.close();
+  });
+});
+
+describe('a SKILL.md whose frontmatter still says TODO: at boot', () => {
+  let root: string;
+  beforeAll(() => {
+    root = mkdtempSync(join(tmpdir(), 'skills-todo-'));
+    // What `npm run g -- mcp-skill refund-order` writes, and a written skill beside it.
+    mkdirSync(join(root, 'refund-order'));
+    writeFileSync(
+      join(root, 'refund-order/SKILL.md'),
+      "---\nname: refund-order\ndescription: 'TODO: say what this skill teaches and when to use it.'\n---\n\nTODO: steps.\n",
+    );
+    mkdirSync(join(root, 'close-ticket'));
+    writeFileSync(join(root, 'close-ticket/SKILL.md'), '---\nname: close-ticket\ndescription: Close a ticket.\n---\n');
+  });
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  afterEach(() => jest.restoreAllMocks());
+
+  const bootSkills = async (nodeEnv: string | undefined) => {
+    const previous = process.env.NODE_ENV;
+    setNodeEnv(nodeEnv);
+    try {
+      const moduleRef = await Test.createTestingModule({
+        imports: [McpModule.forRoot({ name: 'svc', version: '1.0.0', http: false, skills: { root } })],
+      }).compile();
+      await moduleRef.init();
+      return moduleRef;
+    } finally {
+      setNodeEnv(previous);
+    }
+  };
+  const message =
+    'McpModule.forRoot({ skills }): skill "skill://refund-order/SKILL.md" publishes "TODO:" placeholders in its ' +
+    'SKILL.md frontmatter (description): replace each with the real sentence (the generator left them for you to write)';
+
+  it('NODE_ENV=production: refused, naming the skill and the field (the body is not checked)', async () => {
+    const refused = bootSkills('production');
+    await expect(refused).rejects.toThrow('Invalid MCP registry (1 problem');
+    expect(await refused.catch((e: Error) => e.message)).toContain(
+      message.replace('McpModule.forRoot({ skills }): ', ''),
+    );
+  });
+
+  it('NODE_ENV=development: boots and serves it, with one warning', async () => {
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    const moduleRef = await bootSkills('development');
+    expect(moduleRef.get(McpRegistry).skills.skills.map((s) => s.uri)).toEqual([
+      'skill://close-ticket/SKILL.md',
+      'skill://refund-order/SKILL.md',
+    ]);
+    const warnings = warn.mock.calls.map(([m]) => String(m)).filter((m) => m.includes('TODO:'));
+    expect(warnings).toEqual([`${message} (refused when NODE_ENV=production)`]);
     await moduleRef.close();
   });
 });

@@ -52,6 +52,30 @@ export function checkPlaceholders(
 }
 
 /**
+ * The same rule for skills (docs/skills.md): a `SKILL.md` whose frontmatter (its `name`, `description` or any other
+ * field) still says `TODO:`, as `nest g mcp-skill` writes it, is refused when NODE_ENV=production and a warning
+ * elsewhere. Its frontmatter is what `skills/list` and `resources/list` publish and what an agent selects skills by.
+ * @internal
+ */
+export function checkSkillPlaceholders(
+  skills: readonly { uri: string; frontmatter: Readonly<Record<string, unknown>> }[],
+  violations: RegistryViolations,
+  warn: (message: string) => void,
+  nodeEnv = process.env.NODE_ENV,
+): void {
+  for (const skill of skills) {
+    const fields = placeholderFields(skill.frontmatter as Record<string, unknown>, false);
+    if (!fields.length) continue;
+    const where = 'McpModule.forRoot({ skills })';
+    const message =
+      `skill "${skill.uri}" publishes "TODO:" placeholders in its SKILL.md frontmatter (${fields.join(', ')}): ` +
+      'replace each with the real sentence (the generator left them for you to write)';
+    if (nodeEnv === 'production') violations.add(where, message);
+    else warn(`${where}: ${message} (refused when NODE_ENV=production)`);
+  }
+}
+
+/**
  * The one boot warning for a server whose own `description` or `instructions` (the `McpModule.forRoot` options a
  * generated app.module.ts starts with as `TODO:` sentences) still say `TODO:`, or undefined. A warning, not a
  * refusal, in every environment: they describe the server, not a tool's risk, but every client reads them.

@@ -75,7 +75,7 @@ function registerProject(name: string): Rule {
       sourceRoot: `apps/${name}/src`,
       compilerOptions: {
         tsConfigPath: `apps/${name}/tsconfig.app.json`,
-        assets: ['../agent/*.md', '../README.md', '../package.json'],
+        assets: ['../agent/*.md', '../skills/**/*', '../README.md', '../package.json'],
       },
     };
     tree.overwrite('nest-cli.json', `${JSON.stringify(cli, null, 2)}\n`);

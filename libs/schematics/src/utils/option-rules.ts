@@ -5,10 +5,16 @@
  */
 
 /** The generators of this collection. */
-export type McpSchematic = 'mcp-server' | 'mcp-tool' | 'mcp-prompt' | 'mcp-resource';
+export type McpSchematic = 'mcp-server' | 'mcp-tool' | 'mcp-prompt' | 'mcp-resource' | 'mcp-skill';
 
 /** Every schematic of this collection, for callers that get the name as text. */
-export const MCP_SCHEMATICS: readonly McpSchematic[] = ['mcp-server', 'mcp-tool', 'mcp-prompt', 'mcp-resource'];
+export const MCP_SCHEMATICS: readonly McpSchematic[] = [
+  'mcp-server',
+  'mcp-tool',
+  'mcp-prompt',
+  'mcp-resource',
+  'mcp-skill',
+];
 
 /** The `--type` values each generator accepts; the first is the default. */
 export const ACCEPTED_TYPES: Record<McpSchematic, readonly string[]> = {
@@ -16,6 +22,7 @@ export const ACCEPTED_TYPES: Record<McpSchematic, readonly string[]> = {
   'mcp-tool': ['readonly', 'low', 'medium', 'high', 'task'],
   'mcp-prompt': [],
   'mcp-resource': ['fixed', 'template'],
+  'mcp-skill': [],
 };
 
 /** A name as the user should type it: it becomes a folder, a class, an MCP name and, for a server, a URI scheme. */
@@ -25,12 +32,15 @@ const MAX_LENGTH: Record<McpSchematic, number> = {
   'mcp-tool': 60,
   'mcp-prompt': 60,
   'mcp-resource': 60,
+  // The Agent Skills naming rules: at most 64 characters (kebab-case already rules out double hyphens).
+  'mcp-skill': 64,
 };
 const EXAMPLE: Record<McpSchematic, string> = {
   'mcp-server': 'orders',
   'mcp-tool': 'find-order',
   'mcp-prompt': 'daily-summary',
   'mcp-resource': 'price-list',
+  'mcp-skill': 'triage-ticket',
 };
 
 /** Why `name` cannot be used, or undefined when it can. */
