@@ -8,20 +8,26 @@ import { SKILL_LIMITS } from './skills.constants';
 const skillMd = (name: string, extra = '') =>
   `---\nname: ${name}\ndescription: Does ${name}\n${extra}---\n\n# ${name}\n`;
 
+/** Writes `content` at `path` under `root`, making the folders. */
+const writeUnder = (root: string, path: string, content: string | Buffer) => {
+  mkdirSync(dirname(join(root, path)), { recursive: true });
+  writeFileSync(join(root, path), content);
+};
+/** The message `run` refuses the skills with; fails the test when it accepts them. */
+const refusalOf = (run: () => unknown): string => {
+  try {
+    run();
+  } catch (error) {
+    return (error as Error).message;
+  }
+  throw new Error('the skills were accepted');
+};
+
 describe('loadSkills', () => {
   let root: string;
-  const write = (path: string, content: string | Buffer) => {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), content);
-  };
-  const refusal = (): string => {
-    try {
-      loadSkills(root, { limits: { ...SKILL_LIMITS, maxFiles: 3, maxBytes: 1_000 } });
-    } catch (error) {
-      return (error as Error).message;
-    }
-    throw new Error('the skills were accepted');
-  };
+  const write = (path: string, content: string | Buffer) => writeUnder(root, path, content);
+  const refusal = (): string =>
+    refusalOf(() => loadSkills(root, { limits: { ...SKILL_LIMITS, maxFiles: 3, maxBytes: 1_000 } }));
 
   beforeEach(() => (root = mkdtempSync(join(tmpdir(), 'skills-'))));
   afterEach(() => rmSync(root, { recursive: true, force: true }));
@@ -149,18 +155,7 @@ describe('loadSkills', () => {
 
 describe('loadSkills: scopes and the bound on the walk', () => {
   let root: string;
-  const write = (path: string, content: string | Buffer) => {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), content);
-  };
-  const refusal = (run: () => unknown): string => {
-    try {
-      run();
-    } catch (error) {
-      return (error as Error).message;
-    }
-    throw new Error('the skills were accepted');
-  };
+  const write = (path: string, content: string | Buffer) => writeUnder(root, path, content);
   beforeEach(() => (root = mkdtempSync(join(tmpdir(), 'skills-bound-'))));
   afterEach(() => rmSync(root, { recursive: true, force: true }));
 
@@ -171,7 +166,7 @@ describe('loadSkills: scopes and the bound on the walk', () => {
     expect(catalog.scopesOf('skill://support/triage/SKILL.md')).toEqual(['a', 'b']);
     expect(catalog.scopesOf('skill://close/SKILL.md')).toEqual([]);
     write('broken/SKILL.md', '# no frontmatter\n');
-    const message = refusal(() =>
+    const message = refusalOf(() =>
       loadSkills(root, { scopes: { support: ['a'], 'support/triage/': ['a'], missing: ['a'], '': ['a'] } }),
     );
     expect(message).toContain('skills.scopes: "support" names no skill under the root');
@@ -190,7 +185,7 @@ describe('loadSkills: scopes and the bound on the walk', () => {
     write('a/b/c/e.md', 'e');
     write('a/b/c/f.md', 'f');
     write('z/SKILL.md', '# would be a problem, but the walk stopped before\n');
-    const message = refusal(() => loadSkills(root, { limits }));
+    const message = refusalOf(() => loadSkills(root, { limits }));
     expect(message).toContain('more than 5 files and folders, the most a skills folder may hold');
     expect(message).toContain('(1 problem(s))');
   });
@@ -202,7 +197,7 @@ describe('loadSkills: scopes and the bound on the walk', () => {
     expect(loadSkills(root, { limits }).size).toBe(1);
     write('b/SKILL.md', skillMd('b'));
     write('b/big.bin', Buffer.alloc(600));
-    expect(refusal(() => loadSkills(root, { limits }))).toContain('more than 1000 bytes');
+    expect(refusalOf(() => loadSkills(root, { limits }))).toContain('more than 1000 bytes');
   });
 
   it('bounds the walk at 4,096 files and folders and 64 MiB by default', () => {

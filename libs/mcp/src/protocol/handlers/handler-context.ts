@@ -2,7 +2,7 @@ import { McpRegistry } from '../../registry/mcp.registry';
 import { RequestContext } from '../../pipeline/request-context';
 import { McpTasks } from '../../tasks/mcp-tasks.service';
 import { McpSession } from '../../sessions/mcp-session';
-import { McpError } from '../../errors/mcp.error';
+import { InvalidParamsError, McpError } from '../../errors/mcp.error';
 import { ErrorCode } from '../../wire/json-rpc';
 
 /** What a method handler gets for one request: its RequestContext, the params, the registry and the tasks. @internal */
@@ -26,4 +26,15 @@ export type MethodHandler = (request: HandlerContext) => Promise<MethodResult> |
 export function sessionOf(request: HandlerContext): McpSession {
   if (request.peer instanceof McpSession) return request.peer;
   throw new McpError(ErrorCode.MethodNotFound, 'Method not found');
+}
+
+/** `params.uri` of a resource or skill method: a non-empty string of at most 2,048 characters, else `-32602`. */
+export function uriParam(params: Record<string, unknown>): string {
+  if (typeof params.uri !== 'string' || params.uri.length === 0 || params.uri.length > 2048) {
+    throw new InvalidParamsError('Invalid params: uri must be a non-empty string', {
+      field: 'uri',
+      reason: 'required',
+    });
+  }
+  return params.uri;
 }

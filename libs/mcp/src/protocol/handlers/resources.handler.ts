@@ -4,7 +4,7 @@ import { McpHandler } from '../../registry/registry-entries';
 import { McpRegistry } from '../../registry/mcp.registry';
 import { invoke } from '../../pipeline/invocation.stage';
 import { assertScopes } from '../../auth/scopes';
-import { MethodResult, HandlerContext, sessionOf } from './handler-context';
+import { MethodResult, HandlerContext, sessionOf, uriParam } from './handler-context';
 import { skillFileContents } from './skills.handler';
 
 /** `resources/list`. @internal */
@@ -16,23 +16,13 @@ export const listTemplates = ({ registry, params, peer, principal }: HandlerCont
   raw: registry.page('resourceTemplates', peer.protocolVersion, params.cursor, principal),
 });
 
-const uriOf = (params: Record<string, unknown>): string => {
-  if (typeof params.uri !== 'string' || params.uri.length === 0 || params.uri.length > 2048) {
-    throw new InvalidParamsError('Invalid params: uri must be a non-empty string', {
-      field: 'uri',
-      reason: 'required',
-    });
-  }
-  return params.uri;
-};
-
 /**
  * `resources/read`: a skill file first (held in memory, looked up by exact URI), then the app's resources by exact
  * URI, then the templates in registration order.
  * @internal
  */
 export async function readResource(request: HandlerContext): Promise<MethodResult> {
-  const uri = uriOf(request.params);
+  const uri = uriParam(request.params);
   const { registry } = request;
   // A skill file the caller may not see falls through to "not found", as an unknown URI does.
   const skillFile = registry.skills.file(uri, McpRegistry.skillAccess(request.principal));
@@ -71,7 +61,7 @@ export async function readResource(request: HandlerContext): Promise<MethodResul
 }
 
 /**
- * A resource that does not exist: `-32602` with `data.uri` in 2026-07-28 (the client's own URI, bounded by `uriOf`),
+ * A resource that does not exist: `-32602` with `data.uri` in 2026-07-28 (the client's own URI, bounded by `uriParam`),
  * `-32002` to the 2025 revisions that defined it (corporate v2.0 Annex D).
  */
 function notFound(request: HandlerContext, uri: string): Error {
@@ -96,7 +86,7 @@ function normaliseContents(value: unknown, uri: string, mimeType: string): Recor
 const MAX_SUBSCRIPTIONS = 1_000;
 
 export function subscribe(request: HandlerContext): MethodResult {
-  const uri = uriOf(request.params);
+  const uri = uriParam(request.params);
   const { registry } = request;
   const session = sessionOf(request);
   const entry = registry.resources.get(uri) ?? [...registry.templates.values()].find((t) => t.match(uri) !== null);
@@ -112,6 +102,6 @@ export function subscribe(request: HandlerContext): MethodResult {
   return {};
 }
 export function unsubscribe(request: HandlerContext): MethodResult {
-  sessionOf(request).unsubscribe(uriOf(request.params));
+  sessionOf(request).unsubscribe(uriParam(request.params));
   return {};
 }

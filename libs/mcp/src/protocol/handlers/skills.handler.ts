@@ -2,7 +2,7 @@ import { McpError, InvalidParamsError } from '../../errors/mcp.error';
 import { ErrorCode } from '../../wire/json-rpc';
 import { SkillFile } from '../../skills/skill-catalog';
 import { McpRegistry } from '../../registry/mcp.registry';
-import { MethodResult, HandlerContext } from './handler-context';
+import { MethodResult, HandlerContext, uriParam } from './handler-context';
 
 /** `skills/list`: whole entries (each a complete manifest), paginated like the other lists. @internal */
 export const listSkills = ({ registry, params, principal }: HandlerContext): MethodResult => ({
@@ -15,7 +15,7 @@ export const listSkills = ({ registry, params, principal }: HandlerContext): Met
  * @internal
  */
 export function getSkill({ registry, params, principal }: HandlerContext): MethodResult {
-  const uri = uriOf(params);
+  const uri = uriParam(params);
   const skill = registry.skills.skill(uri, McpRegistry.skillAccess(principal));
   if (!skill)
     throw new McpError(ErrorCode.InvalidParams, 'No skill is served at this URI', { uri, reason: 'not_found' });
@@ -29,7 +29,7 @@ export function getSkill({ registry, params, principal }: HandlerContext): Metho
  * @internal
  */
 export function readDirectory({ registry, params, principal }: HandlerContext): MethodResult {
-  const uri = uriOf(params);
+  const uri = uriParam(params);
   if (params.cursor !== undefined)
     throw new InvalidParamsError('Invalid cursor', { field: 'cursor', reason: 'invalid' });
   const children = registry.skills.directory(uri, McpRegistry.skillAccess(principal));
@@ -48,12 +48,3 @@ export function skillFileContents(file: SkillFile): MethodResult {
   return { contents: [content] };
 }
 
-const uriOf = (params: Record<string, unknown>): string => {
-  if (typeof params.uri !== 'string' || params.uri.length === 0 || params.uri.length > 2048) {
-    throw new InvalidParamsError('Invalid params: uri must be a non-empty string', {
-      field: 'uri',
-      reason: 'required',
-    });
-  }
-  return params.uri;
-};
