@@ -17,6 +17,7 @@ export { McpTool } from './decorators/mcp-tool.decorator';
 export { McpPrompt } from './decorators/mcp-prompt.decorator';
 export { McpResource, McpResourceTemplate } from './decorators/mcp-resource.decorator';
 export { McpCompletion } from './decorators/mcp-completion.decorator';
+export { McpApp } from './decorators/mcp-app.decorator';
 export { McpArgs, McpCtx } from './decorators/mcp-params.decorator';
 export { McpField } from './decorators/mcp-arg-field.decorator';
 export { McpScopes } from './decorators/mcp-scopes.decorator';
@@ -27,6 +28,7 @@ export {
   McpPromptOptions,
   McpResourceOptions,
   McpResourceTemplateOptions,
+  McpAppOptions,
 } from './decorators/decorator-options.interface';
 
 // Inside a call

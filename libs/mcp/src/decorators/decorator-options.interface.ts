@@ -75,7 +75,17 @@ export interface McpToolOptions {
    * task. Default: never a task.
    */
   task?: McpToolTaskSupport | McpToolTaskOptions;
+  /** MCP Apps (docs/apps.md): the `@McpApp` view that renders this tool's results, and who may call the tool. */
+  ui?: McpToolUi;
   _meta?: Record<string, unknown>;
+}
+
+/** A tool's link to an MCP Apps view, listed as `_meta.ui` (docs/apps.md#linking-a-tool). */
+export interface McpToolUi {
+  /** The `ui://` URI of an `@McpApp` view of this server. */
+  resourceUri: string;
+  /** `'model'`: the agent may call it; `'app'`: the view may. Default (as the extension says): both. */
+  visibility?: ('model' | 'app')[];
 }
 
 /** Whether a tool runs as a task: `'optional'` (when the client handles tasks) or `'required'` (only as a task). */
@@ -123,6 +133,43 @@ export interface McpResourceOptions {
   size?: number;
   icons?: McpIcon[];
   annotations?: { audience?: ('user' | 'assistant')[]; priority?: number; lastModified?: string };
+  _meta?: Record<string, unknown>;
+}
+
+/** Origins an MCP Apps view may reach; the host builds the view's Content Security Policy from them. */
+export interface McpAppCsp {
+  /** fetch/XHR/WebSocket (`connect-src`). */
+  connectDomains?: string[];
+  /** Scripts, images, styles, fonts, media (`script-src`, `img-src`, ...). */
+  resourceDomains?: string[];
+  /** Nested iframes (`frame-src`). */
+  frameDomains?: string[];
+  /** The document's base URIs (`base-uri`). */
+  baseUriDomains?: string[];
+  /** WebAssembly compilation (`'wasm-unsafe-eval'`). */
+  wasmUnsafeEval?: boolean;
+}
+
+/**
+ * Options of {@link McpApp}: an MCP Apps view (extension `io.modelcontextprotocol/ui`, docs/apps.md). It is served
+ * as a resource with mimeType `text/html;profile=mcp-app`; `csp`, `permissions`, `domain` and `prefersBorder` are its
+ * `_meta.ui`.
+ */
+export interface McpAppOptions {
+  /** `ui://...` */
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  icons?: McpIcon[];
+  /** Omitted: the host allows no external origin at all. */
+  csp?: McpAppCsp;
+  /** Browser features the view asks the host for (an iframe `allow` attribute). */
+  permissions?: { camera?: object; microphone?: object; geolocation?: object; clipboardWrite?: object };
+  /** A dedicated sandbox origin; its format is the host's. */
+  domain?: string;
+  /** Whether the host draws a border and background around the view. */
+  prefersBorder?: boolean;
   _meta?: Record<string, unknown>;
 }
 

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import {
+  MCP_APP_METADATA,
   MCP_COMPLETION_METADATA,
   MCP_PROMPT_METADATA,
   MCP_RESOURCE_METADATA,
@@ -8,6 +9,7 @@ import {
   MCP_TOOL_METADATA,
 } from '../mcp.constants';
 import {
+  McpAppOptions,
   McpCompletionOptions,
   McpPromptOptions,
   McpResourceOptions,
@@ -38,13 +40,17 @@ export class McpMetadataAccessor {
   completion(target: McpMethod): McpCompletionOptions | undefined {
     return this.reflector.get(MCP_COMPLETION_METADATA, target);
   }
+  app(target: McpMethod): McpAppOptions | undefined {
+    return this.reflector.get(MCP_APP_METADATA, target);
+  }
   hasAny(target: McpMethod): boolean {
     return !!(
       this.tool(target) ||
       this.prompt(target) ||
       this.resource(target) ||
       this.resourceTemplate(target) ||
-      this.completion(target)
+      this.completion(target) ||
+      this.app(target)
     );
   }
 }

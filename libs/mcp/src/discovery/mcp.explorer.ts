@@ -9,6 +9,8 @@ import { SchemaCompiler } from '../registry/schema-compiler';
 import { buildToolEntry } from '../registry/tool-entry.factory';
 import { buildResourceEntry, buildTemplateEntry } from '../registry/resource-entry.factory';
 import { buildPromptEntry } from '../registry/prompt-entry.factory';
+import { buildAppEntry, staticHtml } from '../registry/app-entry.factory';
+import { checkApps } from '../registry/app-rules';
 import { CompletionHandler, McpHandler } from '../registry/registry-entries';
 import { McpMetadataAccessor, McpMethod } from './mcp-metadata.accessor';
 import { McpPipelineFactory } from '../pipeline/mcp-pipeline.factory';
@@ -60,6 +62,7 @@ export class McpExplorer implements OnModuleInit {
         const handler = this.pipeline.wrap(instance, methodName);
         const scopes = this.reflector.getAllAndMerge<string[]>(MCP_SCOPES_METADATA, [method, instance.constructor]);
         this.register(method, source, handler, compiler, violations, completions, scopes);
+        this.registerApp(method, source, handler, violations, scopes, () => method.call(instance));
       }
     }
     for (const c of completions) {
@@ -70,6 +73,7 @@ export class McpExplorer implements OnModuleInit {
           `@McpCompletion refers to unknown ${c.kind === 'prompt' ? 'prompt' : 'resource template'} "${c.ref}"`,
         );
     }
+    checkApps(this.registry.tools, this.registry.resources, violations);
     checkPlaceholders(this.registry, violations, (message) => this.logger.warn(message));
     checkSkillPlaceholders(this.registry.skills.skills, violations, (message) => this.logger.warn(message));
     const serverTodo = serverPlaceholderWarning(this.options);
@@ -138,6 +142,24 @@ export class McpExplorer implements OnModuleInit {
       this.registry.registerCompletion(key, async (value, context) => fn(value, context));
       completions.push({ where, key, ref, kind });
     }
+  }
+
+  /** An `@McpApp` view: a `ui://` resource; its HTML, when static, is read once here for the CSP check. */
+  private registerApp(
+    method: McpMethod,
+    source: { className: string; methodName: string },
+    handler: McpHandler,
+    violations: RegistryViolations,
+    requiredScopes: string[],
+    read: () => unknown,
+  ): void {
+    const app = this.accessor.app(method);
+    if (!app) return;
+    const html = staticHtml(read, method.length);
+    const entry = buildAppEntry(app, source, handler, violations, html);
+    if (entry && this.registry.resources.has(entry.uri))
+      violations.add(`${source.className}.${source.methodName}`, `duplicate resource URI "${entry.uri}"`);
+    else if (entry) this.registry.registerResource({ ...entry, requiredScopes });
   }
 
   private refuseScoped(metatype: Type<unknown>, name: string, violations: RegistryViolations): void {

@@ -2,6 +2,7 @@ import { McpRegistry } from '../registry/mcp.registry';
 import { ProtocolVersion, eraFeatures } from '../wire/protocol-version';
 import { TASKS_EXTENSION } from '../tasks/tasks.constants';
 import { SKILLS_EXTENSION } from '../skills/skills.constants';
+import { APPS_EXTENSION, APP_MIME_TYPE } from '../registry/app-entry.factory';
 
 /** A capability a method belongs to: without entries of its kind the method answers `-32601`. @internal */
 export type Capability = 'tools' | 'prompts' | 'resources' | 'completions' | 'skills';
@@ -31,7 +32,7 @@ function servesOwnResources(registry: McpRegistry): boolean {
  * The capabilities this registry supports; declared in `initialize` and `server/discover`. With task tools: the
  * tasks extension to 2026-07-28 clients, the tasks utility to 2025-11-25 sessions (`tasks/list` only when callers
  * are told apart: without authentication every caller would see every task). With skills: the skills extension
- * (and `resources`) to every era.
+ * (and `resources`) to every era. With an `@McpApp` view: the MCP Apps extension, to every era.
  * @internal
  */
 export function serverCapabilities(
@@ -53,6 +54,8 @@ export function serverCapabilities(
   }
   // Skills to every era alike: a 2025 session reads `extensions` from its capabilities too (docs/skills.md).
   if (serves(registry, 'skills')) extensions[SKILLS_EXTENSION] = { directoryRead: true };
+  // MCP Apps to every era alike, once a view exists (docs/apps.md).
+  if ([...registry.resources.values()].some((r) => r.ui)) extensions[APPS_EXTENSION] = { mimeTypes: [APP_MIME_TYPE] };
   if (Object.keys(extensions).length > 0) caps.extensions = extensions;
   return caps;
 }

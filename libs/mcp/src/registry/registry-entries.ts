@@ -39,6 +39,8 @@ export interface ToolEntry extends EntrySource, Scoped {
    * caller with the same value gets the first answer.
    */
   replayKey?: string;
+  /** The MCP Apps view this tool links to, and who may call it (`@McpTool({ ui })`, docs/apps.md). */
+  ui?: { resourceUri: string; visibility: readonly ('model' | 'app')[] };
   handler: McpHandler;
 }
 
@@ -68,6 +70,8 @@ export interface ResourceEntry extends Partial<EntrySource>, Scoped {
   uri: string;
   mimeType: string;
   definition: Record<string, unknown>;
+  /** Set on an MCP Apps view (`@McpApp`): its `_meta.ui`, sent with the content read too. */
+  ui?: Record<string, unknown>;
   handler: McpHandler;
 }
 

@@ -25,7 +25,18 @@ export function createToolDefinition(
   if (options.icons) definition.icons = options.icons;
   // 2025-11-25 clients read it (tasks utility); the 2026-07-28 projection drops it (tasks are an extension there).
   if (task) definition.execution = { taskSupport: task.support };
-  if (options._meta || safety)
-    definition._meta = { ...options._meta, ...(safety ? { [TOOL_SAFETY_META_KEY]: safety } : {}) };
+  const ui = toolUi(options);
+  if (options._meta || safety || ui)
+    definition._meta = {
+      ...options._meta,
+      ...(ui ? { ui } : {}),
+      ...(safety ? { [TOOL_SAFETY_META_KEY]: safety } : {}),
+    };
   return definition;
+}
+
+/** A tool's `_meta.ui` (MCP Apps, docs/apps.md): the view it links to and its visibility, default both. @internal */
+export function toolUi(options: McpToolOptions): { resourceUri: string; visibility: ('model' | 'app')[] } | undefined {
+  if (!options.ui) return undefined;
+  return { resourceUri: options.ui.resourceUri, visibility: options.ui.visibility ?? ['model', 'app'] };
 }

@@ -7,7 +7,7 @@ import { McpHandler, ToolEntry } from './registry-entries';
 import { SchemaCompiler } from './schema-compiler';
 import { headerParams } from './header-params';
 import { resolveToolTask } from './task-support.rules';
-import { createToolDefinition } from './tool-definition.factory';
+import { createToolDefinition, toolUi } from './tool-definition.factory';
 
 const isDtoClass = (v: unknown): v is DtoClass => typeof v === 'function';
 const EMPTY_INPUT: JsonSchema = { type: 'object', properties: {}, required: [], additionalProperties: false };
@@ -72,6 +72,7 @@ export function buildToolEntry(
     headerParams: headers,
     task,
     replayKey,
+    ui: toolUi(options),
     handler,
     ...source,
   };

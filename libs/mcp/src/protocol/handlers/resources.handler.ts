@@ -30,12 +30,15 @@ export async function readResource(request: HandlerContext): Promise<MethodResul
   let handler: McpHandler | undefined;
   let args: Record<string, unknown> = {};
   let mimeType = 'text/plain';
+  let meta: Record<string, unknown> | undefined;
   const fixed = registry.resources.get(uri);
   if (fixed) {
     // Pipeline handlers are also checked by the scopes guard; run-time resources only here.
     assertScopes(request.principal, fixed.requiredScopes);
     handler = fixed.handler;
     mimeType = fixed.mimeType;
+    // An MCP Apps view sends its `_meta.ui` with the content too (docs/apps.md).
+    if (fixed.ui && Object.keys(fixed.ui).length) meta = { ui: fixed.ui };
   } else {
     for (const t of registry.templates.values()) {
       const vars = t.match(uri);
@@ -57,7 +60,9 @@ export async function readResource(request: HandlerContext): Promise<MethodResul
   if ('inputRequired' in outcome) return outcome.inputRequired;
   if ('failure' in outcome) throw new InvalidParamsError(outcome.failure);
   if (outcome.value === undefined || outcome.value === null) throw notFound(request, uri);
-  return normaliseContents(outcome.value, uri, mimeType);
+  const result = normaliseContents(outcome.value, uri, mimeType);
+  if (meta) result.contents = result.contents.map((c) => ({ ...c, _meta: { ...meta, ...(c._meta as object) } }));
+  return result;
 }
 
 /**
@@ -69,7 +74,11 @@ function notFound(request: HandlerContext, uri: string): Error {
   return new McpError(ErrorCode.InvalidParams, 'Resource not found', { uri, reason: 'not_found' });
 }
 
-function normaliseContents(value: unknown, uri: string, mimeType: string): Record<string, unknown> {
+function normaliseContents(
+  value: unknown,
+  uri: string,
+  mimeType: string,
+): Record<string, unknown> & { contents: Record<string, unknown>[] } {
   if (value === undefined || value === null) throw new ResourceNotFoundError();
   if (typeof value === 'string') return { contents: [{ uri, mimeType, text: value }] };
   if (value instanceof Uint8Array)

@@ -47,4 +47,3 @@ export function skillFileContents(file: SkillFile): MethodResult {
       : { uri: file.uri, mimeType: file.mimeType, blob: file.bytes.toString('base64') };
   return { contents: [content] };
 }
-
