@@ -16,9 +16,14 @@ import { counted } from '../counted';
 
 /** The schemes the standard allows besides the service's own name (docs/compliance.md#s11). */
 const CORPORATE_SCHEMES = ['use', 'project', 'doc'];
-/** The Skills extension (docs/skills.md) and the scheme it mandates for skill files. */
-const SKILLS_EXTENSION = 'io.modelcontextprotocol/skills';
-const SKILL_SCHEME = 'skill';
+/**
+ * The schemes official extensions give their resources, allowed when the server declares the extension: skill files
+ * (docs/skills.md) and MCP Apps views (docs/apps.md).
+ */
+const EXTENSION_SCHEMES: Record<string, string> = {
+  'io.modelcontextprotocol/skills': 'skill',
+  'io.modelcontextprotocol/ui': 'ui',
+};
 
 /** The headers every MCP server may take without listing them: HTTP's, MCP's and the corporate standard's. */
 const STANDARD_HEADERS = new Set(['x-request-id', 'x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host']);
@@ -149,9 +154,9 @@ export const PROMPTS_RESOURCES_CHECKS: Record<string, Check> = {
     const templates = (await listAll(ctx, standard, 'resources/templates/list', 'resourceTemplates')).items ?? [];
     const uris = [...fixed.map((r) => String(r.uri)), ...templates.map((t) => String(t.uriTemplate))];
     if (!uris.length) return notApplicable('no resources listed');
-    // A server that declares the Skills extension lists each skill's SKILL.md under the extension's `skill://`.
-    const skills = (await ctx.capabilities(standard)).extensions?.[SKILLS_EXTENSION] ? [SKILL_SCHEME] : [];
-    const allowed = [...CORPORATE_SCHEMES, ...(own ? [own] : []), ...skills];
+    const declared = Object.keys((await ctx.capabilities(standard)).extensions ?? {});
+    const extensions = declared.filter((e) => e in EXTENSION_SCHEMES).map((e) => EXTENSION_SCHEMES[e]);
+    const allowed = [...CORPORATE_SCHEMES, ...(own ? [own] : []), ...extensions];
     const bad = uris.filter((u) => !allowed.includes(/^([a-z][a-z0-9+.-]*):/i.exec(u)?.[1] ?? ''));
     const seen = `${counted(uris.length, 'URI')}; schemes allowed: ${allowed.join(', ')}`;
     return bad.length ? fail(seen, ...bad.slice(0, 10).map((u) => `${u}: another scheme`)) : pass(seen);

@@ -12,12 +12,17 @@ export interface SkillEntry {
   readonly resources: readonly SkillResourceEntry[];
 }
 
-/** A served skill file, held in memory from boot: its bytes and, for UTF-8 text types, its text. @internal */
+/**
+ * A served skill file, prepared at boot: its digest and size, its text for UTF-8 text types, and the very content item
+ * `resources/read` answers with (`text`, or a base64 `blob`), so a read encodes nothing. @internal
+ */
 export interface SkillFile {
   readonly uri: string;
   readonly mimeType: string;
-  readonly bytes: Buffer;
+  readonly digest: string;
+  readonly size: number;
   readonly text?: string;
+  readonly content: Readonly<{ uri: string; mimeType: string } & ({ text: string } | { blob: string })>;
 }
 
 /** A direct child of a skill directory (`resources/directory/read`). @internal */

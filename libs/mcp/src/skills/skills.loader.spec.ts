@@ -65,6 +65,7 @@ describe('loadSkills', () => {
     const logo = catalog.file('skill://support/triage-ticket/assets/logo.png')!;
     expect(logo.text).toBeUndefined();
     expect(logo.mimeType).toBe('image/png');
+    expect(logo.content).toEqual({ uri: logo.uri, mimeType: 'image/png', blob: 'iVBOR/8=' });
     expect(catalog.file('skill://support/README.md')).toBeUndefined();
   });
 

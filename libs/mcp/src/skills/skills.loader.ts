@@ -157,16 +157,12 @@ function readSkill(
   if (!frontmatter) return undefined;
   const uri = uriOfPath(skillMd);
   const resources = files
-    .map((f) => ({
-      uri: f.uri,
-      digest: `sha256:${createHash('sha256').update(f.bytes).digest('hex')}`,
-      size: f.bytes.length,
-    }))
+    .map((f) => ({ uri: f.uri, digest: f.digest, size: f.size }))
     .sort((a, b) => (a.uri === uri ? -1 : b.uri === uri ? 1 : a.uri < b.uri ? -1 : 1));
   return { uri, frontmatter, resources };
 }
 
-/** The file at `path`, read once (a nested skill's files belong to the enclosing skill too). */
+/** The file at `path`, read and prepared once (a nested skill's files belong to the enclosing skill too). */
 function fileAt(root: string, path: string, contents: Map<string, SkillFile>): SkillFile {
   const uri = uriOfPath(path);
   const known = contents.get(uri);
@@ -174,7 +170,14 @@ function fileAt(root: string, path: string, contents: Map<string, SkillFile>): S
   const bytes = readFileSync(resolve(root, path));
   const mimeType = mimeTypeOf(path);
   const text = isTextType(mimeType) ? utf8(bytes) : undefined;
-  const file: SkillFile = text === undefined ? { uri, mimeType, bytes } : { uri, mimeType, bytes, text };
+  const file: SkillFile = {
+    uri,
+    mimeType,
+    digest: `sha256:${createHash('sha256').update(bytes).digest('hex')}`,
+    size: bytes.length,
+    ...(text === undefined ? {} : { text }),
+    content: text === undefined ? { uri, mimeType, blob: bytes.toString('base64') } : { uri, mimeType, text },
+  };
   contents.set(uri, file);
   return file;
 }

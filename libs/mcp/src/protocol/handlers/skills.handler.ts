@@ -39,11 +39,7 @@ export function readDirectory({ registry, params, principal }: HandlerContext): 
   return { resources: children.map((c) => ({ ...c })) };
 }
 
-/** The `resources/read` result of a skill file: `text` for UTF-8 text types, else base64 `blob`. @internal */
+/** The `resources/read` result of a skill file: its content item, prepared at boot (`text` or `blob`). @internal */
 export function skillFileContents(file: SkillFile): MethodResult {
-  const content =
-    file.text !== undefined
-      ? { uri: file.uri, mimeType: file.mimeType, text: file.text }
-      : { uri: file.uri, mimeType: file.mimeType, blob: file.bytes.toString('base64') };
-  return { contents: [content] };
+  return { contents: [file.content] };
 }
