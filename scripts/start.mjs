@@ -7,6 +7,7 @@ import { constants } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fingerprint, upToDate, writeStamp } from './lib/build-stamp.mjs';
+import { buildViews } from './lib/build-views.mjs';
 import {
   appsUnderApps,
   buildSettingsOf,
@@ -46,7 +47,8 @@ for (const signal of ['SIGTERM', 'SIGINT']) {
   process.on(signal, () => (running ? running.kill(signal) : process.exit(signal === 'SIGINT' ? 130 : 143)));
 }
 if (flags.has('--watch')) {
-  // Nest's own watch mode: recompiles on change and restarts the server.
+  // Nest's own watch mode: recompiles on change and restarts the server. Views are bundled once before it.
+  await bundleViews(name);
   exitWith(spawn(nest, ['start', name, '--watch'], { cwd: root, stdio: 'inherit' }));
 } else {
   for (const target of targets) await buildIfChanged(target);
@@ -69,7 +71,7 @@ async function buildIfChanged(app) {
   const print = fingerprint(root, inputs, buildSettingsOf(cli, app));
   if (upToDate(stamp, print, [entryOf(root, cli, app)])) {
     process.stderr.write(`${app}: build up to date (nothing changed since the last one)\n`);
-    return;
+    return bundleViews(app);
   }
   process.stderr.write(`${app}: building (something it reads changed since the last build)…\n`);
   // Asynchronous, so that a signal reaches the build (and this script) while it runs.
@@ -79,6 +81,18 @@ async function buildIfChanged(app) {
   if (signal) process.exit(128 + (constants.signals[signal] ?? 1));
   if (code !== 0) fail(`build of "${app}" failed (see above)`, code ?? 1);
   writeStamp(stamp, print);
+  await bundleViews(app);
+}
+
+/** The app's MCP Apps views (`<app root>/views/<name>/`), each bundled into one HTML document when it changed. */
+async function bundleViews(app) {
+  try {
+    const projectRoot = cli.projects[app].root;
+    const lines = await buildViews(root, projectRoot, join(outDirOf(root, cli, app), projectRoot));
+    for (const line of lines) process.stderr.write(`${app}: ${line}\n`);
+  } catch (error) {
+    fail(`build of "${app}" failed: ${error.message}`, 1);
+  }
 }
 
 /** The server handles SIGTERM/SIGINT itself (drain, close); this wrapper passes them on and exits as it does. */

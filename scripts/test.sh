@@ -80,7 +80,7 @@ check() {
 (
   check contract "contract:check (every app under apps/, before jest)" npm run -s contract:check
   touch "$work/contract.done"
-  check typecheck "typecheck (tsc --noEmit, beside jest)" tsc -p tsconfig.json --noEmit
+  check typecheck "typecheck (tsc --noEmit, beside jest)" npm run -s typecheck
   check lint "lint (eslint ., beside jest)" eslint .
   check format "format (prettier --check ., beside jest)" prettier --check .
 ) &

@@ -15,6 +15,8 @@ import { HelpdeskHealthModule } from './health/helpdesk-health.module';
       // Relative to this file, not to the working directory: nest-cli.json copies agent/, skills/ and README.md
       // beside the compiled app, so the same paths hold in src/, in dist/ and in the Docker image.
       skills: { root: `${__dirname}/../skills` },
+      // The triage board, bundled by `npm run build` from ../views/triage-board/ into dist beside the app.
+      views: { root: `${__dirname}/../views` },
       corporate: {
         agentBrief: { file: `${__dirname}/../agent/brief.md` },
         agentPrompt: { file: `${__dirname}/../agent/prompt.md` },

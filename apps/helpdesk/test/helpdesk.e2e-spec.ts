@@ -1,5 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { SkillsClient } from '@modelcontextprotocol/client/ext/skills';
 import { McpTestServer, startMcpTestServer } from '@app/mcp-testing';
 import { AppModule } from '../src/app.module';
@@ -10,11 +11,21 @@ import { AppModule } from '../src/app.module';
  */
 describe('helpdesk', () => {
   let server: McpTestServer;
+  // Run from its sources, the app finds no built view beside them: its triage board is bundled here (as
+  // `npm run build` does) and the app pointed at it with MCP_VIEWS_DIR.
+  const built = mkdtempSync(join(tmpdir(), 'helpdesk-views-'));
+  let board: string;
 
   beforeAll(async () => {
-    server = await startMcpTestServer(AppModule);
+    const { buildViews } = await import('../../../scripts/lib/build-views.mjs');
+    await buildViews(resolve(__dirname, '../../..'), 'apps/helpdesk', built);
+    board = readFileSync(join(built, 'views/triage-board.html'), 'utf8');
+    server = await startMcpTestServer(AppModule, { env: { MCP_VIEWS_DIR: join(built, 'views') } });
   });
-  afterAll(() => server?.close());
+  afterAll(async () => {
+    await server?.close();
+    rmSync(built, { recursive: true, force: true });
+  });
 
   it('introduces itself and lists its tools', async () => {
     const client = await server.connect();
@@ -47,6 +58,47 @@ describe('helpdesk', () => {
     expect(reference.verified).toBe(true);
     const bytes = readFileSync(resolve(__dirname, '../skills/triage-ticket/references/priorities.md'));
     expect(Buffer.from(reference.bytes).equals(bytes)).toBe(true);
+  });
+
+  it.each(['2025-11-25', '2026-07-28'] as const)(
+    'opens the triage board: the view, the tickets as text and structured content, an assignment (%s)',
+    async (protocol) => {
+      const client = await server.connect({ scope: 'tickets:read tickets:write', protocol });
+      const tools = (await client.listTools()).tools.filter((t) => t._meta?.ui);
+      expect(Object.fromEntries(tools.map((t) => [t.name, t._meta?.ui]))).toEqual({
+        show_triage_board: { resourceUri: 'ui://helpdesk/triage-board', visibility: ['model', 'app'] },
+        assign_ticket: { resourceUri: 'ui://helpdesk/triage-board', visibility: ['model', 'app'] },
+      });
+      const view = await client.readResource('ui://helpdesk/triage-board');
+      expect(view.contents).toEqual([
+        expect.objectContaining({
+          mimeType: 'text/html;profile=mcp-app',
+          text: board,
+          _meta: { ui: { prefersBorder: true } },
+        }),
+      ]);
+      // One document, nothing loaded from elsewhere: the App class is inlined as a module script.
+      expect(board).not.toMatch(/<(?:script|link|img|iframe)\b[^>]*\b(?:src|href)=/i);
+      expect(board).toMatch(/<script type="module">.*ui\/initialize/s);
+      const shown = await client.callTool('show_triage_board');
+      const text = (shown.content as { text: string }[])[0].text;
+      expect(text).toMatch(/^\d+ open tickets, \d+ unassigned:\n- HD-/);
+      const { tickets } = shown.structuredContent as { tickets: { id: string; assignee?: string }[] };
+      const id = tickets[0].id;
+      const assigned = await client.callTool('assign_ticket', { id, assignee: `team-${protocol.slice(0, 4)}` });
+      expect(assigned.structuredContent).toMatchObject({ id, assignee: `team-${protocol.slice(0, 4)}` });
+      const again = await client.callTool('show_triage_board');
+      expect((again.content as { text: string }[])[0].text).toContain(`${id} [`);
+      expect((again.content as { text: string }[])[0].text).toContain(`(team-${protocol.slice(0, 4)})`);
+    },
+  );
+
+  it('assigns only with tickets:write, and only open tickets', async () => {
+    const reader = await server.connect({ scope: 'tickets:read' });
+    await expect(reader.callTool('assign_ticket', { id: 'HD-1', assignee: 'j.doe' })).rejects.toThrow(/403|scope/i);
+    const writer = await server.connect({ scope: 'tickets:read tickets:write' });
+    const missing = await writer.callTool('assign_ticket', { id: 'HD-999999', assignee: 'j.doe' });
+    expect(missing).toMatchObject({ isError: true });
   });
 
   it('finds tickets by text', async () => {

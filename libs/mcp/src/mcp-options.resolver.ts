@@ -58,6 +58,7 @@ export function resolveMcpOptions(o: McpModuleOptions): ResolvedMcpOptions {
     corporate: o.corporate,
     servicePage: o.servicePage ?? !/^(false|0)$/i.test(env.MCP_SERVICE_PAGE?.trim() ?? ''),
     skills: resolveSkills(o.skills),
+    views: o.views,
   };
   checkResolvedOptions(resolved);
   return resolved;
@@ -89,6 +90,8 @@ function checkResolvedOptions(resolved: ResolvedMcpOptions): void {
   for (const [path, scopes] of Object.entries(resolved.skills?.scopes ?? {}))
     if (!Array.isArray(scopes) || scopes.some((s) => typeof s !== 'string' || !/^[\x21-\x7e]+$/.test(s)))
       throw new Error(`McpModule: skills.scopes[${JSON.stringify(path)}] must be a list of scopes (no spaces)`);
+  if (resolved.views && (typeof resolved.views.root !== 'string' || resolved.views.root === ''))
+    throw new Error('McpModule: views.root must be the path of a folder');
   if (!/^\d+\.\d+\.\d+/.test(resolved.version))
     throw new Error(`McpModule: "version" must be semver (got ${JSON.stringify(resolved.version)})`);
 }

@@ -14,4 +14,6 @@ export interface Ticket {
   requester: string;
   createdAt: string;
   resolution?: string;
+  /** Who works on the ticket (a person's or a team's handle); unassigned when absent. */
+  assignee?: string;
 }

@@ -29,6 +29,24 @@ export const TICKET_SCHEMA = {
     requester: { type: 'string' },
     createdAt: { type: 'string', format: 'date-time' },
     resolution: { type: 'string' },
+    assignee: { type: 'string', description: 'Who works on the ticket; absent when unassigned.' },
   },
   required: [...Object.keys(summaryProps), 'description', 'requester', 'createdAt'],
+};
+
+/** Output schema of show_triage_board: the open tickets, most urgent first. */
+export const TRIAGE_BOARD_SCHEMA = {
+  type: 'object',
+  properties: {
+    tickets: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { ...summaryProps, assignee: { type: 'string' } },
+        required: Object.keys(summaryProps),
+      },
+    },
+    unassigned: { type: 'integer', minimum: 0, description: 'Open tickets nobody works on.' },
+  },
+  required: ['tickets', 'unassigned'],
 };

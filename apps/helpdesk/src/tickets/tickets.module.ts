@@ -3,6 +3,7 @@ import { TicketsRepository } from './tickets.repository';
 import { TicketsTools } from './tickets.tools';
 import { TicketsPrompts } from './tickets.prompts';
 import { TicketsResources } from './tickets.resources';
+import { TriageBoardApp } from './triage-board.app';
 
-@Module({ providers: [TicketsRepository, TicketsTools, TicketsPrompts, TicketsResources] })
+@Module({ providers: [TicketsRepository, TicketsTools, TicketsPrompts, TicketsResources, TriageBoardApp] })
 export class TicketsModule {}

@@ -74,6 +74,13 @@ export class TicketsRepository {
     return t;
   }
 
+  /** Assigns a ticket; assigning it to whom it already has changes nothing. */
+  assign(id: string, assignee: string): Ticket | undefined {
+    const t = this.tickets.get(id);
+    if (t) t.assignee = assignee;
+    return t;
+  }
+
   private insert(t: Omit<Ticket, 'id' | 'status'>): Ticket {
     const ticket: Ticket = { id: `HD-${++this.seq}`, status: 'open', ...t };
     this.tickets.set(ticket.id, ticket);

@@ -170,6 +170,13 @@ export interface McpAppOptions {
   domain?: string;
   /** Whether the host draws a border and background around the view. */
   prefersBorder?: boolean;
+  /**
+   * A view built by `npm run build` from `<app>/views/<view>/` (index.html + main.ts, bundled into one document):
+   * the HTML served is `<views.root>/<view>.html`, read once at boot. The method still runs on every read, through
+   * the pipeline, and what it returns is not used (as under Nest's `@Render`). Without `view`, the method returns
+   * the HTML.
+   */
+  view?: string;
   _meta?: Record<string, unknown>;
 }
 

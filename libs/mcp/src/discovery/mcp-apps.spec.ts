@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Injectable } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { McpModule } from '../mcp.module';
@@ -11,8 +14,12 @@ const ro = { annotations: { readOnlyHint: true } } as const;
 const BOARD = 'ui://svc/board';
 
 async function boot(...providers: (new (...a: never[]) => unknown)[]) {
+  return bootWith({}, ...providers);
+}
+
+async function bootWith(options: { views?: { root: string } }, ...providers: (new (...a: never[]) => unknown)[]) {
   const moduleRef = await Test.createTestingModule({
-    imports: [McpModule.forRoot({ name: 'svc', version: '1.2.3', http: false })],
+    imports: [McpModule.forRoot({ name: 'svc', version: '1.2.3', http: false, ...options })],
     providers,
   }).compile();
   await moduleRef.init();
@@ -105,5 +112,47 @@ describe('MCP Apps at boot (@McpApp, @McpTool ui)', () => {
     await expect(boot$).rejects.toThrow(/Broken\.dangling: .*"ui:\/\/svc\/missing" names no @McpApp view/);
     await expect(boot$).rejects.toThrow(/Broken\.appOnly: app-only tool "app_only" requires board:write, which/);
     await expect(boot$).rejects.toThrow(/^Invalid MCP registry \(4 problems\)/);
+  });
+
+  describe('a built view (@McpApp({ view }))', () => {
+    const root = mkdtempSync(join(tmpdir(), 'built-views-'));
+    afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+    @Injectable()
+    class Built {
+      reads = 0;
+      @McpApp({ uri: 'ui://svc/built', name: 'built', view: 'built' })
+      built(): void {
+        this.reads++;
+      }
+      @McpTool({ description: 'Shows it.', ui: { resourceUri: 'ui://svc/built' }, ...ro })
+      show() {
+        return 'ok';
+      }
+    }
+
+    it('serves <views.root>/<view>.html read once at boot, after the method ran through the pipeline', async () => {
+      writeFileSync(join(root, 'built.html'), '<!doctype html><p>built</p>');
+      const registry = await bootWith({ views: { root } }, Built);
+      writeFileSync(join(root, 'built.html'), 'changed on disk: not read again');
+      const entry = registry.resources.get('ui://svc/built')!;
+      const ctx = {} as Parameters<typeof entry.handler>[1];
+      expect(await entry.handler({}, ctx)).toBe('<!doctype html><p>built</p>');
+      expect(await entry.handler({}, ctx)).toBe('<!doctype html><p>built</p>');
+    });
+
+    it('refuses the boot when the view is not built, naming the method; its tools still find the view', async () => {
+      rmSync(join(root, 'built.html'), { force: true });
+      const boot$ = bootWith({ views: { root } }, Built);
+      await expect(boot$).rejects.toThrow(/^Invalid MCP registry \(1 problem\)/);
+      await expect(boot$).rejects.toThrow(/Built\.built: view "built" is not built: .*built\.html does not exist/);
+    });
+
+    it('checks a built view against its csp like any static HTML', async () => {
+      writeFileSync(join(root, 'built.html'), '<img src="https://cdn.example.com/logo.png">');
+      await expect(bootWith({ views: { root } }, Built)).rejects.toThrow(
+        /Built\.built: .*declares no csp.*references https:\/\/cdn\.example\.com/,
+      );
+    });
   });
 });

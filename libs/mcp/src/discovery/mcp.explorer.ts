@@ -10,6 +10,7 @@ import { buildToolEntry } from '../registry/tool-entry.factory';
 import { buildResourceEntry, buildTemplateEntry } from '../registry/resource-entry.factory';
 import { buildPromptEntry } from '../registry/prompt-entry.factory';
 import { buildAppEntry, staticHtml } from '../registry/app-entry.factory';
+import { loadBuiltView } from '../registry/built-view.loader';
 import { checkApps } from '../registry/app-rules';
 import { CompletionHandler, McpHandler } from '../registry/registry-entries';
 import { McpMetadataAccessor, McpMethod } from './mcp-metadata.accessor';
@@ -144,7 +145,10 @@ export class McpExplorer implements OnModuleInit {
     }
   }
 
-  /** An `@McpApp` view: a `ui://` resource; its HTML, when static, is read once here for the CSP check. */
+  /**
+   * An `@McpApp` view: a `ui://` resource. A built view (`view`) is read once here and served from memory after its
+   * method ran through the pipeline; otherwise the method's HTML, when static, is read once here for the CSP check.
+   */
   private registerApp(
     method: McpMethod,
     source: { className: string; methodName: string },
@@ -155,7 +159,16 @@ export class McpExplorer implements OnModuleInit {
   ): void {
     const app = this.accessor.app(method);
     if (!app) return;
-    const html = staticHtml(read, method.length);
+    let html: string | undefined;
+    if (app.view !== undefined) {
+      const built = loadBuiltView(process.env.MCP_VIEWS_DIR?.trim() || this.options.views?.root, app.view);
+      // Registered even when it failed to load (the boot fails anyway), so that its tools' links still resolve.
+      if ('problem' in built) violations.add(`${source.className}.${source.methodName}`, built.problem);
+      const document = 'html' in built ? built.html : '';
+      html = document;
+      const run = handler;
+      handler = async (args, ctx) => (await run(args, ctx), document);
+    } else html = staticHtml(read, method.length);
     const entry = buildAppEntry(app, source, handler, violations, html);
     if (entry && this.registry.resources.has(entry.uri))
       violations.add(`${source.className}.${source.methodName}`, `duplicate resource URI "${entry.uri}"`);

@@ -83,6 +83,14 @@ export interface McpModuleOptions {
   servicePage?: boolean;
   /** Agent Skills served from a folder (docs/skills.md); see {@link McpSkillsOptions}. Default: none. */
   skills?: McpSkillsOptions;
+  /**
+   * MCP Apps views built by `npm run build` (docs/apps.md#building-a-view): `root` is the folder holding
+   * `<name>.html` for each `@McpApp({ view: '<name>' })`, read once at boot. Env `MCP_VIEWS_DIR`, read at boot and
+   * winning over the option, points a server run from its sources (an in-process test) at built views. Default: none.
+   *
+   * @example views: { root: `${__dirname}/../views` }
+   */
+  views?: { root: string };
 }
 
 /** Factory of {@link McpModuleOptions} for `McpModule.forRootAsync`. */
@@ -121,9 +129,10 @@ export type ResolvedMcpOptions = Required<
     | 'redis'
     | 'caching'
     | 'skills'
+    | 'views'
   >
 > &
-  Pick<McpModuleOptions, 'title' | 'description' | 'instructions' | 'auth' | 'corporate' | 'skills'> & {
+  Pick<McpModuleOptions, 'title' | 'description' | 'instructions' | 'auth' | 'corporate' | 'skills' | 'views'> & {
     limits: Required<McpLimits>;
     caching: Required<McpCachingOptions>;
     tasks: ResolvedTasksOptions;

@@ -34,7 +34,13 @@ describe('MCP Apps entries and rules', () => {
   it('finds remote origins, ignoring XML namespaces', () => {
     const html = `<svg xmlns="http://www.w3.org/2000/svg"></svg><link href='https://CDN.example.com/x.css'>
       <script>new WebSocket("wss://rt.example"); fetch('https://api.example:8443/v1')</script>`;
-    expect(remoteOrigins(html)).toEqual(['https://api.example:8443', 'https://cdn.example.com']);
+    expect(remoteOrigins(html)).toEqual(['https://api.example:8443', 'https://cdn.example.com', 'wss://rt.example']);
+  });
+
+  it('counts only literal network calls inside scripts, not the URLs a bundle merely holds', () => {
+    const bundle = `<script type="module">const s={$id:"http://json-schema.org/x"};throw Error("see https://github.com/x");
+      await import("https://esm.example/m.js")</script>`;
+    expect(remoteOrigins(bundle)).toEqual(['https://esm.example']);
   });
 
   it('reads static HTML only from a method without arguments that answers a string at once', () => {

@@ -66,13 +66,22 @@ export function staticHtml(read: () => unknown, arity: number): string | undefin
 
 /**
  * The remote `http(s)://` origins an HTML document references, sorted and unique. XML namespace names
- * (`xmlns="http://www.w3.org/..."`) are identifiers, never fetched, and are left out.
+ * (`xmlns="http://www.w3.org/..."`) are identifiers, never fetched, and are left out. Inside inline scripts only the
+ * URLs a network call names literally count (`fetch(`, `new WebSocket(`, `new EventSource(`, `import(`): a bundled
+ * view's script holds many URLs it never loads (schema ids, links in error texts).
  * @internal
  */
 export function remoteOrigins(html: string): string[] {
   const origins = new Set<string>();
-  for (const m of html.matchAll(/(xmlns(?::[\w-]+)?\s*=\s*["']?)?\b(https?:\/\/[^\s"'<>()/\\`]+)/gi)) {
+  const scripts: string[] = [];
+  const markup = html.replace(/(<script\b[^>]*>)([\s\S]*?)(<\/script\s*>)/gi, (_, open, body, close) => {
+    scripts.push(body);
+    return `${open}${close}`;
+  });
+  for (const m of markup.matchAll(/(xmlns(?::[\w-]+)?\s*=\s*["']?)?\b(https?:\/\/[^\s"'<>()/\\`]+)/gi)) {
     if (!m[1]) origins.add(m[2].toLowerCase());
   }
+  const call = /\b(?:fetch|WebSocket|EventSource|import)\s*\(\s*["'`](https?|wss?):\/\/([^\s"'`/\\]+)/gi;
+  for (const body of scripts) for (const m of body.matchAll(call)) origins.add(`${m[1]}://${m[2]}`.toLowerCase());
   return [...origins].sort();
 }
