@@ -51,7 +51,7 @@ describe('the remote origins a view uses', () => {
   });
 
   it('leaves the list open when the markup does not tell how the URL is used', () => {
-    const html = `<a href="https://docs.example/help">help</a> see https://text.example
+    const html = `<a href="https://docs.example/help">help</a> see https://text.example.
       <img src="/go?to=https://param.example/x"><script>const API = "https://api.example"; fetch(API + "/x")</script>`;
     expect(lists(html)).toEqual([
       'https://api.example ?',

@@ -7,10 +7,11 @@ export interface OriginUse {
   list?: CspList;
 }
 
-// A URL's origin; a host built at run time (`https://${host}`, `https://api.${env}.com`) is not an origin to check.
+// A URL's origin; a host built at run time (`https://${host}`, `https://api.${env}.com`) is not an origin to check,
+// a full stop after the host (the end of a sentence) is not part of it.
 // The optional first group is an XML namespace attribute: a name, never fetched.
 const URL_ORIGIN =
-  /(xmlns(?::[\w-]+)?\s*=\s*["']?)?\b((?:https?|wss?):\/\/(?:[a-z0-9-]+\.)*[a-z0-9-]+(?::\d+)?)(?![\w$@%{*.:-])/gi;
+  /(xmlns(?::[\w-]+)?\s*=\s*["']?)?\b((?:https?|wss?):\/\/(?:[a-z0-9-]+\.)*[a-z0-9-]+(?::\d+)?)(?![\w$@%{*:-]|\.[\w$@%{*-])/gi;
 
 /** Attributes whose URL the host's policy governs, by `tag attribute`; any other attribute's use is unclear. */
 const ATTRIBUTE_LISTS: Record<string, CspList> = {
