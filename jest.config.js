@@ -19,10 +19,11 @@ const common = {
 /**
  * The HTTP end-to-end suites, run a second time on Nest's Fastify adapter (`MCP_HTTP_ADAPTER=fastify` for every server
  * they start): Streamable HTTP in both eras, legacy HTTP+SSE, the service page, health, metrics, CORS and Origin
- * checks, auth, limits, tracing and logs, tasks, skills, the conformance suites, the replicas on Redis and the
- * shutdown.
+ * checks, auth, limits, tracing and logs, tasks, skills, MCP Apps views, the conformance suites, the replicas on
+ * Redis and the shutdown.
  */
 const FASTIFY_SUITES = [
+  'test/apps*.e2e-spec.ts',
   'test/auth*.e2e-spec.ts',
   'test/conformance*.e2e-spec.ts',
   'test/connection-limits.e2e-spec.ts',

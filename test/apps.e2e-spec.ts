@@ -13,7 +13,8 @@ const VIEW_UI = {
 /**
  * MCP Apps (io.modelcontextprotocol/ui, ext-apps 2026-01-26), server side: a fixture with one view and two linked
  * tools, driven by the official client 2.4 in both eras. The capability, the tools' `_meta.ui` and the view's
- * resource are the same to a 2025-11-25 session and to 2026-07-28 requests.
+ * resource are the same to a 2025-11-25 session and to 2026-07-28 requests, on Express (jest project `e2e`) and on
+ * Fastify (`e2e-fastify`).
  */
 describe('MCP Apps: a view and its tools', () => {
   let app: INestApplication;
@@ -23,6 +24,11 @@ describe('MCP Apps: a view and its tools', () => {
     ({ app, url } = await startInProcess(AppsFixtureModule));
   });
   afterAll(() => app?.close());
+
+  it('serves on the adapter this run asks for', () => {
+    // jest's e2e-fastify project sets MCP_HTTP_ADAPTER=fastify; e2e leaves the default.
+    expect(app.getHttpAdapter().getType()).toBe(process.env.MCP_HTTP_ADAPTER ?? 'express');
+  });
 
   describe.each([
     ['2025-11-25', 'legacy' as const],

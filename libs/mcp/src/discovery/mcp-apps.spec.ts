@@ -91,6 +91,10 @@ describe('MCP Apps at boot (@McpApp, @McpTool ui)', () => {
       cdn() {
         return '<html xmlns="http://www.w3.org/1999/xhtml"><script src="https://cdn.example.com/a.js"></script></html>';
       }
+      @McpApp({ uri: 'ui://svc/narrow', name: 'narrow', csp: { connectDomains: ['https://img.example.com'] } })
+      narrow() {
+        return '<img src="https://img.example.com/a.png">';
+      }
       @McpScopes('board:read')
       @McpApp({ uri: 'ui://svc/ok', name: 'ok' })
       ok(page: number) {
@@ -109,9 +113,10 @@ describe('MCP Apps at boot (@McpApp, @McpTool ui)', () => {
     const boot$ = boot(Broken);
     await expect(boot$).rejects.toThrow(/Broken\.wrongScheme: @McpApp view "svc:\/\/not-ui": the URI of a view must/);
     await expect(boot$).rejects.toThrow(/Broken\.cdn: .*declares no csp.*references https:\/\/cdn\.example\.com:/);
+    await expect(boot$).rejects.toThrow(/Broken\.narrow: .* add "https:\/\/img\.example\.com" to csp\.resourceDomains/);
     await expect(boot$).rejects.toThrow(/Broken\.dangling: .*"ui:\/\/svc\/missing" names no @McpApp view/);
     await expect(boot$).rejects.toThrow(/Broken\.appOnly: app-only tool "app_only" requires board:write, which/);
-    await expect(boot$).rejects.toThrow(/^Invalid MCP registry \(4 problems\)/);
+    await expect(boot$).rejects.toThrow(/^Invalid MCP registry \(5 problems\)/);
   });
 
   describe('a built view (@McpApp({ view }))', () => {
