@@ -89,7 +89,8 @@ function originOf(url: string): string | undefined {
  * under where the markup tells: a `src`/`href` of script, link, img, media and the like (resourceDomains), a
  * fetch/XHR/WebSocket/EventSource URL in a script (connectDomains), an iframe's `src` (frameDomains), `<base href>`
  * (baseUriDomains), `url(...)`/`@import` and module imports (resourceDomains). Anything else outside scripts (a
- * link, text) has no list; any other URL inside an inline script (a string a bundle holds) is left out. XML namespace names are left out. One entry per origin and list, sorted.
+ * link, text) has no list; any other URL inside an inline script (a string a bundle holds) is left out, as are XML
+ * namespace names. One entry per origin and list, sorted.
  * @internal
  */
 export function originUses(html: string): OriginUse[] {
