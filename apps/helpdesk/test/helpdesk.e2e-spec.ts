@@ -93,6 +93,13 @@ describe('helpdesk', () => {
     },
   );
 
+  it('hides the board and its tools from a caller without tickets:read', async () => {
+    const outsider = await server.connect({ scope: 'profile' });
+    expect((await outsider.listResources()).resources.map((r) => r.uri)).not.toContain('ui://helpdesk/triage-board');
+    expect((await outsider.listTools()).tools.map((t) => t.name)).not.toContain('show_triage_board');
+    await expect(outsider.readResource('ui://helpdesk/triage-board')).rejects.toThrow(/403|scope|not found|-32002/i);
+  });
+
   it('assigns only with tickets:write, and only open tickets', async () => {
     const reader = await server.connect({ scope: 'tickets:read' });
     await expect(reader.callTool('assign_ticket', { id: 'HD-1', assignee: 'j.doe' })).rejects.toThrow(/403|scope/i);
