@@ -57,7 +57,8 @@ function load(params: Params): void {
   const allow = allowOf(params.permissions);
   if (allow) inner.setAttribute('allow', allow);
   inner.style.cssText = 'border:0;width:100%;height:100%';
-  // Same origin as this proxy (srcdoc, allow-same-origin): the proxy can watch the view's CSP violations.
+  // Same origin as this proxy (srcdoc, allow-same-origin): the proxy can watch the view's CSP violations, from the
+  // view's load on (one while it parses shows in the browser console only, which HostedView collects).
   inner.addEventListener('load', () =>
     inner?.contentDocument?.addEventListener('securitypolicyviolation', (e) =>
       violations.push({ directive: e.effectiveDirective, blockedURI: e.blockedURI, policy: e.originalPolicy }),
