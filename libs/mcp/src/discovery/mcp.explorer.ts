@@ -71,14 +71,7 @@ export class McpExplorer implements OnModuleInit {
         this.registerApp(method, source, handler, violations, scopes, () => method.call(instance));
       }
     }
-    for (const c of completions) {
-      const exists = c.kind === 'prompt' ? this.registry.prompts.has(c.ref) : this.registry.templates.has(c.ref);
-      if (!exists)
-        violations.add(
-          c.where,
-          `@McpCompletion refers to unknown ${c.kind === 'prompt' ? 'prompt' : 'resource template'} "${c.ref}"`,
-        );
-    }
+    this.checkCompletions(completions, violations);
     checkApps(this.registry.tools, this.registry.resources, violations);
     checkPlaceholders(this.registry, violations, (message) => this.logger.warn(message));
     await serveSkillMethods(skillMethods, this.registry, violations, (message) => this.logger.warn(message));
@@ -89,6 +82,21 @@ export class McpExplorer implements OnModuleInit {
     this.logger.log(
       `MCP registry: ${r.tools.size} tools, ${r.prompts.size} prompts, ${r.resources.size} resources, ${r.templates.size} resource templates, ${r.skills.size} skills`,
     );
+  }
+
+  /** Each `@McpCompletion` names a prompt or template that exists. */
+  private checkCompletions(
+    completions: readonly { where: string; ref: string; kind: 'prompt' | 'template' }[],
+    violations: RegistryViolations,
+  ): void {
+    for (const c of completions) {
+      const exists = c.kind === 'prompt' ? this.registry.prompts.has(c.ref) : this.registry.templates.has(c.ref);
+      if (!exists)
+        violations.add(
+          c.where,
+          `@McpCompletion refers to unknown ${c.kind === 'prompt' ? 'prompt' : 'resource template'} "${c.ref}"`,
+        );
+    }
   }
 
   private register(
