@@ -26,8 +26,9 @@ export const EXTENSIONS_SECTION = 'MCP extensions (beyond the standard)';
 
 /**
  * Every item of the §18 compliance checklists (docs/compliance.md#s18) of both versions of the corporate standard, in
- * our words, then the items this tool adds for the official MCP extensions a server declares ({@link EXTENSIONS_SECTION}). An item both versions ask for has one id and both versions; the compliance matrix (docs/compliance.md#s18)
- * says where the platform meets each and which test proves it.
+ * our words, then the items this tool adds for the official MCP extensions a server declares
+ * ({@link EXTENSIONS_SECTION}). An item both versions ask for has one id and both versions; the compliance matrix
+ * (docs/compliance.md#s18) says where the platform meets each and which test proves it.
  */
 export const CHECKLIST: readonly ChecklistItem[] = [
   item('spec.conformance', V20, SPEC, 'MUST', 'conforms to MCP 2026-07-28 (the official conformance suite)'),

@@ -75,7 +75,7 @@ export interface ResourceView {
   scopes: string[];
 }
 
-/** A skill (extension `io.modelcontextprotocol/skills`), folder or computed: its SKILL.md frontmatter and manifest. @internal */
+/** A skill (extension `io.modelcontextprotocol/skills`), folder or computed: its frontmatter and manifest. @internal */
 export interface SkillView {
   /** The URI of its SKILL.md. */
   uri: string;

@@ -30,7 +30,8 @@ export interface ComputedSkillsOutcome {
 }
 
 /** A relative path of `/`-separated segments, none empty, `.` or `..`, without `\` or control characters. */
-const RELATIVE_PATH = /^(?!.*(?:^|\/)\.{1,2}(?:\/|$))[^/\\\u0000-\u001f]+(?:\/[^/\\\u0000-\u001f]+)*$/;
+const isRelativePath = (path: string): boolean =>
+  path.split('/').every((s) => s !== '' && s !== '.' && s !== '..' && ![...s].some((c) => c === '\\' || c < ' '));
 
 /**
  * Checks the skills computed by `@McpSkill` methods by the rules a skills folder follows (a `SKILL.md` with valid
@@ -83,7 +84,7 @@ function computeSkill(source: ComputedSkillSource, limits: SkillLimits, note: (m
   const contents = filesOf(source.files, problem);
   const skillMd = contents.get('SKILL.md');
   if (!skillMd) problem('@McpSkill returned no "SKILL.md" (the skill\'s instructions, with its frontmatter)');
-  if (source.path !== undefined && !RELATIVE_PATH.test(source.path))
+  if (source.path !== undefined && !isRelativePath(source.path))
     problem(`@McpSkill path ${JSON.stringify(source.path)}: not a relative path ("support/refund-order")`);
   const total = [...contents.values()].reduce((sum, b) => sum + b.length, 0);
   if (contents.size > limits.maxFiles)
@@ -108,7 +109,7 @@ function filesOf(value: unknown, problem: (message: string) => void): Map<string
     return out;
   }
   for (const [path, content] of Object.entries(value as Record<string, unknown>)) {
-    if (!RELATIVE_PATH.test(path))
+    if (!isRelativePath(path))
       problem(`@McpSkill file ${JSON.stringify(path)}: not a relative path ("references/a.md": no "..", "." or "\\")`);
     else if (typeof content === 'string') out.set(path, Buffer.from(content, 'utf8'));
     else if (content instanceof Uint8Array) out.set(path, Buffer.from(content));

@@ -16,7 +16,7 @@ export function uriOfPath(path: string): string {
   return SKILL_SCHEME + path.split('/').map(encodeURIComponent).join('/');
 }
 
-/** The file at `path`, prepared once: its digest and size, its text for UTF-8 text types, its read content. @internal */
+/** The file at `path`, prepared once: digest and size, its text for UTF-8 text types, its read content. @internal */
 export function prepareSkillFile(path: string, bytes: Buffer): SkillFile {
   const uri = uriOfPath(path);
   const mimeType = mimeTypeOf(path);
@@ -76,7 +76,7 @@ export function checkedFrontmatter(
   return ok ? outcome.frontmatter : undefined;
 }
 
-/** The `Skill` entry of the skill in `dir`: its SKILL.md first in the manifest, then every other file by URI. @internal */
+/** The `Skill` entry of the skill in `dir`: its SKILL.md first in the manifest, then the rest by URI. @internal */
 export function skillEntryOf(
   dir: string,
   files: readonly SkillFile[],
