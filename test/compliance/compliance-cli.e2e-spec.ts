@@ -39,7 +39,7 @@ describe('npm run compliance against a running server', () => {
     expect(items.find((i) => i.id === 'spec.conformance')).toMatchObject({ status: 'pass' });
     expect(items.find((i) => i.id === 'ext.skills')).toMatchObject({
       status: 'pass',
-      evidence: [expect.stringContaining('2 skills; 2 SKILL.md read back, matching digest and size')],
+      evidence: [expect.stringContaining('2 skills; 2 SKILL.md files read back, matching digest and size')],
     });
     expect(stderr).toMatch(/^compliance: v1\.2: \d+ pass, 0 fail \(0 MUST\), \d+ manual, \d+ n\/a; v2\.0: /m);
     // Evidence never shows the token.

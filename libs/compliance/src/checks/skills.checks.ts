@@ -78,7 +78,7 @@ export const SKILLS_CHECKS: Record<string, Check> = {
       if (problem) problems.push(problem);
       else verified++;
     }
-    const seen = `${listed}; ${counted(verified, 'SKILL.md')} read back, matching digest and size`;
+    const seen = `${listed}; ${counted(verified, 'SKILL.md', 'SKILL.md files')} read back, matching digest and size`;
     const more = items.length > MAX_READS ? [`only the first ${MAX_READS} skills read`] : [];
     return problems.length ? fail(seen, ...problems.slice(0, 10)) : pass(seen, ...more);
   },
