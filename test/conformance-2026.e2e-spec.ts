@@ -39,7 +39,8 @@ const TASKS = /^tasks-/;
 /**
  * The official conformance suite's pre-release (`@modelcontextprotocol/conformance@0.2.0-alpha.12`, pinned) against
  * the fixture on one endpoint serving both eras: everything 2026-07-28 requires, on its stateless wire; everything
- * 2025-11-25 requires, on the initialize/session wire; and `--suite all` fully green, the tasks extension included.
+ * 2025-11-25 requires, on the initialize/session wire; and `--suite all` fully green, the tasks and skills extensions
+ * included.
  */
 describe('official conformance suite 0.2.0-alpha.12: 2026-07-28 and 2025-11-25 on one endpoint', () => {
   let fixture: RunningServer;
@@ -91,8 +92,12 @@ describe('official conformance suite 0.2.0-alpha.12: 2026-07-28 and 2025-11-25 o
     // tasks-status-notifications is skipped by the suite itself (0 checks); every other one runs checks.
     expect(tasks.filter((m) => m[3] === '0' && m[2] !== 'tasks-status-notifications').map((m) => m[2])).toEqual([]);
     expect(results.all.out).not.toMatch(/\bWARNING\b/);
-    // Skills (SEP-2640) need nothing of a server that publishes none: they pass.
-    for (const skill of ['sep-2640-skills-directory', 'sep-2640-skills-enumeration', 'sep-2640-skills-manifest'])
-      expect(summaryLine(results.all.out, skill)?.[1]).toBe('✓');
+    // Skills (SEP-2640): the fixture serves a folder skill and two computed ones (@McpSkill), so each scenario runs
+    // its list, get, manifest, limits, naming, digest and directory checks for real, and every one passes.
+    for (const skill of ['sep-2640-skills-directory', 'sep-2640-skills-enumeration', 'sep-2640-skills-manifest']) {
+      const line = summaryLine(results.all.out, skill);
+      expect({ skill, passed: line?.[1], failed: line?.[3] }).toEqual({ skill, passed: '✓', failed: '0' });
+      expect(Number(line![2])).toBeGreaterThan(1);
+    }
   });
 });

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { get as httpGet } from 'node:http';
 import { Browser, Page, chromium } from 'playwright-core';
 import { RunningServer, startDeskHttp } from './support/server-process';
+import { DESK_SKILLS_DIR } from './support/skills-checks';
 
 /** Debian's Chromium; scripts/test.sh installs it (apt-get install -y chromium) when it is missing. */
 const CHROMIUM = '/usr/bin/chromium';
@@ -19,8 +20,8 @@ const RISKS: Record<string, string> = {
 };
 
 /**
- * The service page on `GET /` of the built desk, in headless Chromium: it renders the catalogue
- * under its strict CSP without a console error, and its console calls a tool over MCP with a pasted
+ * The service page on `GET /` of the built desk (serving its skills), in headless Chromium: it renders the catalogue,
+ * skills included, under its strict CSP without a console error, and its console calls a tool over MCP with a pasted
  * token (and shows the 401 without one). Leaves a full-page screenshot in test-output/.
  */
 describe('service page in headless Chromium', () => {
@@ -37,7 +38,8 @@ describe('service page in headless Chromium', () => {
       throw new Error(
         `Chromium not found at ${CHROMIUM}: install Debian's chromium (apt-get install -y chromium), as scripts/test.sh does`,
       );
-    server = await startDeskHttp();
+    // With its skills, one of them scoped: the page lists them beside the resources.
+    server = await startDeskHttp({ MCP_SKILLS_DIR: DESK_SKILLS_DIR, MCP_SKILLS_SCOPES: 'close-ticket=tickets:write' });
     origin = new URL(server.url).origin;
     browser = await chromium.launch({
       executablePath: CHROMIUM,
@@ -103,6 +105,25 @@ describe('service page in headless Chromium', () => {
     const resources = await page.textContent('#resources');
     for (const uri of ['desk://catalog/categories', 'desk://tickets/{id}', 'use://auth', 'use://http-headers'])
       expect(resources).toContain(uri);
+  });
+
+  it('lists the skills: name, SKILL.md URI, description, file count and scopes', async () => {
+    expect(await page.textContent('#skills h2')).toBe('Skills 2');
+    const row = async (name: string) =>
+      (await page.locator(`#skills tr[data-skill="${name}"] td`).allTextContents()).map((t) => t.trim());
+    expect(await row('close-ticket')).toEqual([
+      'close-ticketskill://close-ticket/SKILL.md',
+      'Close a solved desk ticket with a short note the customer can read.',
+      '2 files',
+      'tickets:write',
+    ]);
+    expect(await row('triage-ticket')).toEqual([
+      'triage-ticketskill://support/triage-ticket/SKILL.md',
+      'Triage a new desk ticket, set its severity and route it to the right queue.',
+      '2 files',
+      '',
+    ]);
+    expect(await page.getAttribute('nav a[href="#skills"]', 'href')).toBe('#skills');
   });
 
   it('calls a read tool with a pasted token: initialize, initialized, tools/call, DELETE', async () => {

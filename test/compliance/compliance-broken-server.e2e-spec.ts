@@ -71,6 +71,8 @@ const DEFECTS: [keyof Defects, string[]][] = [
   ['noProjectVersion', ['1.2 doc.project-version', '2.0 doc.project-version']],
   // Without initialize the server is checked against v2.0 only, which asks for the older clients.
   ['modernOnly', ['2.0 spec.legacy-clients']],
+  // The Skills extension is declared and its one skill listed, but its SKILL.md cannot be read.
+  ['skillUnreadable', ['1.2 ext.skills', '2.0 ext.skills']],
 ];
 
 /**

@@ -3,6 +3,7 @@ import { RunningServer, startDeskHttp } from '../support/server-process';
 import { BROKEN_CHANGELOG, BROKEN_README } from '../support/broken-mcp/broken-mcp.folder';
 import { startBrokenMcpServer } from '../support/broken-mcp/broken-mcp.server';
 import { buildComplianceTool, compliance, folderWith } from '../support/compliance-cli';
+import { DESK_SKILLS_DIR } from '../support/skills-checks';
 
 /**
  * `npm run compliance -- --url … --token …` against real servers: the desk fixture (the platform) passes every item
@@ -13,7 +14,8 @@ describe('npm run compliance against a running server', () => {
   let desk: RunningServer;
   beforeAll(async () => {
     buildComplianceTool();
-    desk = await startDeskHttp();
+    // With its skills: the ext.skills item reads each SKILL.md back against its digest.
+    desk = await startDeskHttp({ MCP_SKILLS_DIR: DESK_SKILLS_DIR });
   }, 120_000);
   afterAll(() => desk?.stop());
 
@@ -35,6 +37,10 @@ describe('npm run compliance against a running server', () => {
     ]);
     expect(items.find((i) => i.id === 'auth.jwt')!.evidence.join(' ')).toContain('--issuer-key');
     expect(items.find((i) => i.id === 'spec.conformance')).toMatchObject({ status: 'pass' });
+    expect(items.find((i) => i.id === 'ext.skills')).toMatchObject({
+      status: 'pass',
+      evidence: [expect.stringContaining('2 skills; 2 SKILL.md files read back, matching digest and size')],
+    });
     expect(stderr).toMatch(/^compliance: v1\.2: \d+ pass, 0 fail \(0 MUST\), \d+ manual, \d+ n\/a; v2\.0: /m);
     // Evidence never shows the token.
     expect(JSON.stringify(items)).not.toContain(desk.token!);

@@ -40,6 +40,8 @@ describe('npm run compliance against a server written with the official SDK 1.x 
       'auth.no-passthrough manual',
       'obs.structured-logs manual',
       'obs.no-tokens-in-logs manual',
+      // It declares no Skills extension.
+      'ext.skills not_applicable',
     ]);
     expect(items.find((i) => i.id === 'auth.jwt')!.status).toBe('pass');
   }, 120_000);

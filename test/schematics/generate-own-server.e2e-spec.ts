@@ -1,17 +1,25 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { SkillsClient } from '@modelcontextprotocol/client/ext/skills';
 import { withoutSecrets } from '../support/deploy-secrets';
 import { freeAppName } from '../support/free-app-name';
 import { copyRepository, run, runStatus } from '../support/repo-copy';
 import { startHttpServer } from '../support/server-process';
 import { serverEnv } from '../support/stdio-clients';
 
+/** The skill the flow generates with `npm run g -- mcp-skill`. */
+const SKILL = 'order-triage';
+const SKILL_URI = `skill://${SKILL}/SKILL.md`;
+
 /**
  * The README's "Start your own server" flow in a temporary copy of this repository: generate a server and one
- * provider of each kind with `nest g`, see the contract gate and a production boot refuse the `TODO:` sentences,
- * write them, record the contract, remove the example with `npm run app:remove`, then build, lint, typecheck and
- * run the generated specs. Proves a team can replace the example without breaking anything.
+ * provider of each kind with `nest g` and a skill with `npm run g -- mcp-skill`, see the contract gate and a production
+ * boot refuse the `TODO:` sentences, write them, record the contract, remove the example with `npm run app:remove`,
+ * then build, lint, typecheck, run the generated specs and read the skill over MCP. Proves a team can replace the
+ * example without breaking anything.
  * The new app's name is one no app in the copy has yet (`acme`, else `acme-2`, ...): a team's own `acme` stays.
  */
 describe('a team starts its own server with nest g (README flow, in a temporary copy)', () => {
@@ -84,6 +92,16 @@ describe('a team starts its own server with nest g (README flow, in a temporary 
     expect(module).toContain(`from './${name}/${name}.`);
   });
 
+  it('npm run g -- mcp-skill writes the SKILL.md and makes the app serve its skills/ folder', () => {
+    const out = run(dir, 'npm', ['run', '-s', 'g', '--', 'mcp-skill', SKILL, '--project', APP]);
+    expect(out).toContain(`CREATE apps/${APP}/skills/${SKILL}/SKILL.md`);
+    expect(out).toContain(`UPDATE apps/${APP}/src/app.module.ts`);
+    expect(readFileSync(join(dir, `apps/${APP}/src/app.module.ts`), 'utf8')).toContain(
+      'skills: { root: `${__dirname}/../skills` }',
+    );
+    expect(readFileSync(join(dir, `apps/${APP}/skills/${SKILL}/SKILL.md`), 'utf8')).toContain(`name: ${SKILL}\n`);
+  });
+
   it('a mutating tool carries every mutation field the boot check demands, as TODO placeholders', () => {
     const tool = readFileSync(join(dir, `apps/${APP}/src/refund-order/refund-order.tools.ts`), 'utf8');
     expect(tool).toContain("name: 'refund_order'");
@@ -110,6 +128,7 @@ describe('a team starts its own server with nest g (README flow, in a temporary 
     expect(contract.status).toBe(1);
     expect(contract.output).toContain(`${APP}: not recorded: ${refundOrder}`);
     expect(contract.output).toContain(`${APP}: not recorded: prompt "daily_summary" publishes "TODO:"`);
+    expect(contract.output).toContain(`${APP}: not recorded: skill "${SKILL_URI}" publishes "TODO:"`);
     expect(existsSync(join(dir, `apps/${APP}/mcp-contract.json`))).toBe(false);
 
     // The contract gate built the app; boot it as a deployment would (over stdio: no listener needed).
@@ -130,6 +149,9 @@ describe('a team starts its own server with nest g (README flow, in a temporary 
     expect(production.status).not.toBe(0);
     expect(production.stderr).toMatch(/Invalid MCP registry \(\d+ problems\)/);
     expect(production.stderr).toContain(`RefundOrderTools.refundOrder: ${refundOrder}`);
+    expect(production.stderr).toContain(
+      `McpModule.forRoot({ skills }): skill "${SKILL_URI}" publishes "TODO:" placeholders in its SKILL.md frontmatter (description)`,
+    );
     const development = boot({ NODE_ENV: 'development' });
     expect(development.status).toBe(0);
     // Log lines are JSON where stderr is not a terminal: compare the messages.
@@ -145,8 +167,14 @@ describe('a team starts its own server with nest g (README flow, in a temporary 
 
   it('once the TODO sentences are written, the contract is recorded', () => {
     // The team's part: a real sentence where each generated file says `TODO:` (here, the placeholder's own words).
-    const sources = run(dir, 'git', ['ls-files', '--others', '--exclude-standard', `apps/${APP}/src`]);
-    for (const file of sources.split('\n').filter((f) => f.endsWith('.ts'))) {
+    const sources = run(dir, 'git', [
+      'ls-files',
+      '--others',
+      '--exclude-standard',
+      `apps/${APP}/src`,
+      `apps/${APP}/skills`,
+    ]);
+    for (const file of sources.split('\n').filter((f) => f.endsWith('.ts') || f.endsWith('SKILL.md'))) {
       const path = join(dir, file);
       writeFileSync(path, readFileSync(path, 'utf8').replace(/TODO: /g, ''));
     }
@@ -175,6 +203,28 @@ describe('a team starts its own server with nest g (README flow, in a temporary 
     expect(specs).not.toMatch(/failed/);
     for (const name of generated) expect(specs).toContain(`apps/${APP}/src/${name}/`);
     expect(specs).toContain(`apps/${APP}/test/${APP}.e2e-spec.ts`);
+  });
+
+  it('the built app serves the generated skill: skills/list over stdio, its SKILL.md read and verified', async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [`dist/apps/${APP}/apps/${APP}/src/main.js`, '--stdio'],
+      cwd: dir,
+      env: serverEnv({ NODE_ENV: 'development', MCP_METRICS_PORT: 'false' }),
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'own-server-skills', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const skills = new SkillsClient(client);
+      const listing = await skills.list();
+      expect(listing.skills.map((s) => [s.uri, s.frontmatter.name])).toEqual([[SKILL_URI, SKILL]]);
+      expect(listing.skills[0].frontmatter.description).not.toContain('TODO:');
+      const read = await skills.read((await skills.get(SKILL_URI)).skill);
+      expect(read).toMatchObject({ verified: true, frontmatter: { name: SKILL } });
+    } finally {
+      await client.close();
+    }
   });
 
   it('passes its acceptance check on the first try: npm run compliance finds no failing MUST', () => {

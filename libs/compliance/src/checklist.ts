@@ -21,11 +21,14 @@ const PR = 'Prompts and resources';
 const ERR = 'Errors and limits';
 const OBS = 'Observability';
 const DOC = 'Documentation and contract';
+/** Items this tool adds beyond the standard's checklists: the official MCP extensions a server declares. */
+export const EXTENSIONS_SECTION = 'MCP extensions (beyond the standard)';
 
 /**
  * Every item of the §18 compliance checklists (docs/compliance.md#s18) of both versions of the corporate standard, in
- * our words. An item both versions ask for has one id and both versions; the compliance matrix (docs/compliance.md#s18)
- * says where the platform meets each and which test proves it.
+ * our words, then the items this tool adds for the official MCP extensions a server declares
+ * ({@link EXTENSIONS_SECTION}). An item both versions ask for has one id and both versions; the compliance matrix
+ * (docs/compliance.md#s18) says where the platform meets each and which test proves it.
  */
 export const CHECKLIST: readonly ChecklistItem[] = [
   item('spec.conformance', V20, SPEC, 'MUST', 'conforms to MCP 2026-07-28 (the official conformance suite)'),
@@ -183,5 +186,12 @@ export const CHECKLIST: readonly ChecklistItem[] = [
     DOC,
     'SHOULD',
     '`project://version` is served, or said to be optional for the server',
+  ),
+  item(
+    'ext.skills',
+    BOTH,
+    EXTENSIONS_SECTION,
+    'MUST',
+    'when the Skills extension is declared: `skills/list` answers complete manifests, and each listed `SKILL.md` reads back with its digest and size',
   ),
 ];

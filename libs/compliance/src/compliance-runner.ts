@@ -17,6 +17,7 @@ import { PROMPTS_RESOURCES_CHECKS } from './checks/prompts-resources.checks';
 import { MODERN_CHECKS } from './checks/modern.checks';
 import { LIMITS_CHECKS } from './checks/limits.checks';
 import { CONFORMANCE_CHECKS } from './checks/conformance.checks';
+import { SKILLS_CHECKS } from './checks/skills.checks';
 
 /** The items this tool checks by itself, by id; every other item is reported for a person to judge. */
 export const CHECKS: Readonly<Record<string, Check>> = {
@@ -33,6 +34,7 @@ export const CHECKS: Readonly<Record<string, Check>> = {
   ...OBSERVABILITY_CHECKS,
   ...ERRORS_CHECKS,
   ...STATIC_CHECKS,
+  ...SKILLS_CHECKS,
 };
 
 const NOT_AUTOMATED = 'not checked by this tool: judge it with the compliance matrix (docs/compliance.md#s18)';

@@ -18,6 +18,7 @@ export { McpPrompt } from './decorators/mcp-prompt.decorator';
 export { McpResource, McpResourceTemplate } from './decorators/mcp-resource.decorator';
 export { McpCompletion } from './decorators/mcp-completion.decorator';
 export { McpApp } from './decorators/mcp-app.decorator';
+export { McpSkill } from './decorators/mcp-skill.decorator';
 export { McpArgs, McpCtx } from './decorators/mcp-params.decorator';
 export { McpField } from './decorators/mcp-arg-field.decorator';
 export { McpScopes } from './decorators/mcp-scopes.decorator';
@@ -29,6 +30,7 @@ export {
   McpResourceOptions,
   McpResourceTemplateOptions,
   McpAppOptions,
+  McpSkillFiles,
 } from './decorators/decorator-options.interface';
 
 // Inside a call

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Defects } from './defects';
 
 export const SERVICE = 'broken-mcp';
@@ -75,7 +76,32 @@ export const TEMPLATES = [
   { uriTemplate: `${SERVICE}://services/{name}`, name: 'service', mimeType: 'application/json' },
 ];
 
-/** What the server declares: `prompts` and `resources.subscribe` only when served as they should be. */
+/** The one skill (the Skills extension, SEP-2640): its SKILL.md, served by `resources/read` but not listed there. */
+export const SKILL_MD = {
+  uri: 'skill://status-report/SKILL.md',
+  mimeType: 'text/markdown',
+  text: '---\nname: status-report\ndescription: Report the status of every service.\n---\n\nCall get_status.\n',
+};
+
+/** `skills/list`'s entry of the skill, with its manifest. */
+export const SKILL_ENTRY = {
+  uri: SKILL_MD.uri,
+  frontmatter: { name: 'status-report', description: 'Report the status of every service.' },
+  resources: [
+    {
+      uri: SKILL_MD.uri,
+      digest: `sha256:${createHash('sha256').update(SKILL_MD.text).digest('hex')}`,
+      size: Buffer.byteLength(SKILL_MD.text),
+    },
+  ],
+};
+
+/** What the server declares: `prompts` and `resources.subscribe` only when served as they should be; skills. */
 export function capabilities(d: Defects): Record<string, unknown> {
-  return { tools: {}, ...(d.promptsWithoutCapability ? {} : { prompts: {} }), resources: {} };
+  return {
+    tools: {},
+    ...(d.promptsWithoutCapability ? {} : { prompts: {} }),
+    resources: {},
+    extensions: { 'io.modelcontextprotocol/skills': {} },
+  };
 }

@@ -1,5 +1,14 @@
 import { Defects } from './defects';
-import { SERVICE, TEMPLATES, capabilities, prompts, resources, tools } from './broken-mcp.catalogue';
+import {
+  SERVICE,
+  SKILL_ENTRY,
+  SKILL_MD,
+  TEMPLATES,
+  capabilities,
+  prompts,
+  resources,
+  tools,
+} from './broken-mcp.catalogue';
 
 export const LEGACY = '2025-11-25';
 export const MODERN = '2026-07-28';
@@ -101,7 +110,10 @@ export function answer(m: Message, modern: boolean, d: Defects, version: string,
       return ok({ resources: resources(d).map(({ text: _text, ...r }) => r) }, true);
     case 'resources/templates/list':
       return ok({ resourceTemplates: TEMPLATES }, true);
+    case 'skills/list':
+      return ok({ skills: [SKILL_ENTRY] }, true);
     case 'resources/read': {
+      if (m.params?.uri === SKILL_MD.uri && !d.skillUnreadable) return ok({ contents: [SKILL_MD] }, true);
       const found = resources(d).find((r) => r.uri === m.params?.uri);
       if (!found && d.unknownNameAsMethodNotFound) return error(m, modern ? 404 : 200, -32601, 'Method not found');
       if (!found)

@@ -89,4 +89,6 @@ export interface Defects {
   schemaDraftNotString?: boolean;
   /** A wrong argument is an internal error (`-32603`). */
   validationAsInternalError?: boolean;
+  /** The skill `skills/list` lists cannot be read (`resources/read` of its SKILL.md answers "not found"). */
+  skillUnreadable?: boolean;
 }

@@ -196,3 +196,18 @@ export interface McpResourceTemplateOptions {
 /** What {@link McpCompletion} completes: a prompt argument or a template variable. */
 export type McpCompletionOptions =
   { prompt: string; argument: string } | { resourceTemplate: string; argument: string };
+
+/**
+ * What an {@link McpSkill} method returns: the skill's files by their path inside the skill's folder (`SKILL.md`,
+ * `references/severity.md`), each as UTF-8 text or bytes. `SKILL.md` is required; folders follow from the paths.
+ */
+export type McpSkillFiles = Readonly<Record<string, string | Uint8Array>>;
+
+/** Options of {@link McpSkill}. */
+export interface McpSkillOptions {
+  /**
+   * The skill's folder under `skill://` (`support/refund-order`): an organising prefix, then a last segment equal to
+   * the frontmatter's `name`. Default: the frontmatter's `name`.
+   */
+  path?: string;
+}

@@ -6,6 +6,7 @@ import {
   MCP_PROMPT_METADATA,
   MCP_RESOURCE_METADATA,
   MCP_RESOURCE_TEMPLATE_METADATA,
+  MCP_SKILL_METADATA,
   MCP_TOOL_METADATA,
 } from '../mcp.constants';
 import {
@@ -14,6 +15,7 @@ import {
   McpPromptOptions,
   McpResourceOptions,
   McpResourceTemplateOptions,
+  McpSkillOptions,
   McpToolOptions,
 } from '../decorators/decorator-options.interface';
 
@@ -43,7 +45,15 @@ export class McpMetadataAccessor {
   app(target: McpMethod): McpAppOptions | undefined {
     return this.reflector.get(MCP_APP_METADATA, target);
   }
+  skill(target: McpMethod): McpSkillOptions | undefined {
+    return this.reflector.get(MCP_SKILL_METADATA, target);
+  }
+  /** Whether the method has an MCP decorator (a skill's included). */
   hasAny(target: McpMethod): boolean {
+    return this.hasHandler(target) || !!this.skill(target);
+  }
+  /** Whether the method answers clients (a tool, prompt, resource, template, completion or view). */
+  hasHandler(target: McpMethod): boolean {
     return !!(
       this.tool(target) ||
       this.prompt(target) ||

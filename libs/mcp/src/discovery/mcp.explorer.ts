@@ -4,7 +4,7 @@ import { MCP_MODULE_OPTIONS, MCP_SCOPES_METADATA } from '../mcp.constants';
 import { ResolvedMcpOptions } from '../options/mcp-module-options.interface';
 import { McpRegistry } from '../registry/mcp.registry';
 import { RegistryViolations } from '../registry/registry-rules';
-import { checkPlaceholders, checkSkillPlaceholders, serverPlaceholderWarning } from '../registry/placeholder-rules';
+import { checkPlaceholders, serverPlaceholderWarning } from '../registry/placeholder-rules';
 import { SchemaCompiler } from '../registry/schema-compiler';
 import { buildToolEntry } from '../registry/tool-entry.factory';
 import { buildResourceEntry, buildTemplateEntry } from '../registry/resource-entry.factory';
@@ -15,6 +15,7 @@ import { checkApps } from '../registry/app-rules';
 import { CompletionHandler, McpHandler } from '../registry/registry-entries';
 import { McpMetadataAccessor, McpMethod } from './mcp-metadata.accessor';
 import { McpPipelineFactory } from '../pipeline/mcp-pipeline.factory';
+import { SkillMethod, serveSkillMethods } from './skill-methods';
 
 /**
  * Finds every decorated provider method at module init, wraps each once in Nest's pipeline under
@@ -35,8 +36,9 @@ export class McpExplorer implements OnModuleInit {
     @Inject(MCP_MODULE_OPTIONS) private readonly options: ResolvedMcpOptions,
   ) {}
 
-  onModuleInit(): void {
+  async onModuleInit(): Promise<void> {
     const violations = new RegistryViolations();
+    const skillMethods: SkillMethod[] = [];
     const compiler = new SchemaCompiler();
     const completions: { where: string; key: string; ref: string; kind: 'prompt' | 'template' }[] = [];
     for (const wrapper of this.discovery.getProviders()) {
@@ -60,12 +62,34 @@ export class McpExplorer implements OnModuleInit {
           );
           continue;
         }
-        const handler = this.pipeline.wrap(instance, methodName);
         const scopes = this.reflector.getAllAndMerge<string[]>(MCP_SCOPES_METADATA, [method, instance.constructor]);
+        const skill = this.accessor.skill(method);
+        if (skill) skillMethods.push({ where, path: skill.path, scopes, call: () => method.call(instance) });
+        // A skill method is called once at boot, never by a client: it needs no pipeline.
+        if (!this.accessor.hasHandler(method)) continue;
+        const handler = this.pipeline.wrap(instance, methodName);
         this.register(method, source, handler, compiler, violations, completions, scopes);
         this.registerApp(method, source, handler, violations, scopes, () => method.call(instance));
       }
     }
+    this.checkCompletions(completions, violations);
+    checkApps(this.registry.tools, this.registry.resources, violations);
+    checkPlaceholders(this.registry, violations, (message) => this.logger.warn(message));
+    await serveSkillMethods(skillMethods, this.registry, violations, (message) => this.logger.warn(message));
+    const serverTodo = serverPlaceholderWarning(this.options);
+    if (serverTodo) this.logger.warn(serverTodo);
+    violations.throwIfAny();
+    const r = this.registry;
+    this.logger.log(
+      `MCP registry: ${r.tools.size} tools, ${r.prompts.size} prompts, ${r.resources.size} resources, ${r.templates.size} resource templates, ${r.skills.size} skills`,
+    );
+  }
+
+  /** Each `@McpCompletion` names a prompt or template that exists. */
+  private checkCompletions(
+    completions: readonly { where: string; ref: string; kind: 'prompt' | 'template' }[],
+    violations: RegistryViolations,
+  ): void {
     for (const c of completions) {
       const exists = c.kind === 'prompt' ? this.registry.prompts.has(c.ref) : this.registry.templates.has(c.ref);
       if (!exists)
@@ -74,16 +98,6 @@ export class McpExplorer implements OnModuleInit {
           `@McpCompletion refers to unknown ${c.kind === 'prompt' ? 'prompt' : 'resource template'} "${c.ref}"`,
         );
     }
-    checkApps(this.registry.tools, this.registry.resources, violations);
-    checkPlaceholders(this.registry, violations, (message) => this.logger.warn(message));
-    checkSkillPlaceholders(this.registry.skills.skills, violations, (message) => this.logger.warn(message));
-    const serverTodo = serverPlaceholderWarning(this.options);
-    if (serverTodo) this.logger.warn(serverTodo);
-    violations.throwIfAny();
-    const r = this.registry;
-    this.logger.log(
-      `MCP registry: ${r.tools.size} tools, ${r.prompts.size} prompts, ${r.resources.size} resources, ${r.templates.size} resource templates`,
-    );
   }
 
   private register(

@@ -43,13 +43,28 @@ export class McpRegistry {
   private readonly listeners: ((kind: McpListKind) => void)[] = [];
 
   private readonly skillPagers = new Map<string, ListPager>();
-  /** The skills served (docs/skills.md): read once at boot, a problem refuses the boot. @internal */
-  readonly skills: SkillCatalog;
+  private skillCatalog: SkillCatalog;
 
   constructor(@Inject(MCP_MODULE_OPTIONS) private readonly options: ResolvedMcpOptions) {
-    this.skills = options.skills
+    this.skillCatalog = options.skills
       ? loadSkills(options.skills.root, { scopes: options.skills.scopes })
       : SkillCatalog.EMPTY;
+  }
+
+  /**
+   * The skills served (docs/skills.md): the skills folder's, read when the registry is built, and the `@McpSkill`
+   * methods', added by discovery at boot. Fixed afterwards; a problem refuses the boot. @internal
+   */
+  get skills(): SkillCatalog {
+    return this.skillCatalog;
+  }
+
+  /** Serves `catalog` (the folder's skills and the computed ones): at boot, before any list is served. @internal */
+  useSkills(catalog: SkillCatalog): void {
+    this.skillCatalog = catalog;
+    this.skillPagers.clear();
+    this.scopeCache = undefined;
+    for (const [key, pager] of this.pagers) if (key.startsWith('resources@')) pager.invalidate();
   }
 
   /** Which skills a caller may see: all without a principal (stdio, auth off), else those whose scopes it holds. */

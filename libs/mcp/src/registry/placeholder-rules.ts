@@ -55,6 +55,7 @@ export function checkPlaceholders(
  * The same rule for skills (docs/skills.md): a `SKILL.md` whose frontmatter (its `name`, `description` or any other
  * field) still says `TODO:`, as `nest g mcp-skill` writes it, is refused when NODE_ENV=production and a warning
  * elsewhere. Its frontmatter is what `skills/list` and `resources/list` publish and what an agent selects skills by.
+ * `where` names the source: the skills folder's option, or the `@McpSkill` method (`Class.method`).
  * @internal
  */
 export function checkSkillPlaceholders(
@@ -62,11 +63,11 @@ export function checkSkillPlaceholders(
   violations: RegistryViolations,
   warn: (message: string) => void,
   nodeEnv = process.env.NODE_ENV,
+  where = 'McpModule.forRoot({ skills })',
 ): void {
   for (const skill of skills) {
     const fields = placeholderFields(skill.frontmatter as Record<string, unknown>, false);
     if (!fields.length) continue;
-    const where = 'McpModule.forRoot({ skills })';
     const message =
       `skill "${skill.uri}" publishes "TODO:" placeholders in its SKILL.md frontmatter (${fields.join(', ')}): ` +
       'replace each with the real sentence (the generator left them for you to write)';

@@ -1,5 +1,5 @@
 import { SafeHtml, html } from './html-template.util';
-import { AuthView, EndpointView, PromptView, ResourceView, ToolView } from './service-page.model';
+import { AuthView, EndpointView, PromptView, ResourceView, SkillView, ToolView } from './service-page.model';
 
 /** @internal */
 export function endpointsSection(endpoints: EndpointView[]): SafeHtml {
@@ -59,6 +59,16 @@ export function resourcesSection(resources: ResourceView[], templates: ResourceV
   const rows = [...resources.map((r) => row(r, '')), ...templates.map((t) => row(t, 'template'))];
   return html`<section id="resources"><h2>Resources <span class="count">${resources.length + templates.length}</span></h2>
 ${rows.length ? html`<div class="panel flush"><table><thead><tr><th>URI</th><th>About</th><th>Type</th><th>Scopes</th></tr></thead><tbody>${rows}</tbody></table></div>` : html`<p class="muted">This server has no resources.</p>`}</section>`;
+}
+
+/** Skills (folder or computed), ordered by URI: name, description, file count, scopes. @internal */
+export function skillsSection(skills: SkillView[]): SafeHtml {
+  const rows = skills.map(
+    (s) =>
+      html`<tr data-skill="${s.name}"><td class="nowrap"><code>${s.name}</code><div class="muted"><code>${s.uri}</code></div></td><td>${s.description}</td><td class="nowrap">${s.files} ${s.files === 1 ? 'file' : 'files'}</td><td class="nowrap">${scopeList(s.scopes)}</td></tr>`,
+  );
+  return html`<section id="skills"><h2>Skills <span class="count">${skills.length}</span></h2>
+${rows.length ? html`<div class="panel flush"><table><thead><tr><th>Skill</th><th>Description</th><th>Files</th><th>Scopes</th></tr></thead><tbody>${rows}</tbody></table></div>` : html`<p class="muted">This server has no skills.</p>`}</section>`;
 }
 
 const scopeList = (scopes: string[]) => scopes.map((s) => html`<code class="scope">${s}</code> `);

@@ -2,6 +2,8 @@ import { ResolvedAuthConfig } from '../options/auth-options.interface';
 import { resolveMcpOptions } from '../mcp-options.resolver';
 import { McpModuleOptions } from '../options/mcp-module-options.interface';
 import { servicePageModel } from './service-page-model.factory';
+import { SkillCatalog } from '../skills/skill-catalog';
+import { addComputedSkills } from '../skills/computed-skills';
 
 const JWT: ResolvedAuthConfig = {
   mode: 'jwt',
@@ -57,6 +59,14 @@ const registry = () => ({
       },
     ],
   ]),
+  skills: addComputedSkills(SkillCatalog.EMPTY, [
+    {
+      where: 'Skills.refund',
+      path: 'billing/refund-order',
+      files: { 'SKILL.md': '---\nname: refund-order\ndescription: Refund an order.\n---\n', 'notes.md': 'n' },
+      scopes: ['refunds:write'],
+    },
+  ]).catalog,
 });
 const model = (o: Partial<McpModuleOptions> = {}, auth: ResolvedAuthConfig = JWT) =>
   servicePageModel(resolveMcpOptions({ name: 'shop', version: '1.0.0', ...o }), auth, registry() as never);
@@ -68,7 +78,16 @@ describe('servicePageModel', () => {
     expect(m.prompts[0].arguments).toEqual([{ name: 'orderId', required: true, description: undefined }]);
     expect(m.resources[0].uri).toBe('shop://catalog');
     expect(m.templates[0].uri).toBe('shop://orders/{id}');
-    expect(m.auth.scopes).toEqual(['orders:read', 'orders:write']);
+    expect(m.skills).toEqual([
+      {
+        uri: 'skill://billing/refund-order/SKILL.md',
+        name: 'refund-order',
+        description: 'Refund an order.',
+        files: 2,
+        scopes: ['refunds:write'],
+      },
+    ]);
+    expect(m.auth.scopes).toEqual(['orders:read', 'orders:write', 'refunds:write']);
   });
 
   it('describes Bearer JWT, the development issuer hint and disabled auth, without secrets', () => {

@@ -8,10 +8,10 @@ import {
 import { McpRegistry } from '../registry/mcp.registry';
 import { authView } from './auth-view.factory';
 import { endpointList } from './endpoint-list.factory';
-import { PromptView, ResourceView, ServicePageModel } from './service-page.model';
+import { PromptView, ResourceView, ServicePageModel, SkillView } from './service-page.model';
 import { toolView } from './tool-view.factory';
 
-type Catalogue = Pick<McpRegistry, 'tools' | 'prompts' | 'resources' | 'templates'>;
+type Catalogue = Pick<McpRegistry, 'tools' | 'prompts' | 'resources' | 'templates' | 'skills'>;
 type Definition = Record<string, unknown>;
 
 /** Everything the page shows, read from the registry as it is now. @internal */
@@ -27,7 +27,9 @@ export function servicePageModel(
     ...registry.resources.values(),
     ...registry.templates.values(),
   ];
-  const scopes = [...new Set(entries.flatMap((e) => [...(e.requiredScopes ?? [])]))].sort();
+  const scopes = [
+    ...new Set([...entries.flatMap((e) => [...(e.requiredScopes ?? [])]), ...registry.skills.requiredScopes()]),
+  ].sort();
   return {
     name: options.name,
     title: options.title,
@@ -51,6 +53,7 @@ export function servicePageModel(
     templates: [...registry.templates.values()]
       .map((e) => resourceView(e.definition, 'uriTemplate', e.requiredScopes))
       .sort(byUri),
+    skills: skillViews(registry.skills),
   };
 }
 
@@ -78,6 +81,17 @@ function resourceView(d: Definition, key: 'uri' | 'uriTemplate', scopes: readonl
     mimeType: str(d.mimeType),
     scopes: [...scopes].sort(),
   };
+}
+
+/** Every skill, hidden ones included with their scopes (the page shows the catalogue, docs/service-page.md). */
+function skillViews(skills: Catalogue['skills']): SkillView[] {
+  return skills.skills.map((s) => ({
+    uri: s.uri,
+    name: String(s.frontmatter.name),
+    description: String(s.frontmatter.description),
+    files: s.resources.length,
+    scopes: [...skills.scopesOf(s.uri)],
+  }));
 }
 
 const byUri = (a: ResourceView, b: ResourceView) => a.uri.localeCompare(b.uri);

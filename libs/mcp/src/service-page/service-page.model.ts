@@ -17,6 +17,7 @@ export interface ServicePageModel {
   prompts: PromptView[];
   resources: ResourceView[];
   templates: ResourceView[];
+  skills: SkillView[];
 }
 
 /** @internal */
@@ -71,5 +72,16 @@ export interface ResourceView {
   title?: string;
   description?: string;
   mimeType?: string;
+  scopes: string[];
+}
+
+/** A skill (extension `io.modelcontextprotocol/skills`), folder or computed: its frontmatter and manifest. @internal */
+export interface SkillView {
+  /** The URI of its SKILL.md. */
+  uri: string;
+  name: string;
+  description: string;
+  /** How many files its manifest lists, SKILL.md included. */
+  files: number;
   scopes: string[];
 }

@@ -32,6 +32,15 @@ function model(over: Partial<ServicePageModel> = {}): ServicePageModel {
     prompts: [{ name: 'summarise', arguments: [{ name: 'orderId', required: true }], scopes: [] }],
     resources: [{ uri: 'shop://catalog', name: 'catalog', mimeType: 'application/json', scopes: [] }],
     templates: [{ uri: 'shop://orders/{id}', name: 'order', scopes: ['orders:read'] }],
+    skills: [
+      {
+        uri: 'skill://billing/refund-order/SKILL.md',
+        name: 'refund-order',
+        description: 'Refund an order within policy.',
+        files: 3,
+        scopes: ['orders:write'],
+      },
+    ],
     ...over,
   };
 }
@@ -68,6 +77,16 @@ describe('renderServicePage', () => {
     );
   });
 
+  it('lists the skills like the resources: name, SKILL.md URI, description, file count, scopes', () => {
+    const page = renderServicePage(model());
+    expect(page).toContain('<a href="#skills">Skills</a>');
+    expect(page).toContain('<h2>Skills <span class="count">1</span></h2>');
+    expect(page).toContain(
+      '<tr data-skill="refund-order"><td class="nowrap"><code>refund-order</code><div class="muted"><code>skill://billing/refund-order/SKILL.md</code></div></td><td>Refund an order within policy.</td><td class="nowrap">3 files</td><td class="nowrap"><code class="scope">orders:write</code> </td></tr>',
+    );
+    expect(renderServicePage(model({ skills: [] }))).toContain('<p class="muted">This server has no skills.</p>');
+  });
+
   it('escapes every value that comes from options or the catalogue', () => {
     const page = renderServicePage(
       model({
@@ -91,6 +110,7 @@ describe('renderServicePage', () => {
           { name: 'p', description: EVIL, arguments: [{ name: EVIL, required: false, description: EVIL }], scopes: [] },
         ],
         resources: [{ uri: `shop://"${EVIL}`, name: EVIL, description: EVIL, mimeType: EVIL, scopes: [] }],
+        skills: [{ uri: `skill://${EVIL}/SKILL.md`, name: EVIL, description: EVIL, files: 1, scopes: [EVIL] }],
       }),
     );
     expect(page).not.toContain('<script>alert');

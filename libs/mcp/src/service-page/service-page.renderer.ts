@@ -6,6 +6,7 @@ import {
   endpointsSection,
   promptsSection,
   resourcesSection,
+  skillsSection,
   toolsSection,
 } from './catalogue-sections.renderer';
 
@@ -34,13 +35,14 @@ export function renderServicePage(m: ServicePageModel): string {
 <p class="meta"><code id="service-name">${m.name}</code> · endpoint <code>${m.mcpPath}</code> · <span id="service-protocols">protocols ${protocolList(m.protocols)}</span></p>
 ${m.description && html`<p class="lead" id="service-description">${m.description}</p>`}
 ${m.instructions && html`<p class="instructions">${m.instructions}</p>`}
-<nav><a href="#tools">Tools</a><a href="#prompts">Prompts</a><a href="#resources">Resources</a><a href="#console">Console</a><a href="#endpoints">Endpoints</a><a href="#auth">Authentication</a></nav>
+<nav><a href="#tools">Tools</a><a href="#prompts">Prompts</a><a href="#resources">Resources</a><a href="#skills">Skills</a><a href="#console">Console</a><a href="#endpoints">Endpoints</a><a href="#auth">Authentication</a></nav>
 </div></header>
 <main class="wrap">
 <div class="columns">${endpointsSection(m.endpoints)}${authSection(m.auth)}</div>
 ${toolsSection(m.tools)}
 ${promptsSection(m.prompts)}
 ${resourcesSection(m.resources, m.templates)}
+${skillsSection(m.skills)}
 ${consoleSection(m)}
 </main>
 <footer class="wrap foot">This page needs no authentication and shows the catalogue only; calls need a token. Switch it off with <code>MCP_SERVICE_PAGE=false</code> or <code>servicePage: false</code>.</footer>

@@ -67,6 +67,20 @@ export class SkillCatalog {
     }
   }
 
+  /**
+   * This catalogue with `other`'s skills added, ordered by URI again. Their files and folders must not overlap (the
+   * computed skills' boot checks refuse a skill at, inside or around another). @internal
+   */
+  with(other: SkillCatalog): SkillCatalog {
+    if (other.size === 0) return this;
+    return new SkillCatalog(
+      [...this.skills, ...other.skills].sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0)),
+      new Map([...this.files, ...other.files]),
+      new Map([...this.directories, ...other.directories]),
+      new Map([...this.scopes, ...other.scopes]),
+    );
+  }
+
   /** Every scope some skill requires. */
   requiredScopes(): string[] {
     return [...this.scopes.values()].flat();

@@ -1,17 +1,15 @@
-import { createHash } from 'node:crypto';
 import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { readFrontmatter } from './skill-frontmatter';
-import { DirectoryChild, SkillCatalog, SkillEntry, SkillFile } from './skill-catalog';
+import { SkillCatalog, SkillEntry, SkillFile } from './skill-catalog';
+import { SKILL_LIMITS, SkillLimits } from './skills.constants';
 import {
-  DIRECTORY_MIME_TYPE,
-  SKILL_LIMITS,
-  SKILL_NAME,
-  SKILL_SCHEME,
-  SkillLimits,
-  isTextType,
-  mimeTypeOf,
-} from './skills.constants';
+  checkedFrontmatter,
+  directoriesOf,
+  joinPath as join,
+  prepareSkillFile,
+  skillEntryOf,
+  uriOfPath,
+} from './skill-files';
 
 /** What the walk found under the root: regular files with their sizes, directories, problems. Paths use `/`. */
 interface Tree {
@@ -54,7 +52,7 @@ export function loadSkills(root: string, options: LoadSkillsOptions = {}): Skill
   const scopes = scopesBySkill(tree, skillDirs, options.scopes ?? {});
   if (tree.problems.length > 0) refuse(tree);
   skills.sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
-  return new SkillCatalog(skills, contents, directoriesOf(tree, skills), scopes);
+  return new SkillCatalog(skills, contents, directoriesOf(tree.dirs, tree.files.keys(), skills), scopes);
 }
 
 function refuse(tree: Tree): never {
@@ -77,15 +75,6 @@ function scopesBySkill(
     else if (required.length > 0) out.set(uriOfPath(join(path, 'SKILL.md')), [...new Set(required)].sort());
   }
   return out;
-}
-
-function join(dir: string, name: string): string {
-  return dir === '' ? name : `${dir}/${name}`;
-}
-
-/** `skill://` and the path's segments, each percent-encoded: the one spelling looked up. @internal */
-export function uriOfPath(path: string): string {
-  return SKILL_SCHEME + path.split('/').map(encodeURIComponent).join('/');
 }
 
 /**
@@ -153,86 +142,15 @@ function readSkill(
     tree.problems.push(`${dir}: ${bytes} bytes, more than the ${limits.maxBytes} a skill may hold`);
   if (tree.problems.length > before) return undefined;
   const files = paths.map((p) => fileAt(tree.root, p, contents));
-  const frontmatter = checkedFrontmatter(tree, dir, files[paths.indexOf(skillMd)]);
-  if (!frontmatter) return undefined;
-  const uri = uriOfPath(skillMd);
-  const resources = files
-    .map((f) => ({ uri: f.uri, digest: f.digest, size: f.size }))
-    .sort((a, b) => (a.uri === uri ? -1 : b.uri === uri ? 1 : a.uri < b.uri ? -1 : 1));
-  return { uri, frontmatter, resources };
+  const frontmatter = checkedFrontmatter(skillMd, dir, files[paths.indexOf(skillMd)], (p) => tree.problems.push(p));
+  return frontmatter ? skillEntryOf(dir, files, frontmatter) : undefined;
 }
 
 /** The file at `path`, read and prepared once (a nested skill's files belong to the enclosing skill too). */
 function fileAt(root: string, path: string, contents: Map<string, SkillFile>): SkillFile {
-  const uri = uriOfPath(path);
-  const known = contents.get(uri);
+  const known = contents.get(uriOfPath(path));
   if (known) return known;
-  const bytes = readFileSync(resolve(root, path));
-  const mimeType = mimeTypeOf(path);
-  const text = isTextType(mimeType) ? utf8(bytes) : undefined;
-  const file: SkillFile = {
-    uri,
-    mimeType,
-    digest: `sha256:${createHash('sha256').update(bytes).digest('hex')}`,
-    size: bytes.length,
-    ...(text === undefined ? {} : { text }),
-    content: text === undefined ? { uri, mimeType, blob: bytes.toString('base64') } : { uri, mimeType, text },
-  };
-  contents.set(uri, file);
+  const file = prepareSkillFile(path, readFileSync(resolve(root, path)));
+  contents.set(file.uri, file);
   return file;
-}
-
-function utf8(bytes: Buffer): string | undefined {
-  try {
-    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
-  } catch {
-    return undefined;
-  }
-}
-
-/** The SKILL.md's frontmatter when it follows the Agent Skills rules; each broken rule noted. */
-function checkedFrontmatter(tree: Tree, dir: string, skillMd: SkillFile): Record<string, unknown> | undefined {
-  const where = join(dir, 'SKILL.md');
-  if (skillMd.text === undefined) {
-    tree.problems.push(`${where}: frontmatter unparseable: the file is not UTF-8 text`);
-    return undefined;
-  }
-  const outcome = readFrontmatter(skillMd.text);
-  if ('problem' in outcome) {
-    tree.problems.push(`${where}: ${outcome.problem}`);
-    return undefined;
-  }
-  const { name, description } = outcome.frontmatter;
-  const before = tree.problems.length;
-  if (typeof name !== 'string' || name === '') tree.problems.push(`${where}: "name" missing`);
-  else if (!SKILL_NAME.test(name))
-    tree.problems.push(
-      `${where}: "name" ${JSON.stringify(name)} breaks the naming rules (1-64 of a-z, 0-9 and "-", no leading, trailing or double hyphen)`,
-    );
-  else if (name !== dir.slice(dir.lastIndexOf('/') + 1))
-    tree.problems.push(`${where}: "name" ${JSON.stringify(name)} must equal its folder's name`);
-  if (typeof description !== 'string' || description.trim() === '')
-    tree.problems.push(`${where}: "description" missing`);
-  return tree.problems.length > before ? undefined : outcome.frontmatter;
-}
-
-/** The direct children of each directory at or under a skill's root, by directory URI. */
-function directoriesOf(tree: Tree, skills: readonly SkillEntry[]): Map<string, DirectoryChild[]> {
-  const roots = skills.map((s) => decodeURIComponentPath(s.uri.slice(SKILL_SCHEME.length, -'/SKILL.md'.length)));
-  const inSkill = (dir: string) => roots.some((r) => dir === r || dir.startsWith(`${r}/`));
-  const out = new Map<string, DirectoryChild[]>();
-  for (const dir of tree.dirs.filter(inSkill)) out.set(uriOfPath(dir), []);
-  const parentOf = (path: string) => path.slice(0, Math.max(0, path.lastIndexOf('/')));
-  const add = (path: string, mimeType: string) =>
-    out
-      .get(uriOfPath(parentOf(path)))
-      ?.push({ uri: uriOfPath(path), name: path.slice(path.lastIndexOf('/') + 1), mimeType });
-  for (const dir of tree.dirs) if (dir !== '' && inSkill(dir) && inSkill(parentOf(dir))) add(dir, DIRECTORY_MIME_TYPE);
-  for (const path of tree.files.keys()) add(path, mimeTypeOf(path));
-  for (const children of out.values()) children.sort((a, b) => (a.uri < b.uri ? -1 : 1));
-  return out;
-}
-
-function decodeURIComponentPath(path: string): string {
-  return path.split('/').map(decodeURIComponent).join('/');
 }
