@@ -54,7 +54,7 @@ describe('helpdesk triage board in a real host', () => {
     const first = tickets[0];
     const card = view.dom.locator(`.column[data-priority="${first.priority}"] [data-ticket="${first.id}"]`);
     await card.locator('input[name="assignee"]').fill('network-team');
-    await card.locator('button[type="submit"]').click();
+    await card.locator('button').click();
     await view.dom
       .locator(`[data-ticket="${first.id}"] .assignee`, { hasText: 'network-team' })
       .waitFor({ state: 'visible' });
@@ -77,7 +77,7 @@ describe('helpdesk triage board in a real host', () => {
     const { tickets } = result.structuredContent as { tickets: { id: string }[] };
     const card = view.dom.locator(`[data-ticket="${tickets[0].id}"]`);
     await card.locator('input[name="assignee"]').fill('j.doe');
-    await card.locator('button[type="submit"]').click();
+    await card.locator('button').click();
     await card.locator('.error', { hasText: /403|scope/i }).waitFor();
     await expect(card.locator('.assignee').textContent()).resolves.not.toBe('j.doe');
     await view.page.close();

@@ -55,12 +55,11 @@ function card(ticket: BoardTicket): HTMLElement {
   set('.title', ticket.title);
   set('.category', ticket.category);
   set('.assignee', ticket.assignee ?? 'unassigned');
-  const form = node.querySelector('form') as HTMLFormElement;
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
-    const assignee = (form.elements.namedItem('assignee') as HTMLInputElement).value.trim();
-    void assign(ticket.id, assignee, node);
-  });
+  // A button and Enter, not a form: hosts sandbox views without `allow-forms`, which blocks every form submission.
+  const input = node.querySelector('input') as HTMLInputElement;
+  const submit = () => void assign(ticket.id, input.value.trim(), node);
+  (node.querySelector('button') as HTMLButtonElement).addEventListener('click', submit);
+  input.addEventListener('keydown', (event) => event.key === 'Enter' && submit());
   return node;
 }
 
