@@ -4,6 +4,7 @@ import { StdioClientTransport as Stdio1 } from '@modelcontextprotocol/sdk/client
 import { CallToolResultSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Client as Client2, StreamableHTTPClientTransport as Http2 } from '@modelcontextprotocol/client';
 import { StdioClientTransport as Stdio2 } from '@modelcontextprotocol/client/stdio';
+import { SkillsClient } from '@modelcontextprotocol/client/ext/skills';
 import { McpTestIssuer } from '@app/mcp-testing';
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
@@ -128,6 +129,39 @@ describe('helpdesk with the official clients, both eras, HTTP and stdio', () => 
         const closed = await client.call('close_ticket', { id, resolution: 'Fixed during the interop test.' });
         expect(closed.isError).toBeFalsy();
         expect(closed.structuredContent).toMatchObject({ id, status: 'closed' });
+      } finally {
+        await client.close();
+      }
+    },
+    60_000,
+  );
+
+  const skillCases: [string, string, () => Http2 | Stdio2][] = [
+    ['2025-11-25', 'HTTP', () => new Http2(http().url, http().bearer)],
+    ['2026-07-28', 'HTTP', () => new Http2(http().url, http().bearer)],
+    ['2025-11-25', 'stdio', () => new Stdio2({ ...stdio, env: serverEnv() })],
+    ['2026-07-28', 'stdio', () => new Stdio2({ ...stdio, env: serverEnv() })],
+  ];
+
+  it.each(skillCases)(
+    'client 2.4 with its skills module, %s over %s: lists, gets and reads the skill (digests verify); reads the view',
+    async (era, _over, transport) => {
+      const mode = era === '2025-11-25' ? ('legacy' as const) : { pin: era };
+      const client = new Client2({ name: 'helpdesk-skills', version: '2.4' }, { versionNegotiation: { mode } });
+      await client.connect(transport());
+      try {
+        expect(client.getNegotiatedProtocolVersion()).toBe(era);
+        const skills = new SkillsClient(client);
+        const listing = await skills.list();
+        expect(listing.skills.map((s) => s.uri)).toEqual(['skill://triage-ticket/SKILL.md']);
+        const { skill } = await skills.get('skill://triage-ticket/SKILL.md');
+        for (const file of [undefined, 'references/priorities.md']) {
+          const read = file ? await skills.read(skill, file) : await skills.read(skill);
+          expect(read.verified).toBe(true);
+        }
+        const view = await client.readResource({ uri: 'ui://helpdesk/triage-board' });
+        expect(view.contents[0]).toMatchObject({ mimeType: 'text/html;profile=mcp-app' });
+        expect((view.contents[0] as { text: string }).text).toMatch(/^<!doctype html>[\s\S]*<script type="module">/i);
       } finally {
         await client.close();
       }
