@@ -12,8 +12,8 @@ import { serverEnv } from '../support/stdio-clients';
 /**
  * The README's "Start your own server" flow in a temporary copy of this repository: generate a server, one
  * provider of each kind and an MCP Apps view with `nest g`, see the contract gate and a production boot refuse the
- * `TODO:` sentences, write them, record the contract, remove the example with `npm run app:remove`, then build, lint, typecheck and
- * run the generated specs. Proves a team can replace the example without breaking anything.
+ * `TODO:` sentences, write them, record the contract, remove the example with `npm run app:remove`, then build, lint,
+ * typecheck and run the generated specs. Proves a team can replace the example without breaking anything.
  * The new app's name is one no app in the copy has yet (`acme`, else `acme-2`, ...): a team's own `acme` stays.
  */
 describe('a team starts its own server with nest g (README flow, in a temporary copy)', () => {

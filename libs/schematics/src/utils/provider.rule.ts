@@ -38,7 +38,7 @@ export interface ProviderSchematicOptions {
 export interface ProviderKind {
   /** The generator, for messages. */
   schematic: McpSchematic;
-  /** `tools`, `prompts`, `resources` or `app` (a view and its tool): the file suffix and, capitalised, the class suffix. */
+  /** `tools`, `prompts`, `resources` or `app` (a view and its tool): the file suffix and, capitalised, the class. */
   type: 'tools' | 'prompts' | 'resources' | 'app';
   /** The template folder, relative to the compiled factory. */
   files: string;
@@ -61,7 +61,8 @@ export function providerRule(
   const path = options.flat ? base : join(base, names.fileName);
   const specSuffix = options.specFileSuffix || 'spec';
   // The repository root as a spec in `path` reaches it (`../../../..`): a view's spec bundles it with scripts/lib.
-  const toRoot = path.split('/').filter(Boolean).map(() => '..').join('/') || '.';
+  const depth = path.split('/').filter(Boolean).length;
+  const toRoot = depth ? Array(depth).fill('..').join('/') : '.';
   const templateSource = apply(url(kind.files), [
     options.spec === false ? filter((p) => !p.endsWith('.__specFileSuffix__.ts.template')) : noop(),
     template({ ...names, ...vars, specFileSuffix: specSuffix, toRoot }),
@@ -86,7 +87,8 @@ export function providerRule(
  * beside it), with a `TODO:` a reviewer cannot miss where the team says what it does before release.
  */
 function changelogLine(kind: ProviderKind, names: NameForms, vars: Record<string, unknown>): string {
-  if (kind.type === 'app') return `View \`${String(vars.uri)}\` and its tool \`show_${names.mcpName}\`: TODO: say what it shows.`;
+  if (kind.type === 'app')
+    return `View \`${String(vars.uri)}\` and its tool \`show_${names.mcpName}\`: TODO: say what it shows.`;
   const what = { tools: 'Tool', prompts: 'Prompt', resources: 'Resource' }[kind.type];
   const uri = typeof vars.uri === 'string' ? ` (\`${vars.uri}\`)` : '';
   return `${what} \`${names.mcpName}\`${uri}: TODO: say what it does.`;
