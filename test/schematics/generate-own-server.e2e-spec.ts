@@ -15,11 +15,11 @@ const SKILL = 'order-triage';
 const SKILL_URI = `skill://${SKILL}/SKILL.md`;
 
 /**
- * The README's "Start your own server" flow in a temporary copy of this repository: generate a server and one
- * provider of each kind with `nest g` and a skill with `npm run g -- mcp-skill`, see the contract gate and a production
- * boot refuse the `TODO:` sentences, write them, record the contract, remove the example with `npm run app:remove`,
- * then build, lint, typecheck, run the generated specs and read the skill over MCP. Proves a team can replace the
- * example without breaking anything.
+ * The README's "Start your own server" flow in a temporary copy of this repository: generate a server, one
+ * provider of each kind and an MCP Apps view with `nest g` and a skill with `npm run g -- mcp-skill`, see the
+ * contract gate and a production boot refuse the `TODO:` sentences, write them, record the contract, remove the
+ * example with `npm run app:remove`, then build, lint, typecheck, run the generated specs, read the skill and the
+ * view over MCP. Proves a team can replace the example without breaking anything.
  * The new app's name is one no app in the copy has yet (`acme`, else `acme-2`, ...): a team's own `acme` stays.
  */
 describe('a team starts its own server with nest g (README flow, in a temporary copy)', () => {
@@ -100,6 +100,16 @@ describe('a team starts its own server with nest g (README flow, in a temporary 
       'skills: { root: `${__dirname}/../skills` }',
     );
     expect(readFileSync(join(dir, `apps/${APP}/skills/${SKILL}/SKILL.md`), 'utf8')).toContain(`name: ${SKILL}\n`);
+  });
+
+  it('npm run g -- mcp-app writes a view and its provider, and wires the app to serve its built views', () => {
+    const out = run(dir, 'npm', ['run', '-s', 'g', '--', 'mcp-app', 'sales-board', '--project', APP]);
+    expect(out).toContain(`CREATE apps/${APP}/views/sales-board/index.html`);
+    expect(out).toContain(`CREATE apps/${APP}/views/sales-board/main.ts`);
+    generated.push('sales-board');
+    const module = readFileSync(join(dir, `apps/${APP}/src/app.module.ts`), 'utf8');
+    expect(module).toContain("from './sales-board/sales-board.app'");
+    expect(module).toContain('views: { root: `${__dirname}/../views` }');
   });
 
   it('a mutating tool carries every mutation field the boot check demands, as TODO placeholders', () => {
@@ -222,6 +232,32 @@ describe('a team starts its own server with nest g (README flow, in a temporary 
       expect(listing.skills[0].frontmatter.description).not.toContain('TODO:');
       const read = await skills.read((await skills.get(SKILL_URI)).skill);
       expect(read).toMatchObject({ verified: true, frontmatter: { name: SKILL } });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('the built app serves the generated view, bundled by npm run build, and the tool linked to it', async () => {
+    run(dir, 'npx', ['tsc', '-p', 'tsconfig.views.json']);
+    const document = readFileSync(join(dir, `dist/apps/${APP}/apps/${APP}/views/sales-board.html`), 'utf8');
+    expect(document).toMatch(/<script type="module">.*ui\/initialize/s);
+    const uri = `ui://${APP}/sales-board`;
+    const client = new Client({ name: 'own-server-e2e', version: '1.0.0' });
+    const main = join(dir, `dist/apps/${APP}/apps/${APP}/src/main.js`);
+    const env = serverEnv({ NODE_ENV: 'development', FORCE_COLOR: '0' });
+    await client.connect(
+      new StdioClientTransport({ command: process.execPath, args: [main, '--stdio'], cwd: dir, env, stderr: 'ignore' }),
+    );
+    try {
+      const { tools } = await client.listTools();
+      const tool = tools.find((t) => t.name === 'show_sales_board');
+      expect(tool?._meta?.ui).toEqual({ resourceUri: uri, visibility: ['model', 'app'] });
+      const { contents } = await client.readResource({ uri });
+      expect(contents).toEqual([
+        expect.objectContaining({ uri, mimeType: 'text/html;profile=mcp-app', text: document }),
+      ]);
+      const shown = await client.callTool({ name: 'show_sales_board' });
+      expect(shown.content).toEqual([{ type: 'text', text: expect.stringMatching(/^2 items:\n- First: 1/) }]);
     } finally {
       await client.close();
     }

@@ -80,6 +80,11 @@ describe('the generators refuse invalid input with one line and write nothing (i
       ['mcp-skill', 'triage-ticket', '--project', '$APP', '--type', 'x'],
       'mcp-skill: unknown --type "x": it takes no --type',
     ],
+    [['mcp-app', 'SalesBoard', '--project', '$APP'], kebab('mcp-app', 'SalesBoard', 'sales-dashboard')],
+    [
+      ['mcp-app', 'sales-board', '--project', '$APP', '--type', 'react'],
+      'mcp-app: unknown --type "react": it takes no --type',
+    ],
     [
       ['mcp-tool', 'find-order', '--project', 'no-such-app'],
       'mcp-tool: unknown --project "no-such-app": pass --project <app>; the apps under apps/ are: $APPS',

@@ -1,5 +1,15 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readlinkSync,
+  renameSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { serverEnv } from './stdio-clients';
@@ -8,7 +18,7 @@ const ROOT = resolve(__dirname, '../..');
 
 /**
  * A temporary copy of this repository as a fresh clone has it (git's tracked files plus untracked, non-ignored
- * ones), sharing node_modules by a link, with the git-ignored compiled schematics built in it.
+ * ones), sharing the installed packages by links, with the git-ignored compiled schematics built in it.
  */
 export function copyRepository(prefix: string): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
@@ -20,7 +30,7 @@ export function copyRepository(prefix: string): string {
     if (!existsSync(join(ROOT, file))) continue; // deleted in the work tree, not yet committed
     cpSync(join(ROOT, file), join(dir, file), { recursive: true });
   }
-  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  linkPackages(dir);
   // A clone is a git repository: checks that list the tracked files (example independence) work in the copy too.
   writeFileSync(join(dir, '.git-exclude'), 'node_modules\n');
   run(dir, 'git', ['init', '-q']);
@@ -28,6 +38,23 @@ export function copyRepository(prefix: string): string {
   run(dir, 'git', ['add', '-A']);
   run(dir, 'npx', ['tsc', '-p', 'libs/schematics/tsconfig.json']);
   return dir;
+}
+
+/**
+ * node_modules of the copy: a link to each installed package, except the repository's own (`@app/*`, linked by npm
+ * to its folders), which point into the copy as `npm ci` makes them in a clone. `nest g` then runs the copy's
+ * generators, not those of the checkout (or, from a git worktree whose node_modules is a link, of the main one).
+ */
+function linkPackages(dir: string): void {
+  const installed = join(ROOT, 'node_modules');
+  mkdirSync(join(dir, 'node_modules/@app'), { recursive: true });
+  for (const entry of readdirSync(installed)) {
+    if (entry !== '@app') symlinkSync(join(installed, entry), join(dir, 'node_modules', entry));
+  }
+  for (const entry of readdirSync(join(installed, '@app'), { withFileTypes: true })) {
+    // The link's target as npm wrote it (`../../libs/schematics`), resolved inside the copy.
+    symlinkSync(readlinkSync(join(installed, '@app', entry.name)), join(dir, 'node_modules/@app', entry.name));
+  }
 }
 
 /** Runs a command in `cwd` on the project's Node; throws with its output unless it exits 0. */

@@ -58,14 +58,18 @@ describe('placeholderProblems', () => {
     ]);
   });
 
-  it('covers annotations, prompts with their arguments, resources and templates', () => {
+  it('covers annotations, prompts with their arguments, resources (MCP Apps views too) and templates', () => {
     const problems = placeholderProblems(
       contract({
         tools: [{ name: 'ping', description: 'Pings.', inputSchema: {}, annotations: { title: 'TODO: a title' } }],
         prompts: [
           { name: 'daily_summary', description: 'TODO: say.', arguments: [{ name: 'topic', description: 'TODO: t' }] },
         ],
-        resources: [{ uri: 'shop://price-list', name: 'price_list', description: 'TODO: what it holds.' }],
+        resources: [
+          { uri: 'shop://price-list', name: 'price_list', description: 'TODO: what it holds.' },
+          // What `npm run g -- mcp-app sales-board` writes: the view is recorded as a resource.
+          { uri: 'ui://shop/sales-board', name: 'sales_board', description: 'TODO: say what the view shows.' },
+        ],
         resourceTemplates: [{ uriTemplate: 'shop://invoice/{id}', name: 'invoice', title: 'TODO: title' }],
       }),
     );
@@ -73,6 +77,7 @@ describe('placeholderProblems', () => {
       `tool "ping" publishes "TODO:" placeholders in annotations.title: ${FIX}`,
       `prompt "daily_summary" publishes "TODO:" placeholders in description, argument "topic": ${FIX}`,
       `resource "shop://price-list" publishes "TODO:" placeholders in description: ${FIX}`,
+      `resource "ui://shop/sales-board" publishes "TODO:" placeholders in description: ${FIX}`,
       `resource template "shop://invoice/{id}" publishes "TODO:" placeholders in title: ${FIX}`,
     ]);
   });

@@ -3,7 +3,7 @@
  * the registry's boot check and the contract gate (libs/contract, built on its own) both use it.
  */
 
-/** What `nest g mcp-tool | mcp-prompt | mcp-resource` writes where a person must write the real sentence. */
+/** What `nest g mcp-tool | mcp-prompt | mcp-resource | mcp-app` writes where a person must write the real sentence. */
 export const PLACEHOLDER = /\bTODO:/;
 
 /** The lines `renderToolSafety` appends to a mutating tool's description, by the `mutation` field each shows. */

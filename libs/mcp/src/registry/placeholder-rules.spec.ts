@@ -8,6 +8,7 @@ import { McpModule } from '../mcp.module';
 import { McpTool } from '../decorators/mcp-tool.decorator';
 import { McpPrompt } from '../decorators/mcp-prompt.decorator';
 import { McpResource } from '../decorators/mcp-resource.decorator';
+import { McpApp } from '../decorators/mcp-app.decorator';
 import { McpField } from '../decorators/mcp-arg-field.decorator';
 import { McpRegistry } from './mcp.registry';
 
@@ -77,6 +78,11 @@ class GeneratedPromptAndResource {
   priceList() {
     return '{}';
   }
+  // What `nest g mcp-app sales-board` writes (there a built view): an MCP Apps view is checked as a resource.
+  @McpApp({ uri: 'ui://svc/sales-board', name: 'sales_board', description: 'TODO: say what the view shows.' })
+  salesBoard() {
+    return '<!doctype html><p>Board</p>';
+  }
 }
 
 async function boot(nodeEnv: string | undefined, ...providers: (new (...a: never[]) => unknown)[]) {
@@ -112,7 +118,7 @@ describe('generator placeholders at boot', () => {
 
   it('NODE_ENV=production: refused among the registry problems, each entry naming its fields and the fix', async () => {
     const refused = boot('production', RefundOrderTools, CloseTicketTools, GeneratedPromptAndResource);
-    await expect(refused).rejects.toThrow('Invalid MCP registry (4 problems)');
+    await expect(refused).rejects.toThrow('Invalid MCP registry (5 problems)');
     const message = await refused.catch((e: Error) => e.message);
     const fix = 'replace each with the real sentence (the generator left them for you to write)';
     expect(message).toContain(
@@ -128,6 +134,9 @@ describe('generator placeholders at boot', () => {
     );
     expect(message).toContain(
       `GeneratedPromptAndResource.priceList: resource "svc://price-list" publishes "TODO:" placeholders in description`,
+    );
+    expect(message).toContain(
+      `GeneratedPromptAndResource.salesBoard: resource "ui://svc/sales-board" publishes "TODO:" placeholders in description`,
     );
   });
 

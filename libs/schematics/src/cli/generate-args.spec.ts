@@ -39,6 +39,19 @@ describe('checkGenerateArgs', () => {
     );
   });
 
+  it('checks mcp-app like the other provider generators', () => {
+    expect(check('mcp-app SalesBoard --project shop').refusal).toBe(
+      'mcp-app: invalid name "SalesBoard": use lower-case kebab-case like "sales-dashboard"',
+    );
+    expect(check('mcp-app sales-board --project shop --type react').refusal).toBe(
+      'mcp-app: unknown --type "react": it takes no --type',
+    );
+    expect(check('mcp-app sales-board --project nope').refusal).toBe(
+      'mcp-app: unknown --project "nope": pass --project <app>; the apps under apps/ are: shop',
+    );
+    expect(check('mcp-app sales-board --project shop')).toEqual({ extra: [] });
+  });
+
   it('without --project and without a terminal, names the apps instead of opening the picker', () => {
     const refusal = 'mcp-tool: pass --project <app>; the apps under apps/ are: shop';
     expect(check('mcp-tool find-order').refusal).toBe(refusal);

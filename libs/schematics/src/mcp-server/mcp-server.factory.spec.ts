@@ -60,14 +60,16 @@ describe('mcp-server', () => {
       "void bootstrapMcpServer(AppModule, { telemetry, adapter: 'fastify' });",
     );
     expect(tree.readContent('/apps/new-server/test/new-server.e2e-spec.ts')).toContain(
-      "server = await startMcpTestServer(AppModule, { adapter: 'fastify' });",
+      "server = await startMcpTestServer(AppModule, { env, adapter: 'fastify' });",
     );
     expect(tree.readContent('/apps/new-server/README.md')).toContain("on Nest's Fastify adapter");
     const express = await runner.runSchematic('mcp-server', { name: 'new-server', type: 'express' }, workspace());
     expect(express.readContent('/apps/new-server/src/main.ts')).not.toContain('adapter');
-    expect(express.readContent('/apps/new-server/test/new-server.e2e-spec.ts')).toContain(
-      'server = await startMcpTestServer(AppModule);',
-    );
+    const e2e = express.readContent('/apps/new-server/test/new-server.e2e-spec.ts');
+    expect(e2e).toContain('server = await startMcpTestServer(AppModule, { env });');
+    // Booted from its sources, the app gets its views (none yet, `nest g mcp-app` adds them) bundled as a build does.
+    expect(e2e).toContain("await buildViews(resolve(__dirname, '../../..'), 'apps/new-server', built);");
+    expect(e2e).toContain("const env = { MCP_VIEWS_DIR: join(built, 'views') };");
   });
 
   it('points the reader only at sections that exist: docs/*.md#section in the repository, README sections by name', async () => {

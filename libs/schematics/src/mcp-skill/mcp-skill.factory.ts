@@ -1,7 +1,6 @@
-import { dirname, join, normalize } from '@angular-devkit/core';
+import { join, normalize } from '@angular-devkit/core';
 import {
   Rule,
-  SchematicContext,
   SchematicsException,
   Tree,
   apply,
@@ -16,7 +15,9 @@ import {
 import { noteInChangelog } from '../utils/changelog.rule';
 import { formatGenerated } from '../utils/format.rule';
 import { nameForms } from '../utils/names';
-import { applications, projectRefusal, typeRefusal } from '../utils/option-rules';
+import { typeRefusal } from '../utils/option-rules';
+import { NestCliJson, appProject } from '../utils/app-project';
+import { addForRootOption } from '../utils/for-root-option.rule';
 
 /** Options of `nest g mcp-skill`. */
 export interface McpSkillSchematicOptions {
@@ -44,7 +45,7 @@ export function main(options: McpSkillSchematicOptions): Rule {
   const refusal = typeRefusal('mcp-skill', options.type);
   if (refusal) throw new SchematicsException(refusal);
   return (tree: Tree) => {
-    const app = appOf(tree, options);
+    const app = appProject(tree, 'mcp-skill', options);
     const folder = join(normalize(app.root), 'skills', names.fileName);
     const skillMd = join(folder, 'SKILL.md');
     if (tree.exists(skillMd)) {
@@ -60,59 +61,12 @@ export function main(options: McpSkillSchematicOptions): Rule {
     return branchAndMerge(
       chain([
         mergeWith(files),
-        serveSkills(app.sourceRoot),
+        addForRootOption('mcp-skill', app.sourceRoot, 'skills', SKILLS_OPTION, 'MCP_SKILLS_DIR'),
         copySkills(app.project),
         noteInChangelog(app.sourceRoot, `Skill \`${names.fileName}\`: TODO: say what it teaches.`),
         formatGenerated(),
       ]),
     );
-  };
-}
-
-/** The app generated into: its nest-cli.json project (refused when unknown), its root and source root. */
-function appOf(tree: Tree, options: McpSkillSchematicOptions): { project?: string; root: string; sourceRoot: string } {
-  const cli = tree.read('nest-cli.json')?.toString() ?? '{}';
-  const projects = (JSON.parse(cli) as NestCliJson).projects ?? {};
-  if (options.project !== undefined && applications(cli).all.includes(options.project)) {
-    const p = projects[options.project];
-    const root = p.root ?? `apps/${options.project}`;
-    return { project: options.project, root, sourceRoot: options.sourceRoot ?? p.sourceRoot ?? `${root}/src` };
-  }
-  if (options.project === undefined && options.sourceRoot) {
-    return { root: dirname(normalize(options.sourceRoot)), sourceRoot: options.sourceRoot };
-  }
-  throw new SchematicsException(projectRefusal('mcp-skill', applications(cli).underApps, options.project));
-}
-
-interface NestCliJson {
-  projects?: Record<
-    string,
-    { type?: string; root?: string; sourceRoot?: string; compilerOptions?: { assets?: unknown[] } }
-  >;
-}
-
-/**
- * Adds `skills: { root: `${__dirname}/../skills` }` to the app's `McpModule.forRoot({ name: ... })` in app.module.ts,
- * unless it already passes `skills`; an app.module.ts it cannot find the call in is left as it is, with a warning
- * saying what to add.
- */
-function serveSkills(sourceRoot: string): Rule {
-  return (tree: Tree, context: SchematicContext) => {
-    const file = join(normalize(sourceRoot), 'app.module.ts');
-    const text = tree.read(file)?.toString();
-    const call = text === undefined ? null : /McpModule\.forRoot\(\{\s*name:\s*'[^']*'\s*,?/.exec(text);
-    if (text !== undefined && /\bskills\s*:/.test(text)) return tree;
-    if (!call || text === undefined) {
-      context.logger.warn(
-        `mcp-skill: add ${SKILLS_OPTION} to McpModule.forRoot in ${file.replace(/^\//, '')} (or set MCP_SKILLS_DIR) ` +
-          'to serve the skills/ folder',
-      );
-      return tree;
-    }
-    const end = call.index + call[0].length;
-    const head = call[0].trimEnd().endsWith(',') ? text.slice(0, end) : `${text.slice(0, end).trimEnd()},`;
-    tree.overwrite(file, `${head} ${SKILLS_OPTION},${text.slice(end)}`);
-    return tree;
   };
 }
 

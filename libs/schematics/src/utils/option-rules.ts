@@ -5,7 +5,7 @@
  */
 
 /** The generators of this collection. */
-export type McpSchematic = 'mcp-server' | 'mcp-tool' | 'mcp-prompt' | 'mcp-resource' | 'mcp-skill';
+export type McpSchematic = 'mcp-server' | 'mcp-tool' | 'mcp-prompt' | 'mcp-resource' | 'mcp-skill' | 'mcp-app';
 
 /** Every schematic of this collection, for callers that get the name as text. */
 export const MCP_SCHEMATICS: readonly McpSchematic[] = [
@@ -14,6 +14,7 @@ export const MCP_SCHEMATICS: readonly McpSchematic[] = [
   'mcp-prompt',
   'mcp-resource',
   'mcp-skill',
+  'mcp-app',
 ];
 
 /** The `--type` values each generator accepts; the first is the default. */
@@ -23,6 +24,7 @@ export const ACCEPTED_TYPES: Record<McpSchematic, readonly string[]> = {
   'mcp-prompt': [],
   'mcp-resource': ['fixed', 'template'],
   'mcp-skill': [],
+  'mcp-app': [],
 };
 
 /** A name as the user should type it: it becomes a folder, a class, an MCP name and, for a server, a URI scheme. */
@@ -34,6 +36,8 @@ const MAX_LENGTH: Record<McpSchematic, number> = {
   'mcp-resource': 60,
   // The Agent Skills naming rules: at most 64 characters (kebab-case already rules out double hyphens).
   'mcp-skill': 64,
+  // Its tool is `show_<name>`, and a tool name has at most 64 characters.
+  'mcp-app': 59,
 };
 const EXAMPLE: Record<McpSchematic, string> = {
   'mcp-server': 'orders',
@@ -41,6 +45,7 @@ const EXAMPLE: Record<McpSchematic, string> = {
   'mcp-prompt': 'daily-summary',
   'mcp-resource': 'price-list',
   'mcp-skill': 'triage-ticket',
+  'mcp-app': 'sales-dashboard',
 };
 
 /** Why `name` cannot be used, or undefined when it can. */

@@ -21,7 +21,7 @@ import { formatGenerated } from './format.rule';
 import { NameForms } from './names';
 import { McpSchematic, applications, projectRefusal } from './option-rules';
 
-/** Options every provider schematic (mcp-tool, mcp-prompt, mcp-resource) shares with `nest g service`. */
+/** Options every provider schematic (mcp-tool, mcp-prompt, mcp-resource, mcp-app) shares with `nest g service`. */
 export interface ProviderSchematicOptions {
   name: string;
   path?: string;
@@ -38,8 +38,8 @@ export interface ProviderSchematicOptions {
 export interface ProviderKind {
   /** The generator, for messages. */
   schematic: McpSchematic;
-  /** `tools`, `prompts` or `resources`: the file suffix and, capitalised, the class suffix. */
-  type: 'tools' | 'prompts' | 'resources';
+  /** `tools`, `prompts`, `resources` or `app` (a view and its tool): the file suffix and, capitalised, the class. */
+  type: 'tools' | 'prompts' | 'resources' | 'app';
   /** The template folder, relative to the compiled factory. */
   files: string;
 }
@@ -60,9 +60,12 @@ export function providerRule(
   const base = normalize(join(normalize(options.sourceRoot ?? ''), options.path ?? ''));
   const path = options.flat ? base : join(base, names.fileName);
   const specSuffix = options.specFileSuffix || 'spec';
+  // The repository root as a spec in `path` reaches it (`../../../..`): a view's spec bundles it with scripts/lib.
+  const depth = path.split('/').filter(Boolean).length;
+  const toRoot = depth ? Array(depth).fill('..').join('/') : '.';
   const templateSource = apply(url(kind.files), [
     options.spec === false ? filter((p) => !p.endsWith('.__specFileSuffix__.ts.template')) : noop(),
-    template({ ...names, ...vars, specFileSuffix: specSuffix }),
+    template({ ...names, ...vars, specFileSuffix: specSuffix, toRoot }),
     renameTemplateFiles(),
     move(path),
   ]);
@@ -84,6 +87,8 @@ export function providerRule(
  * beside it), with a `TODO:` a reviewer cannot miss where the team says what it does before release.
  */
 function changelogLine(kind: ProviderKind, names: NameForms, vars: Record<string, unknown>): string {
+  if (kind.type === 'app')
+    return `View \`${String(vars.uri)}\` and its tool \`show_${names.mcpName}\`: TODO: say what it shows.`;
   const what = { tools: 'Tool', prompts: 'Prompt', resources: 'Resource' }[kind.type];
   const uri = typeof vars.uri === 'string' ? ` (\`${vars.uri}\`)` : '';
   return `${what} \`${names.mcpName}\`${uri}: TODO: say what it does.`;
@@ -91,7 +96,8 @@ function changelogLine(kind: ProviderKind, names: NameForms, vars: Record<string
 
 /**
  * The README row of a generated provider: a tool in the Tools table (a generated tool declares no scopes), a prompt
- * or resource (by its URI, as clients read it) in the table of prompts and resources.
+ * or resource (by its URI, as clients read it) in the table of prompts and resources; a view in the latter and its
+ * tool in the former.
  */
 function listedInReadme(
   kind: ProviderKind,
@@ -100,6 +106,12 @@ function listedInReadme(
   sourceRoot: string | undefined,
 ): Rule {
   if (kind.type === 'tools') return listInReadme(sourceRoot, 'Tools', names.mcpName, 'none');
+  if (kind.type === 'app') {
+    return chain([
+      listInReadme(sourceRoot, 'Tools', `show_${names.mcpName}`, 'none'),
+      listInReadme(sourceRoot, 'Prompts and resources', String(vars.uri), 'view'),
+    ]);
+  }
   if (kind.type === 'prompts') return listInReadme(sourceRoot, 'Prompts and resources', names.mcpName, 'prompt');
   const what = vars.isTemplate ? 'resource template' : 'resource';
   return listInReadme(sourceRoot, 'Prompts and resources', String(vars.uri), what);
