@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { McpTestIssuer } from '@app/mcp-testing';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { SkillsClient } from '@modelcontextprotocol/client/ext/skills';
+import type { Client } from '@modelcontextprotocol/client';
+import { connectSkillsClient } from './support/skills-checks';
 import { rpcError } from './support/rpc-error';
 import { RunningServer } from './support/server-process';
 import { startConformanceFixture } from './support/conformance-fixture';
@@ -36,13 +36,9 @@ describe('computed skills (@McpSkill) served like folder skills', () => {
 
   const connect = async (scope: string, version: string) => {
     const token = await issuer.mint({ scope, sub: `computed-${scope || 'nobody'}` });
-    const mode = version === '2026-07-28' ? { pin: '2026-07-28' as const } : ('legacy' as const);
-    const client = new Client({ name: 'computed-skills-e2e', version: '1.0.0' }, { versionNegotiation: { mode } });
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(server.url), { authProvider: { token: async () => token } }),
-    );
-    clients.push(client);
-    return { client, skills: new SkillsClient(client) };
+    const connected = await connectSkillsClient(server.url, token, version, 'computed-skills-e2e');
+    clients.push(connected.client);
+    return connected;
   };
 
   describe.each(['2025-11-25', '2026-07-28'])('in a %s session', (version) => {

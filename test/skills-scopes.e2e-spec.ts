@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { SkillsClient } from '@modelcontextprotocol/client/ext/skills';
+import type { Client } from '@modelcontextprotocol/client';
+import { connectSkillsClient } from './support/skills-checks';
 import { rpcError } from './support/rpc-error';
 import { DESK_MAIN, RunningServer, startDeskHttp, startHttpServer } from './support/server-process';
 import { TestIssuer } from './support/test-issuer';
@@ -34,13 +34,9 @@ describe('skills: scopes per skill', () => {
 
   const connect = async (scope: string, version: string) => {
     const token = await issuer.mint({ scope, sub: `skills-${scope || 'nobody'}` });
-    const mode = version === '2026-07-28' ? { pin: '2026-07-28' as const } : ('legacy' as const);
-    const client = new Client({ name: 'skills-scopes-e2e', version: '1.0.0' }, { versionNegotiation: { mode } });
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(server.url), { authProvider: { token: async () => token } }),
-    );
-    clients.push(client);
-    return { client, skills: new SkillsClient(client) };
+    const connected = await connectSkillsClient(server.url, token, version, 'skills-scopes-e2e');
+    clients.push(connected.client);
+    return connected;
   };
 
   describe.each(['2025-11-25', '2026-07-28'])('in a %s session', (version) => {

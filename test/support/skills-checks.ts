@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Client } from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { SkillsClient } from '@modelcontextprotocol/client/ext/skills';
 import { rpcError } from './rpc-error';
 
@@ -48,4 +48,20 @@ export async function checkDeskSkills(client: Client, modern: boolean): Promise<
   const unknown = await rpcError(client.readResource({ uri: 'skill://support/triage-ticket/../../etc/passwd' }));
   expect(unknown.code).toBe(modern ? -32602 : -32002);
   return listing.skills;
+}
+
+/**
+ * The official client 2.4 on `url` with a bearer token, in the 2025-11-25 session era (`legacy`) or pinned to
+ * 2026-07-28, and its SkillsClient. The caller closes the client.
+ */
+export async function connectSkillsClient(
+  url: string,
+  token: string,
+  version: string,
+  name: string,
+): Promise<{ client: Client; skills: SkillsClient }> {
+  const mode = version === '2026-07-28' ? { pin: '2026-07-28' as const } : ('legacy' as const);
+  const client = new Client({ name, version: '1.0.0' }, { versionNegotiation: { mode } });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { authProvider: { token: async () => token } }));
+  return { client, skills: new SkillsClient(client) };
 }
