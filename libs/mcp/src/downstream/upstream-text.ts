@@ -4,8 +4,8 @@ import { MAX_UPSTREAM_TEXT } from './downstream.constants';
 
 /** Fields of a JSON error body that hold its human-readable reason, in the order they are looked for. */
 const FIELDS = ['message', 'error_description', 'detail', 'error', 'title', 'errorMessages', 'errors'] as const;
-/** Lines of a stack trace (`    at fn (/srv/app/x.js:1:2)`), and from there on. */
-const STACK = /\s+at\s+\S.*$/s;
+/** The first line of a stack trace (`\n    at fn (/srv/app/x.js:1:2)`, Java's `\n\tat ...`) and all after it. */
+const STACK = /[\r\n]+[ \t]*at\s.*$/s;
 /** Absolute file paths (POSIX or Windows), with an optional :line:column. */
 const PATHS = /(?:[A-Za-z]:\\|\/)(?:[\w.@-]+[\\/])+[\w.@-]*(?::\d+)*/g;
 /** Bearer or basic credentials, and JWT-shaped strings. */
