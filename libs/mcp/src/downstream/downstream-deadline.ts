@@ -29,12 +29,15 @@ export function requestDeadline(callDeadline: number | undefined, timeoutMs: num
 export function currentDownstreamCall(timeoutMs: number, now = Date.now()): DownstreamCall {
   const scope = currentCallScope();
   const deadline = requestDeadline(scope?.deadline, timeoutMs, now);
-  const timer = AbortSignal.timeout(Math.max(1, deadline - now));
+  // At the call's own deadline the platform aborts the call's signal and answers -32004 itself; a timer of ours
+  // firing at the same moment would race it with a -32006. So a timer only when the downstream's bound is shorter.
+  const ownBound = scope?.deadline === undefined || deadline < scope.deadline;
+  const timer = ownBound ? AbortSignal.timeout(Math.max(1, deadline - now)) : undefined;
   const subject = scope?.principal?.subject;
   return {
     subject: subject ? subject : undefined,
     callerToken: callerTokenOf(scope?.principal),
-    signal: scope ? AbortSignal.any([scope.signal, timer]) : timer,
+    signal: !scope ? timer! : timer ? AbortSignal.any([scope.signal, timer]) : scope.signal,
     callSignal: scope?.signal,
     deadline,
     requestId: scope?.requestId ?? currentRequestId(),
