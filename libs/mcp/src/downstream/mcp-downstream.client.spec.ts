@@ -160,6 +160,19 @@ describe('McpDownstreamClient against a real HTTP server', () => {
     expect(seen.map((r) => r.headers.authorization)).toEqual(['Bearer old', 'Bearer new']);
   });
 
+  it('a bulkhead: past maxConcurrent in flight and as many waiting, a request fails at once with -32006', async () => {
+    handler = () => undefined; // holds every request
+    const c = client({ maxConcurrent: 1, timeoutMs: 300, retry: false });
+    const held = [c.get('a'), c.get('b')].map((p) => p.catch((e: unknown) => e));
+    const started = Date.now();
+    await expect(c.get('c')).rejects.toMatchObject({
+      constructor: DownstreamUnavailableError,
+      message: expect.stringContaining('too many requests to it are in flight'),
+    });
+    expect(Date.now() - started).toBeLessThan(100);
+    await Promise.all(held);
+  });
+
   it('refuses an answer over maxResponseBytes, and a path outside the base', async () => {
     status(200, {}, 'x'.repeat(2_000));
     await expect(client({ maxResponseBytes: 1_000 }).get('x')).rejects.toMatchObject({

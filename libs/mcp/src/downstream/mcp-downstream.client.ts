@@ -1,5 +1,5 @@
 import { Logger, OnModuleDestroy } from '@nestjs/common';
-import { BrokenCircuitError, BulkheadRejectedError } from 'cockatiel';
+import { BrokenCircuitError, BulkheadRejectedError, TaskCancelledError } from 'cockatiel';
 import { DownstreamCredentials } from './credentials/downstream-credentials.interface';
 import { ResolvedDownstreamOptions } from './downstream-options.resolver';
 import { DownstreamCall, currentDownstreamCall } from './downstream-deadline';
@@ -109,12 +109,15 @@ export class McpDownstreamClient implements OnModuleDestroy {
     let tries = 0;
     let last: Attempt;
     try {
-      last = await this.policies.bulkhead.execute(() =>
-        this.policies.retry.execute(({ attempt }) => {
-          tries = attempt + 1;
-          const run = () => this.attempt(sending, attempt);
-          return this.policies.breaker ? this.policies.breaker.execute(run) : run();
-        }, call.signal),
+      // The call's signal also ends a wait for a place in the bulkhead.
+      last = await this.policies.bulkhead.execute(
+        () =>
+          this.policies.retry.execute(({ attempt }) => {
+            tries = attempt + 1;
+            const run = () => this.attempt(sending, attempt);
+            return this.policies.breaker ? this.policies.breaker.execute(run) : run();
+          }, call.signal),
+        call.signal,
       );
     } catch (error) {
       throw this.refusedBeforeSending(error, sending);
@@ -227,6 +230,10 @@ export class McpDownstreamClient implements OnModuleDestroy {
     if (error instanceof BrokenCircuitError) {
       this.logger.warn(`${line}: not sent, the circuit breaker is open`);
       return noAnswer(this.name, 'it is failing and is given time to recover; retry later');
+    }
+    if (error instanceof TaskCancelledError) {
+      this.logger.warn(`${line}: not sent, the call ended while it waited for a place`);
+      return noAnswer(this.name, 'the call ended before a request could be sent');
     }
     if (error instanceof BulkheadRejectedError) {
       this.logger.warn(`${line}: not sent, ${this.options.maxConcurrent} requests in flight and as many waiting`);
