@@ -29,6 +29,7 @@ const FASTIFY_SUITES = [
   'test/connection-limits.e2e-spec.ts',
   'test/corporate-builtins.e2e-spec.ts',
   'test/deep-json.e2e-spec.ts',
+  'test/downstream.e2e-spec.ts',
   'test/error-*.e2e-spec.ts',
   'test/event-log-budget.e2e-spec.ts',
   'test/health.e2e-spec.ts',

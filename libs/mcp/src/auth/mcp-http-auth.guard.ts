@@ -4,6 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import { MCP_AUTH_CONFIG } from './auth.constants';
 import { ResolvedAuthConfig } from '../options/auth-options.interface';
 import { McpAuthError } from './mcp-auth.error';
+import { bindCallerToken } from './caller-token';
 import { McpPrincipal } from './mcp-principal';
 import { VerdictCache } from './verdict-cache';
 import { TokenIntrospector } from './token-introspector';
@@ -82,9 +83,12 @@ export class McpHttpAuthGuard extends AuthGuard('mcp-jwt') {
     const isJwt = token.split('.').length === 3;
     if (this.introspector.enabled && (!isJwt || (!this.config.jwks && !this.config.hs256Secret))) {
       req.user = await this.introspect(token);
+      bindCallerToken(req.user, token);
       return true;
     }
     await super.canActivate(context);
+    // Kept beside the principal for downstream clients (which refuse to forward it), never on it.
+    bindCallerToken(req.user!, token);
     this.cache.set(token, req.user!);
     return true;
   }

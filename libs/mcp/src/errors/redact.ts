@@ -1,13 +1,13 @@
 /**
  * Makes a probe failure safe to log: user info and query strings are cut out of every URL (they
- * may carry credentials or tokens), and the text is kept short.
+ * may carry credentials or tokens), and the text is kept short (`max` characters).
  * @internal
  */
-export function redact(text: string): string {
+export function redact(text: string, max = 300): string {
   return text
     .replace(/([a-z][a-z0-9+.-]*:\/\/)[^\s/?#]*@/gi, '$1***@')
     .replace(/([a-z][a-z0-9+.-]*:\/\/[^\s?#]*)[?#][^\s]*/gi, '$1')
-    .slice(0, 300);
+    .slice(0, max);
 }
 
 /** Why a probe failed, in a few words: the network error code, a timeout, or the message. @internal */

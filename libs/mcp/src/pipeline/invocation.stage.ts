@@ -8,6 +8,7 @@ import { McpCallLimits } from '../admission/mcp-admission.service';
 import { RequestContext } from './request-context';
 import { InputRounds } from './input-rounds';
 import { RequestStateBinding } from './request-state.codec';
+import { CallScope, runInCallScope } from './call-scope';
 
 /** The three kinds of provider call; they differ only in what a domain failure becomes. @internal */
 export type InvocationKind = 'tool' | 'prompt' | 'resource';
@@ -93,8 +94,9 @@ export async function invoke(request: RequestContext, call: Invocation): Promise
  * pipes run, then the method with the call's arguments and context. A run-time entry (`McpRegistry.addResource`, say)
  * runs its own function.
  */
-function invokeProvider(call: Invocation, ctx: McpCallContext): unknown {
-  return call.method(call.args, ctx);
+function invokeProvider(call: Invocation, ctx: McpCallContext, scope: CallScope): unknown {
+  // The call as code inside the method finds it (a downstream client's deadline, signal and caller).
+  return runInCallScope(scope, () => call.method(call.args, ctx));
 }
 
 /** One run of the provider method: context, limits, timeout, the mapping of what it threw. */
@@ -116,8 +118,15 @@ async function invokeOnce(request: RequestContext, call: Invocation): Promise<In
   let value: unknown;
   try {
     value = await request.admission.call(request.peer, call.target, call.rateLimit, () => {
+      const scope: CallScope = {
+        signal: request.signal,
+        deadline: call.timeoutMs === undefined ? undefined : Date.now() + call.timeoutMs,
+        principal: request.principal,
+        requestId: request.requestId,
+        target: call.target,
+      };
       // A provider that throws synchronously fails like one that rejects.
-      let work: Promise<unknown> = Promise.resolve().then(() => invokeProvider(call, ctx));
+      let work: Promise<unknown> = Promise.resolve().then(() => invokeProvider(call, ctx, scope));
       // A question left open ends the call: its answer comes with the client's retry.
       if (rounds) work = Promise.race([work, rounds.rounds.open.then(() => OPEN_QUESTIONS)]);
       if (line) work = Promise.race([work, line.reached.then(() => TASK_LINE)]);

@@ -1,0 +1,36 @@
+import { LoggerService } from '@nestjs/common';
+import { McpDownstreamCredentialsOptions } from '../downstream-options.interface';
+import { DownstreamCredentials } from './downstream-credentials.interface';
+import { StaticCredentials } from './static.credentials';
+
+/**
+ * What credentials may need of the module that builds them. Minimal for now: the token types (client credentials,
+ * token exchange) add their cache's store here.
+ * @internal
+ */
+export interface CredentialsDeps {
+  /** Where credential problems are logged (never a secret, never a token). */
+  logger?: LoggerService;
+}
+
+/**
+ * The credentials of downstream `name`, as its options describe them. Options are checked before (see
+ * downstream-options.validator.ts); this only builds.
+ * @internal
+ */
+export function createCredentials(
+  name: string,
+  options: McpDownstreamCredentialsOptions,
+  deps: CredentialsDeps,
+): DownstreamCredentials {
+  void deps;
+  switch (options.type) {
+    case 'static':
+      return new StaticCredentials(options.header, options.value);
+    case 'client_credentials':
+    case 'token_exchange':
+      throw new Error(
+        `Downstream "${name}": credentials type "${options.type}" is not available yet; use type "static" for now`,
+      );
+  }
+}

@@ -1,0 +1,238 @@
+import { INestApplication, Logger } from '@nestjs/common';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { once } from 'node:events';
+import { IncomingMessage, Server, ServerResponse, createServer } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { downstreamFixture } from './fixtures/downstream-fixture.module';
+import { startInProcess } from './support/in-process-app';
+import { rpcError } from './support/rpc-error';
+import { sleep, waitFor } from './support/wait';
+import { TestIssuer } from './support/test-issuer';
+
+type TextResult = { content: { type: string; text: string }[]; isError?: boolean };
+interface Seen {
+  method: string;
+  url: string;
+  headers: IncomingMessage['headers'];
+  closed: boolean;
+}
+
+/** The test's downstream service: answers by path, records every request it gets. */
+class TestDownstream {
+  readonly seen: Seen[] = [];
+  down = true;
+  private server!: Server;
+
+  async start(): Promise<string> {
+    this.server = createServer((req, res) => this.answer(req, res));
+    this.server.listen(0, '127.0.0.1');
+    await once(this.server, 'listening');
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/api/`;
+  }
+
+  stop(): Promise<void> {
+    this.server.closeAllConnections();
+    return new Promise((r) => this.server.close(() => r()));
+  }
+
+  private answer(req: IncomingMessage, res: ServerResponse): void {
+    const seen: Seen = { method: req.method!, url: req.url!, headers: req.headers, closed: false };
+    this.seen.push(seen);
+    req.socket.once('close', () => (seen.closed = true));
+    const json = (status: number, body: unknown, headers: Record<string, string> = {}): void =>
+      void res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
+    const path = req.url!.replace(/^\/api\//, '').split('?')[0];
+    if (path === 'echo') return json(200, { apiKey: req.headers['x-api-key'] ?? null });
+    if (path === 'hang') return; // never answers
+    if (path === 'flaky') return json(503, { message: 'Service is restarting' });
+    if (path === 'down') return this.down ? json(503, { message: 'Down for maintenance' }) : json(200, { up: true });
+    if (path === 'leak')
+      return json(500, {
+        message:
+          'NullPointer in /srv/tickets/app/handler.js:12:7 using Bearer sekrit.token.value\n    at run (/srv/x.js:1:1)',
+      });
+    const status = /^status\/(\d{3})$/.exec(path);
+    if (status) {
+      const code = Number(status[1]);
+      return json(code, { message: `Upstream says ${code}` }, code === 429 ? { 'retry-after': '30' } : {});
+    }
+    json(404, { message: 'No such route' });
+  }
+}
+
+/**
+ * Tools calling a real HTTP downstream through McpDownstreamClient, driven by the official client in both eras:
+ * the static credentials and never the caller's token, the corporate mapping of upstream statuses, retries only
+ * when safe, the breaker, the tool's deadline and the caller's cancellation reaching the downstream socket.
+ */
+describe.each([
+  ['2025-11-25', undefined],
+  ['2026-07-28', { mode: { pin: '2026-07-28' } }],
+])('downstream clients, official client in the %s era', (_era, versionNegotiation) => {
+  let issuer: TestIssuer;
+  let downstream: TestDownstream;
+  let app: INestApplication;
+  let client: Client;
+  let token: string;
+  const logged: string[] = [];
+  const answers: { status: number; retryAfter: string | null; body: unknown }[] = [];
+
+  beforeAll(async () => {
+    for (const level of ['log', 'warn', 'error', 'debug', 'verbose'] as const)
+      jest.spyOn(Logger.prototype, level).mockImplementation((...args: unknown[]) => {
+        logged.push(String(args[0]));
+      });
+    issuer = await TestIssuer.start();
+    downstream = new TestDownstream();
+    const baseUrl = await downstream.start();
+    const env = issuer.env();
+    const started = await startInProcess(
+      downstreamFixture({
+        baseUrl,
+        auth: { jwksUri: env.MCP_JWKS_URI, issuer: env.MCP_JWT_ISSUER, audience: env.MCP_JWT_AUDIENCE },
+      }),
+    );
+    app = started.app;
+    token = await issuer.mint({ sub: 'alice' });
+    client = new Client({ name: 'downstream-e2e', version: '1.0.0' }, versionNegotiation ? { versionNegotiation } : {});
+    // Records the answers to calls, for what the official client does not surface (a 429's headers and body).
+    const recording = async (input: string | URL | Request, init?: RequestInit) => {
+      const res = await fetch(input, init);
+      if (res.status === 429)
+        answers.push({
+          status: res.status,
+          retryAfter: res.headers.get('retry-after'),
+          body: (await res.clone().json()) as unknown,
+        });
+      return res;
+    };
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(started.url), {
+        fetch: recording,
+        authProvider: { token: async () => token },
+      }),
+    );
+  });
+  afterAll(async () => {
+    await client?.close();
+    await app?.close();
+    await downstream?.stop();
+    await issuer?.close();
+    jest.restoreAllMocks();
+  });
+
+  const call = (args: Record<string, unknown>, signal?: AbortSignal) =>
+    client.callTool(
+      { name: 'downstream_call', arguments: args },
+      signal ? { signal } : undefined,
+    ) as Promise<TextResult>;
+  const get = (path: string, service = 'tickets') => call({ service, method: 'GET', path });
+
+  it("the downstream sees the static API key, never the caller's token", async () => {
+    expect(JSON.parse((await get('echo')).content[0].text)).toEqual({ apiKey: 'tickets-api-key' });
+    const last = downstream.seen.at(-1)!;
+    expect(last.headers.authorization).toBeUndefined();
+    expect(JSON.stringify(last.headers)).not.toContain(token);
+  });
+
+  it("a tool that tries to forward the caller's token is refused before anything is sent", async () => {
+    const before = downstream.seen.length;
+    const error = await rpcError(
+      call({ service: 'tickets', method: 'GET', path: 'echo', authorization: `Bearer ${token}` }),
+    );
+    expect(error).toMatchObject({ code: -32000 });
+    expect(error.message).toContain("Refused to call the downstream service with the caller's own token");
+    expect(downstream.seen.length).toBe(before);
+    expect(logged.some((l) => l.includes('token passthrough is forbidden'))).toBe(true);
+  });
+
+  it.each([
+    [400, 'Upstream says 400 (HTTP 400)'],
+    [401, 'Upstream says 401 (HTTP 401)'],
+    [403, 'Upstream says 403 (HTTP 403)'],
+    [404, 'Upstream says 404 (HTTP 404)'],
+    [409, 'Upstream says 409 (HTTP 409)'],
+    [502, 'Upstream says 502 (HTTP 502)'],
+    [504, 'Upstream says 504 (HTTP 504)'],
+  ])('upstream %i reaches the model as an isError result with its reason', async (status, text) => {
+    expect(await call({ service: 'tickets', method: 'POST', path: `status/${status}` })).toMatchObject({
+      isError: true,
+      content: [{ type: 'text', text }],
+    });
+  });
+
+  it('upstream 429 is a thrown -32003 carrying retryAfter (HTTP 429 with Retry-After)', async () => {
+    const error = await rpcError(get('status/429'));
+    expect(error.code).toBe(-32003);
+    expect(error.message).toContain('Upstream says 429 (HTTP 429)');
+    const answer = answers.find((a) => a.status === 429)!;
+    expect(answer.retryAfter).toBe('30');
+    expect(answer.body).toMatchObject({ error: { code: -32003, data: { reason: 'rate_limited', retryAfter: 30 } } });
+  });
+
+  it('another upstream 5xx is a thrown -32000, its text reduced: no stack, path or token', async () => {
+    const error = await rpcError(call({ service: 'tickets', method: 'POST', path: 'leak' }));
+    expect(error.code).toBe(-32000);
+    expect(error.message).toContain('(HTTP 500)');
+    expect(JSON.stringify(error)).not.toMatch(/\/srv\/|sekrit|\bat run\b/);
+  });
+
+  it('a 503 is retried for a GET and not for a POST without an idempotency key; with one it is', async () => {
+    const hits = (method: string) => downstream.seen.filter((s) => s.url === '/api/flaky' && s.method === method);
+    expect((await get('flaky')).isError).toBe(true);
+    expect(hits('GET')).toHaveLength(3);
+    expect((await call({ service: 'tickets', method: 'POST', path: 'flaky' })).isError).toBe(true);
+    expect(hits('POST')).toHaveLength(1);
+    await call({ service: 'tickets', method: 'POST', path: 'flaky', idempotencyKey: 'k-1' });
+    expect(hits('POST')).toHaveLength(4);
+    expect(hits('POST').at(-1)!.headers['idempotency-key']).toBe('k-1');
+  });
+
+  it('a slow downstream: the call ends with -32004 at the tool timeout, and the downstream socket closes', async () => {
+    const started = Date.now();
+    const error = await rpcError(client.callTool({ name: 'downstream_slow', arguments: { path: 'hang' } }));
+    expect(error.code).toBe(-32004);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    const hang = downstream.seen.at(-1)!;
+    expect(hang.url).toBe('/api/hang');
+    await waitFor(() => hang.closed, 3_000, 'the downstream socket to close');
+  });
+
+  it("the caller's cancellation aborts the downstream request", async () => {
+    const controller = new AbortController();
+    const before = downstream.seen.length;
+    const pending = call({ service: 'tickets', method: 'GET', path: 'hang' }, controller.signal);
+    await waitFor(() => downstream.seen.length > before, 3_000, 'the downstream request');
+    const hang = downstream.seen.at(-1)!;
+    expect(hang).toMatchObject({ url: '/api/hang', closed: false });
+    controller.abort('user gave up');
+    await expect(pending).rejects.toThrow();
+    await waitFor(() => hang.closed, 3_000, 'the downstream socket to close');
+  });
+
+  it('a down downstream opens the breaker (answered at once), which recovers half-open', async () => {
+    downstream.down = true;
+    const hits = () => downstream.seen.filter((s) => s.url === '/api/down').length;
+    for (let i = 0; i < 2; i++)
+      expect(await get('down', 'fragile')).toMatchObject({
+        isError: true,
+        content: [{ text: 'Down for maintenance (HTTP 503)' }],
+      });
+    expect(await get('down', 'fragile')).toMatchObject({
+      isError: true,
+      content: [{ text: expect.stringContaining('did not answer: it is failing') }],
+    });
+    expect(hits()).toBe(2);
+    downstream.down = false;
+    await sleep(350);
+    expect(await get('down', 'fragile')).toMatchObject({ content: [{ type: 'text', text: '{"up":true}' }] });
+    expect(hits()).toBe(3);
+  });
+
+  it("no request carried the caller's token and no log line holds a token, stack or path", () => {
+    expect(downstream.seen.length).toBeGreaterThan(10);
+    for (const seen of downstream.seen) expect(JSON.stringify(seen.headers)).not.toContain(token);
+    expect(logged.length).toBeGreaterThan(0);
+    for (const line of logged) expect(line).not.toMatch(new RegExp(`${token}|sekrit|/srv/|\\n\\s+at `));
+  });
+});
