@@ -87,7 +87,7 @@ export class TokenEndpointClient {
     if (e instanceof DownstreamCredentialsError) return e;
     const status = statusOf(e);
     if (status !== undefined && status >= 400 && status < 500 && status !== 429) {
-      const code = e instanceof oidc.ResponseBodyError && OAUTH_ERROR.test(e.error) ? e.error : undefined;
+      const code = oauthErrorOf(e);
       return new DownstreamCredentialsError(
         'exchange_refused',
         this.downstream,
@@ -102,6 +102,17 @@ export class TokenEndpointClient {
       `Downstream "${this.downstream}": the token issuer is unavailable (${why})`,
     );
   }
+}
+
+/** The OAuth `error` code of a refusal (in the JSON body, or a 401's WWW-Authenticate challenge), when well-formed. */
+function oauthErrorOf(e: unknown): string | undefined {
+  const code =
+    e instanceof oidc.ResponseBodyError
+      ? e.error
+      : e instanceof oidc.WWWAuthenticateChallengeError
+        ? e.cause[0]?.parameters.error
+        : undefined;
+  return code && OAUTH_ERROR.test(code) ? code : undefined;
 }
 
 /** The HTTP status behind an openid-client failure, when there was an answer. */
