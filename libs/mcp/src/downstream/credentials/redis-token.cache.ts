@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes, randomUUID } from 'node:crypto';
 import type { RedisClient } from '../../stores/redis-client.factory';
 import type { McpKeyStore } from '../../stores/key.store';
+import { DownstreamCredentialsError } from './downstream-credentials.error';
 import { CachedToken, DEFAULT_MAX_CACHED_TOKENS, TokenCache, TokenWait, withinDeadline } from './token.cache';
 
 /** Bounds of the Redis cache's wait for another replica's fetch. */
@@ -14,6 +15,10 @@ export interface RedisTokenCacheTiming {
 const DEFAULT_TIMING: RedisTokenCacheTiming = { lockMs: 15_000, pollMs: 50 };
 // Deletes the lock only if this replica still holds it (it may have expired and been taken by another).
 const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
+/** The fetch's own failure, told apart from Redis's on the way out (it reaches the callers as it is). */
+class FetchFailed {
+  constructor(readonly cause: unknown) {}
+}
 const sleep = (ms: number) => new Promise((ok) => setTimeout(ok, ms));
 
 /**
@@ -42,7 +47,15 @@ export class RedisTokenCache implements TokenCache {
   get(key: string, fetch: () => Promise<CachedToken>, wait: TokenWait): Promise<string> {
     let pending = this.pending.get(key);
     if (!pending) {
-      pending = this.obtain(key, fetch);
+      pending = this.obtain(key, fetch).catch((e: unknown) => {
+        if (e instanceof FetchFailed) throw e.cause;
+        // Redis down (RedisConnection logs the outage) or a lock holder that never stored: -32006, as for the issuer.
+        throw new DownstreamCredentialsError(
+          'issuer_unavailable',
+          this.downstream,
+          `Downstream "${this.downstream}": the shared token cache is unavailable`,
+        );
+      });
       this.pending.set(key, pending);
       const forget = () => void this.pending.delete(key);
       pending.then(forget, forget);
@@ -66,7 +79,7 @@ export class RedisTokenCache implements TokenCache {
       const owner = randomUUID();
       if (await this.redis.set(lockKey, owner, 'PX', this.timing.lockMs, 'NX')) {
         try {
-          const token = await fetch();
+          const token = await fetch().catch((e: unknown) => Promise.reject(new FetchFailed(e)));
           await this.store(key, tokenKey, token);
           return token.value;
         } finally {
@@ -83,16 +96,21 @@ export class RedisTokenCache implements TokenCache {
     const ttl = Math.floor(token.usableUntil - now);
     if (ttl <= 0) return;
     const index = this.indexKey();
-    const [, , , count] = ((await this.redis
+    const replies = (await this.redis
       .multi()
       .set(tokenKey, await this.seal(tokenKey, token.value), 'PX', ttl)
       .zremrangebyscore(index, '-inf', now)
       .zadd(index, token.usableUntil, key)
       .zcard(index)
-      .exec()) ?? []) as [unknown, unknown][];
-    const excess = Number(count?.[1] ?? 0) - this.maxEntries;
+      .zrange(index, -1, -1, 'WITHSCORES')
+      .exec()) as [Error | null, unknown][] | null;
+    const count = Number(replies?.[3]?.[1] ?? 0);
+    const latest = Number((replies?.[4]?.[1] as string[] | undefined)?.[1] ?? token.usableUntil);
+    // The index lives as long as its longest-lived token, so it never outlasts what it bounds.
+    await this.redis.pexpire(index, Math.max(1, Math.ceil(latest - now)));
+    const excess = count - this.maxEntries;
     if (excess > 0) {
-      // The soonest to expire go: an attacker's flood of callers displaces itself first, never past the bound.
+      // The soonest to expire go: a flood of new callers never pushes the bound, and costs only short-lived entries.
       const victims = await this.redis.zrange(index, 0, excess - 1);
       if (victims.length)
         await this.redis
@@ -101,8 +119,6 @@ export class RedisTokenCache implements TokenCache {
           .zrem(index, ...victims)
           .exec();
     }
-    // The index outlives its longest token by nothing: it is refreshed with every store.
-    await this.redis.pexpire(index, Math.max(ttl, 1));
   }
 
   private tokenKey(key: string): string {
