@@ -5,7 +5,7 @@
  * @example
  * import { ClientCredentialsCredentials, DownstreamCredentialsError } from '@app/mcp/downstream';
  */
-// Credentials (docs/downstream.md#credentials).
+// Credentials (docs/downstream-credentials.md).
 export { DownstreamCallInfo, DownstreamCredentials } from './downstream/credentials/downstream-credentials.interface';
 export {
   DownstreamCredentialsError,
@@ -14,4 +14,3 @@ export {
 export { ClientCredentialsCredentials } from './downstream/credentials/client-credentials.credentials';
 export { TokenExchangeCredentials } from './downstream/credentials/token-exchange.credentials';
 export { TokenCredentialsDeps } from './downstream/credentials/token-credentials.deps';
-export { McpDownstreamCredentialsOptions } from './downstream/downstream-options.interface';

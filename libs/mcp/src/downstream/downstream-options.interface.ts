@@ -66,6 +66,6 @@ export interface McpDownstreamOptions {
   breaker?: McpDownstreamBreakerOptions | false;
   /** Largest response body read, in bytes; a bigger one fails the request. Default 1 MiB. */
   maxResponseBytes?: number;
-  /** Requests in flight at once (a bulkhead); more wait in a queue of the same size, beyond that they fail. Default 32. */
+  /** Requests in flight at once (a bulkhead); as many more wait, beyond that they fail at once. Default 32. */
   maxConcurrent?: number;
 }
