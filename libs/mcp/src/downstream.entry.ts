@@ -28,3 +28,10 @@ export {
   isDownstreamError,
 } from './downstream/downstream.errors';
 export { DownstreamCallInfo, DownstreamCredentials } from './downstream/credentials/downstream-credentials.interface';
+export {
+  DownstreamCredentialsError,
+  DownstreamCredentialsFailure,
+} from './downstream/credentials/downstream-credentials.error';
+export { ClientCredentialsCredentials } from './downstream/credentials/client-credentials.credentials';
+export { TokenExchangeCredentials } from './downstream/credentials/token-exchange.credentials';
+export { TokenCredentialsDeps } from './downstream/credentials/token-credentials.deps';

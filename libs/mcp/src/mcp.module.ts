@@ -52,6 +52,8 @@ import { HEALTH_CONTROLLERS, HEALTH_PROVIDERS } from './health/health.providers'
 import { SERVICE_PAGE_CONTROLLERS, SERVICE_PAGE_PROVIDERS } from './service-page/service-page.providers';
 import { CORPORATE_PROVIDERS } from './corporate/corporate.providers';
 import { OBSERVABILITY_CONTROLLERS, OBSERVABILITY_PROVIDERS } from './observability/observability.providers';
+import { RedisConnection } from './stores/redis.connection';
+import { MCP_KEY_STORE } from './stores/key.store';
 
 const CORE_PROVIDERS: Provider[] = [
   {
@@ -116,7 +118,17 @@ const legacySse = (enabled: boolean) => ({
   providers: enabled ? [LegacySseService] : [],
 });
 // McpRefusalLog: the access log of McpLoggerModule aggregates its 4xx lines there.
-const EXPORTS = [McpRegistry, McpNotifier, McpStdioTransport, McpSessionManager, McpRefusalLog, MCP_MODULE_OPTIONS];
+// RedisConnection and MCP_KEY_STORE: for the downstream module's token cache, shared through the same Redis.
+const EXPORTS = [
+  McpRegistry,
+  McpNotifier,
+  McpStdioTransport,
+  McpSessionManager,
+  McpRefusalLog,
+  MCP_MODULE_OPTIONS,
+  RedisConnection,
+  MCP_KEY_STORE,
+];
 
 /**
  * The MCP platform: discovers `@McpTool`, `@McpPrompt`, `@McpResource` and `@McpResourceTemplate`

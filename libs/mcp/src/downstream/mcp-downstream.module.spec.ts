@@ -37,7 +37,7 @@ describe('McpDownstreamModule', () => {
     );
   });
 
-  it('stops the boot for a name declared twice, and for credentials not available yet', async () => {
+  it('stops the boot for a name declared twice; token credentials are built lazily (no issuer asked at boot)', async () => {
     await expect(
       boot([
         McpDownstreamModule.register({ name: 'jira', baseUrl: 'https://a.example.com/' }),
@@ -45,22 +45,22 @@ describe('McpDownstreamModule', () => {
         McpDownstreamModule.register({ name: 'gitlab', baseUrl: 'https://c.example.com/' }),
       ]),
     ).rejects.toThrow('McpDownstreamModule "jira": declared more than once');
-    await expect(
-      boot([
-        McpDownstreamModule.register({ name: 'jira', baseUrl: 'https://a.example.com/' }),
-        McpDownstreamModule.registerAsync({
-          name: 'gitlab',
-          useFactory: () => ({
-            baseUrl: 'https://c.example.com/',
-            credentials: {
-              type: 'client_credentials',
-              issuer: 'https://issuer.example.com/',
-              clientId: 'c',
-              clientSecret: 's',
-            },
-          }),
+    const booted = await boot([
+      McpDownstreamModule.register({ name: 'jira', baseUrl: 'https://a.example.com/' }),
+      McpDownstreamModule.registerAsync({
+        name: 'gitlab',
+        useFactory: () => ({
+          baseUrl: 'https://c.example.com/',
+          credentials: {
+            type: 'client_credentials',
+            issuer: 'https://issuer.example.com/',
+            clientId: 'c',
+            clientSecret: 's',
+          },
         }),
-      ]),
-    ).rejects.toThrow('credentials type "client_credentials" is not available yet');
+      }),
+    ]);
+    expect(booted.uses.gitlab).toBeDefined();
+    await booted.ref.close();
   });
 });

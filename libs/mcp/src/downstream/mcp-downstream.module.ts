@@ -1,5 +1,7 @@
 import { DynamicModule, FactoryProvider, Logger, ModuleMetadata } from '@nestjs/common';
 import { createCredentials } from './credentials/credentials.factory';
+import { TOKEN_CREDENTIALS_DEPS, TOKEN_CREDENTIALS_DEPS_PROVIDER } from './credentials/token-credentials.provider';
+import { TokenCredentialsDeps } from './credentials/token-credentials.deps';
 import { McpDownstreamOptions } from './downstream-options.interface';
 import { resolveDownstreamOptions } from './downstream-options.resolver';
 import { DownstreamNames, DownstreamNamesModule } from './downstream-names';
@@ -38,8 +40,9 @@ export class McpDownstreamModule {
     const resolved = resolveDownstreamOptions(options);
     return McpDownstreamModule.declare(resolved.name, [], {
       provide: downstreamToken(resolved.name),
-      inject: [DownstreamNames],
-      useFactory: (names: DownstreamNames) => McpDownstreamModule.client(names, options),
+      inject: [DownstreamNames, TOKEN_CREDENTIALS_DEPS],
+      useFactory: (names: DownstreamNames, deps: TokenCredentialsDeps) =>
+        McpDownstreamModule.client(names, deps, options),
     });
   }
 
@@ -47,9 +50,9 @@ export class McpDownstreamModule {
   static registerAsync(options: McpDownstreamAsyncOptions): DynamicModule {
     return McpDownstreamModule.declare(options.name, options.imports ?? [], {
       provide: downstreamToken(options.name),
-      inject: [DownstreamNames, ...(options.inject ?? [])],
-      useFactory: async (names: DownstreamNames, ...deps: never[]) =>
-        McpDownstreamModule.client(names, { ...(await options.useFactory(...deps)), name: options.name }),
+      inject: [DownstreamNames, TOKEN_CREDENTIALS_DEPS, ...(options.inject ?? [])],
+      useFactory: async (names: DownstreamNames, tokens: TokenCredentialsDeps, ...deps: never[]) =>
+        McpDownstreamModule.client(names, tokens, { ...(await options.useFactory(...deps)), name: options.name }),
     });
   }
 
@@ -57,16 +60,21 @@ export class McpDownstreamModule {
     return {
       module: McpDownstreamModule,
       imports: [DownstreamNamesModule, ...(imports ?? [])],
-      providers: [provider],
+      // The token cache's Redis, key prefix and key store, from McpModule when the app has it (Redis-shared tokens).
+      providers: [TOKEN_CREDENTIALS_DEPS_PROVIDER, provider],
       exports: [downstreamToken(name)],
     };
   }
 
-  private static client(names: DownstreamNames, options: McpDownstreamOptions): McpDownstreamClient {
+  private static client(
+    names: DownstreamNames,
+    tokens: TokenCredentialsDeps,
+    options: McpDownstreamOptions,
+  ): McpDownstreamClient {
     const resolved = resolveDownstreamOptions(options);
     names.claim(resolved.name);
     const credentials = resolved.credentials
-      ? createCredentials(resolved.name, resolved.credentials, { logger: new Logger('McpDownstream') })
+      ? createCredentials(resolved.name, resolved.credentials, { ...tokens, logger: new Logger('McpDownstream') })
       : undefined;
     return new McpDownstreamClient(resolved, credentials);
   }

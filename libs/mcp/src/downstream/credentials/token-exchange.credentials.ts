@@ -1,0 +1,89 @@
+import { Logger, LoggerService } from '@nestjs/common';
+import { McpDownstreamCredentialsOptions } from '../downstream-options.interface';
+import { DownstreamCallInfo, DownstreamCredentials } from './downstream-credentials.interface';
+import { DownstreamCredentialsError } from './downstream-credentials.error';
+import { TokenEndpointClient } from './token-endpoint.client';
+import { TokenCredentialsDeps, tokenCacheFor } from './token-credentials.deps';
+import { CachedToken, TokenCache, tokenKey, usableUntil } from './token.cache';
+import { audienceParameter, checkIssuerOptions } from './token-request.params';
+
+/** `credentials: { type: 'token_exchange', ... }` of a downstream (RFC 8693). */
+export type TokenExchangeOptions = Extract<McpDownstreamCredentialsOptions, { type: 'token_exchange' }>;
+
+const GRANT = 'urn:ietf:params:oauth:grant-type:token-exchange';
+const ACCESS_TOKEN = 'urn:ietf:params:oauth:token-type:access_token';
+
+/**
+ * A token for the downstream on behalf of the caller: the caller's own token is the `subject_token` of a token
+ * exchange at the issuer (RFC 8693) and is never sent downstream; the exchanged token (the downstream's audience,
+ * the caller's subject, the scopes asked) is cached per caller subject, audience and scope until shortly before it
+ * expires. Neither token is ever logged or put in an error message. A call without the caller's token is refused
+ * (`no_caller_token`): a tool that acts for its caller needs one.
+ *
+ * @example
+ * new TokenExchangeCredentials('jira', { type: 'token_exchange', issuer, clientId, clientSecret, audience }, {});
+ */
+export class TokenExchangeCredentials implements DownstreamCredentials {
+  private readonly endpoint: TokenEndpointClient;
+  private readonly cache: TokenCache;
+  private readonly logger: LoggerService;
+
+  constructor(
+    private readonly name: string,
+    private readonly options: TokenExchangeOptions,
+    deps: TokenCredentialsDeps,
+  ) {
+    checkIssuerOptions(name, options);
+    if (!options.audience) throw new Error(`downstream "${name}" credentials: token_exchange needs an audience`);
+    this.endpoint = new TokenEndpointClient(name, options);
+    this.cache = tokenCacheFor(name, deps);
+    this.logger = deps.logger ?? new Logger('McpDownstream');
+  }
+
+  async headers(call: DownstreamCallInfo): Promise<Record<string, string>> {
+    const subjectToken = this.callerToken(call);
+    const token = await this.cache.get(this.key(call, subjectToken), () => this.exchange(subjectToken), call);
+    return { authorization: `Bearer ${token}` };
+  }
+
+  invalidate(call: DownstreamCallInfo): Promise<void> {
+    return call.callerToken ? this.cache.delete(this.key(call, call.callerToken)) : Promise.resolve();
+  }
+
+  private callerToken(call: DownstreamCallInfo): string {
+    if (call.callerToken) return call.callerToken;
+    throw new DownstreamCredentialsError(
+      'no_caller_token',
+      this.name,
+      `Downstream "${this.name}" acts on behalf of the caller, and this call has no caller token (unauthenticated)`,
+    );
+  }
+
+  /** Per caller: the subject when known; otherwise the caller's token itself (hashed, like every part of a key). */
+  private key(call: DownstreamCallInfo, subjectToken: string): string {
+    const caller = call.subject !== undefined ? `sub:${call.subject}` : `token:${subjectToken}`;
+    return tokenKey('token_exchange', caller, this.options.audience, this.options.scope);
+  }
+
+  private async exchange(subjectToken: string): Promise<CachedToken> {
+    const askedAt = Date.now();
+    const params: Record<string, string> = {
+      subject_token: subjectToken,
+      subject_token_type: ACCESS_TOKEN,
+      requested_token_type: ACCESS_TOKEN,
+      ...audienceParameter(this.options.audience),
+    };
+    if (this.options.scope) params.scope = this.options.scope;
+    try {
+      const issued = await this.endpoint.grant(GRANT, params);
+      const until = usableUntil(askedAt, issued.expiresIn);
+      this.logger.log(
+        `downstream "${this.name}": token exchanged for a caller, cached ${Math.round((until - Date.now()) / 1000)}s`,
+      );
+      return { value: issued.accessToken, usableUntil: until };
+    } catch (e) {
+      this.logger.warn((e as Error).message);
+      throw e;
+    }
+  }
+}
