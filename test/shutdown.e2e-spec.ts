@@ -97,8 +97,10 @@ describe('graceful shutdown', () => {
     });
     await new Promise((r) => setTimeout(r, 250));
     server.process.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 100));
-    // Draining: initialize is refused (the client opens its session elsewhere), /ready answers 503.
+    // Draining once /ready says so (the signal takes a moment to be handled on a loaded machine; a fixed 100 ms was
+    // sometimes too short): initialize is refused (the client opens its session elsewhere), /ready answers 503.
+    for (let i = 0; i < 250 && (await fetch(new URL('/ready', server.url))).status !== 503; i++)
+      await new Promise((r) => setTimeout(r, 20));
     const init = await mcpPost(
       server.url,
       {
