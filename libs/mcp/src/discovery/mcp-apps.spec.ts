@@ -123,12 +123,13 @@ describe('MCP Apps at boot (@McpApp, @McpTool ui)', () => {
     const root = mkdtempSync(join(tmpdir(), 'built-views-'));
     afterAll(() => rmSync(root, { recursive: true, force: true }));
 
+    let reads = 0;
+
     @Injectable()
     class Built {
-      reads = 0;
       @McpApp({ uri: 'ui://svc/built', name: 'built', view: 'built' })
       built(): void {
-        this.reads++;
+        reads++;
       }
       @McpTool({ description: 'Shows it.', ui: { resourceUri: 'ui://svc/built' }, ...ro })
       show() {
@@ -142,8 +143,11 @@ describe('MCP Apps at boot (@McpApp, @McpTool ui)', () => {
       writeFileSync(join(root, 'built.html'), 'changed on disk: not read again');
       const entry = registry.resources.get('ui://svc/built')!;
       const ctx = {} as Parameters<typeof entry.handler>[1];
+      reads = 0;
       expect(await entry.handler({}, ctx)).toBe('<!doctype html><p>built</p>');
       expect(await entry.handler({}, ctx)).toBe('<!doctype html><p>built</p>');
+      // The method ran on each read (its guards and interceptors with it); the document is the one read at boot.
+      expect(reads).toBe(2);
     });
 
     it('refuses the boot when the view is not built, naming the method; its tools still find the view', async () => {

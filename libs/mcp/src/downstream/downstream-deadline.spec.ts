@@ -1,7 +1,10 @@
 import { bindCallerToken } from '../auth/caller-token';
 import { principalFromClaims } from '../auth/mcp-principal';
-import { runInCallScope } from '../pipeline/call-scope';
+import { enableCallScope, runInCallScope } from '../pipeline/call-scope';
 import { currentDownstreamCall, requestDeadline } from './downstream-deadline';
+
+// What a downstream client does when built at boot: every call then carries its scope.
+enableCallScope();
 
 describe('deadline arithmetic', () => {
   it('a request gets what remains of the call, capped by the downstream timeout', () => {
@@ -21,7 +24,10 @@ describe('deadline arithmetic', () => {
     const principal = principalFromClaims({ sub: 'alice' });
     bindCallerToken(principal, 'caller-token');
     const scope = { signal: controller.signal, deadline: 1_500, principal, requestId: 'r-1', target: 't' };
-    const call = runInCallScope(scope, () => currentDownstreamCall(10_000, 1_000));
+    const call = runInCallScope(
+      () => scope,
+      () => currentDownstreamCall(10_000, 1_000),
+    );
     expect(call).toMatchObject({ deadline: 1_500, subject: 'alice', callerToken: 'caller-token', requestId: 'r-1' });
     expect(call.signal.aborted).toBe(false);
     controller.abort();

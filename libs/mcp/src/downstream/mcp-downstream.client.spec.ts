@@ -3,7 +3,7 @@ import { IncomingMessage, Server, ServerResponse, createServer } from 'node:http
 import { AddressInfo } from 'node:net';
 import { bindCallerToken } from '../auth/caller-token';
 import { principalFromClaims } from '../auth/mcp-principal';
-import { CallScope, runInCallScope } from '../pipeline/call-scope';
+import { CallScope, enableCallScope, runInCallScope } from '../pipeline/call-scope';
 import { StaticCredentials } from './credentials/static.credentials';
 import { DownstreamCredentials } from './credentials/downstream-credentials.interface';
 import { McpDownstreamOptions } from './downstream-options.interface';
@@ -12,6 +12,9 @@ import { DownstreamRateLimitedError, DownstreamServerError, DownstreamUnavailabl
 import { McpDownstreamClient } from './mcp-downstream.client';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+// What a downstream client does when built at boot: every call then carries its scope.
+enableCallScope();
 
 describe('McpDownstreamClient against a real HTTP server', () => {
   let server: Server;
@@ -57,7 +60,10 @@ describe('McpDownstreamClient against a real HTTP server', () => {
   };
 
   it('sends the static header and the request id under the base path, and parses JSON', async () => {
-    const value = await runInCallScope(scope(), () => client().get('issue/HD-7', { query: { expand: ['a', 'b'] } }));
+    const value = await runInCallScope(
+      () => scope(),
+      () => client().get('issue/HD-7', { query: { expand: ['a', 'b'] } }),
+    );
     expect(value).toEqual({ ok: true });
     expect(seen[0].url).toBe('/api/issue/HD-7?expand=a&expand=b');
     expect(seen[0].headers).toMatchObject({ 'x-api-key': 'key-1', 'x-request-id': 'req-7' });
@@ -71,14 +77,19 @@ describe('McpDownstreamClient against a real HTTP server', () => {
       () => c.get('x', { query: { access_token: 'caller.jwt.token' } }),
     ];
     for (const attempt of attempts)
-      await expect(runInCallScope(scope('caller.jwt.token'), attempt)).rejects.toMatchObject({
+      await expect(runInCallScope(() => scope('caller.jwt.token'), attempt)).rejects.toMatchObject({
         constructor: DownstreamServerError,
         data: { reason: 'token_passthrough' },
       });
     const leaky: DownstreamCredentials = {
       headers: () => Promise.resolve({ authorization: 'Bearer caller.jwt.token' }),
     };
-    await expect(runInCallScope(scope('caller.jwt.token'), () => client({}, leaky).get('x'))).rejects.toMatchObject({
+    await expect(
+      runInCallScope(
+        () => scope('caller.jwt.token'),
+        () => client({}, leaky).get('x'),
+      ),
+    ).rejects.toMatchObject({
       data: { reason: 'token_passthrough' },
     });
     expect(seen).toHaveLength(0);
@@ -140,7 +151,10 @@ describe('McpDownstreamClient against a real HTTP server', () => {
   it("the call's cancellation aborts the request in flight", async () => {
     handler = () => undefined;
     const controller = new AbortController();
-    const pending = runInCallScope(scope(undefined, controller), () => client().get('x'));
+    const pending = runInCallScope(
+      () => scope(undefined, controller),
+      () => client().get('x'),
+    );
     await new Promise((r) => setTimeout(r, 100));
     controller.abort();
     await expect(pending).rejects.toMatchObject({ message: expect.stringContaining('cancelled') });

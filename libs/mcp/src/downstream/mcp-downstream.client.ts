@@ -13,6 +13,7 @@ import { findCallerToken } from './passthrough.guard';
 import { isRetrySafe, retryDelay } from './retry-decision';
 import { mapUpstreamStatus, noAnswer, retryAfterSeconds } from './upstream-error.mapper';
 import { upstreamText } from './upstream-text';
+import { enableCallScope } from '../pipeline/call-scope';
 
 /** One attempt: its answer, or why there was none. */
 interface Attempt extends PolicyOutcome {
@@ -52,6 +53,8 @@ export class McpDownstreamClient implements OnModuleDestroy {
     private readonly options: ResolvedDownstreamOptions,
     private readonly credentials: DownstreamCredentials | undefined,
   ) {
+    // Built at boot: from now on every call carries the scope this client reads its deadline and caller from.
+    enableCallScope();
     this.transport = new DownstreamTransport(options.baseUrl.origin, options.maxConcurrent, options.maxResponseBytes);
     this.policies = new DownstreamPolicies(options);
   }

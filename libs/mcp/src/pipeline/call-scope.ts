@@ -19,11 +19,18 @@ export interface CallScope {
   target: string;
 }
 
-// One store for the whole process: set once per call around the provider method (one `run` per call).
+// One store for the whole process, set around the provider method only once something that reads it exists (a
+// downstream client, decided at boot): an app without one pays nothing per call.
 const scopes = new AsyncLocalStorage<CallScope>();
+let enabled = false;
 
-/** Runs `fn` (the provider method) with `scope` as the current call. @internal */
-export const runInCallScope = <T>(scope: CallScope, fn: () => T): T => scopes.run(scope, fn);
+/** Called at boot by what reads the scope (a downstream client): from then on every call sets it. @internal */
+export const enableCallScope = (): void => {
+  enabled = true;
+};
+
+/** Runs `fn` (the provider method) with the scope `make` builds as the current call, when enabled. @internal */
+export const runInCallScope = <T>(make: () => CallScope, fn: () => T): T => (enabled ? scopes.run(make(), fn) : fn());
 
 /** The call whose provider method is running now; undefined at boot, in a timer, in a queue worker. @internal */
 export const currentCallScope = (): CallScope | undefined => scopes.getStore();

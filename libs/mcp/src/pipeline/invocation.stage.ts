@@ -94,7 +94,7 @@ export async function invoke(request: RequestContext, call: Invocation): Promise
  * pipes run, then the method with the call's arguments and context. A run-time entry (`McpRegistry.addResource`, say)
  * runs its own function.
  */
-function invokeProvider(call: Invocation, ctx: McpCallContext, scope: CallScope): unknown {
+function invokeProvider(call: Invocation, ctx: McpCallContext, scope: () => CallScope): unknown {
   // The call as code inside the method finds it (a downstream client's deadline, signal and caller).
   return runInCallScope(scope, () => call.method(call.args, ctx));
 }
@@ -118,13 +118,13 @@ async function invokeOnce(request: RequestContext, call: Invocation): Promise<In
   let value: unknown;
   try {
     value = await request.admission.call(request.peer, call.target, call.rateLimit, () => {
-      const scope: CallScope = {
+      const scope = (): CallScope => ({
         signal: request.signal,
         deadline: call.timeoutMs === undefined ? undefined : Date.now() + call.timeoutMs,
         principal: request.principal,
         requestId: request.requestId,
         target: call.target,
-      };
+      });
       // A provider that throws synchronously fails like one that rejects.
       let work: Promise<unknown> = Promise.resolve().then(() => invokeProvider(call, ctx, scope));
       // A question left open ends the call: its answer comes with the client's retry.
