@@ -17,7 +17,12 @@ describe('the call scope', () => {
 
   it('is the current call inside the method once enabled, and gone outside it', () => {
     enableCallScope();
-    expect(runInCallScope(() => scope, () => currentCallScope())).toBe(scope);
+    expect(
+      runInCallScope(
+        () => scope,
+        () => currentCallScope(),
+      ),
+    ).toBe(scope);
     expect(currentCallScope()).toBeUndefined();
   });
 });
