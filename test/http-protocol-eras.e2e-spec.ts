@@ -172,9 +172,11 @@ describe('protocol revisions over Streamable HTTP, by hand', () => {
 });
 
 describe('Streamable HTTP session idle expiry', () => {
+  /** Long enough that a loaded machine's pauses between the active session's pings stay far inside it. */
+  const IDLE_MS = 3_000;
   let server: RunningServer;
   beforeAll(async () => {
-    server = await startDeskHttp({ MCP_SESSION_IDLE_TIMEOUT_MS: '1500' });
+    server = await startDeskHttp({ MCP_SESSION_IDLE_TIMEOUT_MS: String(IDLE_MS) });
     authorize(server);
   });
   afterAll(async () => {
@@ -183,9 +185,11 @@ describe('Streamable HTTP session idle expiry', () => {
 
   it('forgets a session idle for longer than MCP_SESSION_IDLE_TIMEOUT_MS (404) but keeps an active one', async () => {
     const idle = (await initialize(server.url, '2025-11-25')).sessionId;
+    const idleSince = Date.now();
     const active = (await initialize(server.url, '2025-11-25')).sessionId;
-    for (let i = 0; i < 5; i++) {
-      await sleep(500);
+    // The active session is used every 250 ms until the idle one has been idle for the timeout and a half.
+    for (let i = 0; Date.now() - idleSince < IDLE_MS * 1.5; i++) {
+      await sleep(250);
       expect((await call(server.url, active, { jsonrpc: '2.0', id: i, method: 'ping' })).status).toBe(200);
     }
     const expired = await call(server.url, idle, { jsonrpc: '2.0', id: 'late', method: 'ping' });
