@@ -56,7 +56,7 @@ if ! (exec 3<>/dev/tcp/127.0.0.1/6379) 2>/dev/null; then
 fi
 
 work="$(mktemp -d)"
-export TEST_COUNT_FILE="$work/count" TEST_TIMING_FILE="$work/suites"
+export TEST_COUNT_FILE="$work/count" TEST_TIMING_FILE="$work/suites" TEST_CPU_FILE="$work/cpu"
 phases="$work/phases"
 # Milliseconds since the epoch, and "label<TAB>seconds since <ms>" for the phases file (scripts/lib/time-report.mjs).
 ms() { local t="${EPOCHREALTIME//[!0-9]/}"; echo $((10#$t / 1000)); } # the separator follows the locale
@@ -119,7 +119,7 @@ for id in build contract typecheck lint format; do
   fi
 done
 printf 'the whole test command (after installing tools)\t%s\n' "$(seconds_since "$test_start")" >>"$phases"
-node scripts/lib/time-report.mjs "$phases" "$TEST_TIMING_FILE"
+node scripts/lib/time-report.mjs "$phases" "$TEST_TIMING_FILE" "$TEST_CPU_FILE"
 if [ -s "$TEST_COUNT_FILE" ]; then
   read -r passed _ failed _ <"$TEST_COUNT_FILE"
 else

@@ -4,11 +4,22 @@
  * `quiet-logger.js` (a setup file) routes Nest's logger into `globalThis.__mcpHeldLogs`.
  */
 const { TestEnvironment } = require('jest-environment-node');
+const { measureSuite } = require('./suite-cpu');
 
 class QuietEnvironment extends TestEnvironment {
+  constructor(config, context) {
+    super(config, context);
+    this.endMeasure = measureSuite(config.projectConfig, context.testPath);
+  }
+
   async setup() {
     await super.setup();
     this.global.__mcpHeldLogs = [];
+  }
+
+  async teardown() {
+    await super.teardown();
+    this.endMeasure();
   }
 
   handleTestEvent(event) {

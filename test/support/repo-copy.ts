@@ -82,6 +82,10 @@ export function runStatus(
     env: serverEnv({
       FORCE_COLOR: '0',
       CI: 'true',
+      // A jest run inside the copy reports to no file of the outer run's (counts, timings, CPU).
+      TEST_COUNT_FILE: '',
+      TEST_TIMING_FILE: '',
+      TEST_CPU_FILE: '',
       ...(nestedJest ? { NODE_OPTIONS: '--experimental-vm-modules' } : {}),
       ...env,
     }),
