@@ -86,12 +86,13 @@ export class DownstreamMeter {
     if (!instruments) byRegistry.set(registry, (instruments = new Instruments(registry)));
     this.instruments = instruments;
     const requests = instruments.requests;
-    this.requests = Object.fromEntries(CLASSES.map((c) => [c, requests.labels(downstream, c)])) as Record<
+    // Every series exists from boot, at 0: a rate or an alert on it needs no first failure to start from.
+    this.requests = Object.fromEntries(CLASSES.map((c) => [c, zero(requests.labels(downstream, c))])) as Record<
       DownstreamStatusClass,
       Counter.Internal
     >;
     this.duration = instruments.duration.labels(downstream);
-    this.retries = instruments.retries.labels(downstream);
+    this.retries = zero(instruments.retries.labels(downstream));
   }
 
   /** One attempt ended: its status (undefined when there was no answer) and how long it took. */
@@ -119,6 +120,8 @@ export class DownstreamMeter {
     child.inc();
   };
 }
+
+const zero = (counter: Counter.Internal): Counter.Internal => (counter.inc(0), counter);
 
 /** `2xx` ... `5xx` for an answer (anything past 5xx counts as 5xx), `none` when there was none. */
 export function statusClass(status: number | undefined): DownstreamStatusClass {
