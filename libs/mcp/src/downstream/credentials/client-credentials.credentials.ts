@@ -34,7 +34,7 @@ export class ClientCredentialsCredentials implements DownstreamCredentials {
     this.cache = tokenCacheFor(name, deps);
     this.key = tokenKey('client_credentials', options.clientId, options.audience, options.scope);
     this.logger = deps.logger ?? new Logger('McpDownstream');
-    this.health = new IssuerHealth(options.issuer, 'client_credentials', deps.onAcquisition);
+    this.health = new IssuerHealth((signal) => this.endpoint.answers(signal), 'client_credentials', deps.onAcquisition);
   }
 
   async headers(call: DownstreamCallInfo): Promise<Record<string, string>> {

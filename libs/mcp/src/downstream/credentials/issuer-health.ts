@@ -7,9 +7,9 @@ export type TokenAcquisitionListener = (grant: DownstreamGrant, outcome: 'ok' | 
 /**
  * What a downstream's readiness check knows of its token issuer, in this replica: whether the last token request
  * failed because the issuer could not be reached (no answer, 5xx, 429, a timeout) while no token this replica
- * obtained is still usable. A refusal (4xx) is an answer: the issuer is up. Once down, the check asks the issuer's
- * discovery document (one GET, within the probe's bound) so that a replica out of rotation, which gets no calls to
- * try again, comes back when the issuer does.
+ * obtained is still usable. A refusal (4xx) is an answer: the issuer is up. Once down, the check asks the issuer
+ * itself (`probe`: its token endpoint, within the probe's bound) so that a replica out of rotation, which gets no
+ * calls to try again, comes back when the issuer does.
  * @internal
  */
 export class IssuerHealth {
@@ -17,7 +17,7 @@ export class IssuerHealth {
   private usableUntil = 0;
 
   constructor(
-    private readonly issuer: string,
+    private readonly probe: (signal: AbortSignal) => Promise<boolean>,
     private readonly grant: DownstreamGrant,
     private readonly listener: TokenAcquisitionListener | undefined,
   ) {}
@@ -41,14 +41,10 @@ export class IssuerHealth {
     this.failedAt = undefined;
   }
 
-  /** False while the issuer is unreachable and no token is usable; asks the issuer's discovery document then. */
+  /** False while the issuer is unreachable and no token is usable; asks the issuer again then. */
   async reachable(signal: AbortSignal): Promise<boolean> {
     if (this.failedAt === undefined || Date.now() < this.usableUntil) return true;
-    const url = `${this.issuer.replace(/\/$/, '')}/.well-known/openid-configuration`;
-    const answered = await fetch(url, { signal, redirect: 'manual' }).then(
-      async (res) => (await res.body?.cancel(), res.ok),
-      () => false,
-    );
+    const answered = await this.probe(signal).catch(() => false);
     if (answered) this.failedAt = undefined;
     return answered;
   }

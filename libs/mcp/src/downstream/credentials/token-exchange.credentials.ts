@@ -40,7 +40,7 @@ export class TokenExchangeCredentials implements DownstreamCredentials {
     this.endpoint = new TokenEndpointClient(name, options);
     this.cache = tokenCacheFor(name, deps);
     this.logger = deps.logger ?? new Logger('McpDownstream');
-    this.health = new IssuerHealth(options.issuer, 'token_exchange', deps.onAcquisition);
+    this.health = new IssuerHealth((signal) => this.endpoint.answers(signal), 'token_exchange', deps.onAcquisition);
   }
 
   async headers(call: DownstreamCallInfo): Promise<Record<string, string>> {
