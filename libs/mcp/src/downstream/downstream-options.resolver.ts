@@ -126,7 +126,7 @@ function resolveReadiness(
       ? new URL(path, base)
       : undefined;
   if (!url || url.origin !== base.origin || url.search || url.hash) {
-    problems.push('readiness.path must be a path on the baseUrl\'s host (health, or /health), without a query');
+    problems.push("readiness.path must be a path on the baseUrl's host (health, or /health), without a query");
     return undefined;
   }
   return { health: url };

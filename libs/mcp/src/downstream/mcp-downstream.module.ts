@@ -15,7 +15,7 @@ import { McpDownstreamClient } from './mcp-downstream.client';
 /** `McpDownstreamModule.registerAsync`'s options: the name is known at once, the rest comes from a factory. */
 export interface McpDownstreamAsyncOptions extends Pick<ModuleMetadata, 'imports'> {
   name: string;
-  /** The `/ready` check, given here rather than by the factory: the app's checks are known when modules are declared. */
+  /** The `/ready` check, given here and not by the factory: the app's checks are known when modules are declared. */
   readiness?: boolean | McpDownstreamReadinessOptions;
   /** Providers the factory takes (`ConfigService`, say). */
   inject?: FactoryProvider['inject'];
@@ -65,7 +65,9 @@ export class McpDownstreamModule {
       useFactory: async (names: DownstreamNames, tokens: TokenCredentialsDeps, shared: Shared, ...deps: never[]) => {
         const made = (await options.useFactory(...deps)) as McpDownstreamOptions;
         if (made && 'readiness' in made)
-          throw new Error(`McpDownstreamModule "${name}": give readiness beside name in registerAsync, not from the factory`);
+          throw new Error(
+            `McpDownstreamModule "${name}": give readiness beside name in registerAsync, not from the factory`,
+          );
         return McpDownstreamModule.client(names, tokens, shared, { ...made, name, readiness });
       },
     });

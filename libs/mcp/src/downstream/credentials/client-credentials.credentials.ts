@@ -43,7 +43,7 @@ export class ClientCredentialsCredentials implements DownstreamCredentials {
     return { authorization: `Bearer ${token}` };
   }
 
-  /** For readiness: false while the issuer cannot be reached and this replica has no usable token (issuer-health.ts). */
+  /** Readiness: false while the issuer cannot be reached and this replica has no usable token (issuer-health.ts). */
   issuerReachable(signal: AbortSignal): Promise<boolean> {
     return this.health.reachable(signal);
   }
