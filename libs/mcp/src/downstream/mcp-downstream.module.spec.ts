@@ -95,5 +95,12 @@ describe('McpDownstreamModule', () => {
         }),
       ]),
     ).rejects.toThrow('give readiness beside name in registerAsync');
+    expect(() =>
+      McpDownstreamModule.registerAsync({
+        name: `a${'b'.repeat(29)}`,
+        readiness: true,
+        useFactory: () => ({}) as never,
+      }),
+    ).toThrow(/readiness needs a name of at most 29 characters/);
   });
 });

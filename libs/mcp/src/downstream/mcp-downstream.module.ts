@@ -59,6 +59,8 @@ export class McpDownstreamModule {
   static registerAsync(options: McpDownstreamAsyncOptions): DynamicModule {
     const { name, readiness } = options;
     const ready = readiness !== undefined && readiness !== false;
+    // The check's name comes from the downstream's: refused here, with the option named, before it is declared.
+    if (ready) resolveDownstreamOptions({ name, baseUrl: 'https://downstream.invalid/', readiness: true });
     return McpDownstreamModule.declare(name, options.imports ?? [], ready, {
       provide: downstreamToken(name),
       inject: [DownstreamNames, TOKEN_CREDENTIALS_DEPS, DOWNSTREAM_REGISTRY, ...(options.inject ?? [])],

@@ -89,7 +89,7 @@ export class McpRequestRunner {
     peer.inflight.set(key, call);
     const handlerContext = this.contextOf(request, peer, sink, call.controller, rid, caller);
     // Shared by the call scope (downstream clients note their names in it) and the call's log entry and audit event.
-    if (callScopeEnabled()) observed.downstreams = handlerContext.downstreams = [];
+    if (method === 'tools/call' && callScopeEnabled()) observed.downstreams = handlerContext.downstreams = [];
     try {
       // The request's span is active while it runs: the pipeline, the handler and its own calls nest under it. A span
       // taken over from the HTTP request (not owned) is active already.
