@@ -86,14 +86,22 @@ describe('downstream credentials against a real OpenID provider', () => {
     return token;
   };
 
+  /** What `onAcquisition` was told (the module counts it as mcp_downstream_token_acquisitions_total). */
+  const acquisitions: string[] = [];
+  const counted =
+    (into = acquisitions): TokenCredentialsDeps['onAcquisition'] =>
+    (grant, outcome) =>
+      void into.push(`${grant}:${outcome}`);
+
   beforeAll(async () => {
     idp = await startOidcIssuer({ ttlSeconds: (resource) => (resource === SHORT ? 3 : 300) });
-    deps = { logger };
+    deps = { logger, onAcquisition: counted() };
     SEEN.add(idp.clientSecret);
   });
   beforeEach(() => {
     idp.mode = 'up';
     for (const grant of Object.keys(idp.tokenRequests)) delete idp.tokenRequests[grant];
+    acquisitions.length = 0;
   });
   afterAll(async () => {
     await idp.stop();
@@ -113,6 +121,8 @@ describe('downstream credentials against a real OpenID provider', () => {
       // Later calls reuse it.
       expect(bearer(await credentials.headers(call()))).toBe(tokens[0]);
       expect(idp.tokenRequests).toEqual({ client_credentials: 1 });
+      // One acquisition counted: the cache hits are none.
+      expect(acquisitions).toEqual(['client_credentials:ok']);
       expect(LOGGED.some((l) => l.includes('client_credentials token obtained'))).toBe(true);
     });
 
@@ -186,6 +196,7 @@ describe('downstream credentials against a real OpenID provider', () => {
       expect(bobs).not.toBe(tokens[0]);
       await expect(idp.verify(bobs, JIRA)).resolves.toMatchObject({ sub: 'bob' });
       expect(idp.tokenRequests).toEqual({ [TOKEN_EXCHANGE]: 2 });
+      expect(acquisitions).toEqual(['token_exchange:ok', 'token_exchange:ok']);
     });
 
     it('no caller token: a clear no_caller_token error, and the issuer is not asked', async () => {
@@ -216,14 +227,42 @@ describe('downstream credentials against a real OpenID provider', () => {
       expect(Date.now() - started).toBeLessThan(1000);
     });
 
-    it('answering 503: issuer_unavailable at once', async () => {
+    it('answering 503: issuer_unavailable at once; not reachable for readiness until the issuer serves again', async () => {
       const credentials = tokenExchange();
+      const probe = () => credentials.issuerReachable(AbortSignal.timeout(2_000));
+      expect(await probe()).toBe(true);
       idp.mode = 'unavailable';
       const started = Date.now();
-      const e = await failure(credentials.headers(call({ subject: 'carol', callerToken: await callerToken('carol') })));
+      const carol = await callerToken('carol');
+      const e = await failure(credentials.headers(call({ subject: 'carol', callerToken: carol })));
       expect(e).toMatchObject({ reason: 'issuer_unavailable', code: ErrorCode.UpstreamUnavailable });
       expect(e.message).toMatch(/unavailable/);
       expect(Date.now() - started).toBeLessThan(3000);
+      expect(acquisitions).toEqual(['token_exchange:failed']);
+      // The readiness check asks the token endpoint itself: a replica out of rotation gets no call to try again.
+      expect(await probe()).toBe(false);
+      idp.mode = 'up';
+      expect(await probe()).toBe(true);
+      await credentials.headers(call({ subject: 'carol', callerToken: carol }));
+      expect(acquisitions).toEqual(['token_exchange:failed', 'token_exchange:ok']);
+    });
+
+    it('a token still cached keeps readiness up while the issuer is down; an issuer not listening: down', async () => {
+      const credentials = tokenExchange();
+      await credentials.headers(call({ subject: 'erin', callerToken: await callerToken('erin') }));
+      idp.mode = 'unavailable';
+      // Another caller's exchange fails, but erin's token is still usable: this replica still serves calls.
+      await failure(credentials.headers(call({ subject: 'frank', callerToken: await callerToken('frank') })));
+      expect(acquisitions).toEqual(['token_exchange:ok', 'token_exchange:failed']);
+      expect(await credentials.issuerReachable(AbortSignal.timeout(2_000))).toBe(true);
+      // An issuer that is not listening at all.
+      const stopped = new ClientCredentialsCredentials(
+        'jira',
+        { type: 'client_credentials', issuer: 'http://127.0.0.1:9', clientId: 'x', clientSecret: 'y', audience: JIRA },
+        deps,
+      );
+      await failure(stopped.headers(call({}, 2000)));
+      expect(await stopped.issuerReachable(AbortSignal.timeout(2_000))).toBe(false);
     });
 
     it('not listening at all: issuer_unavailable at once', async () => {
@@ -242,16 +281,25 @@ describe('downstream credentials against a real OpenID provider', () => {
     const shared = suiteRedis();
     const sealKey = randomBytes(32);
     const keyStore: McpKeyStore = { sharedKey: () => Promise.resolve(sealKey) };
-    const replica = (): TokenCredentialsDeps => ({ logger, redis: shared.redis, keyPrefix: shared.prefix, keyStore });
+    const replica = (into = acquisitions): TokenCredentialsDeps => ({
+      logger,
+      redis: shared.redis,
+      keyPrefix: shared.prefix,
+      keyStore,
+      onAcquisition: counted(into),
+    });
     afterAll(() => shared.cleanup());
 
     it('client credentials: 2 x 25 concurrent calls ask the issuer once; the value in Redis is sealed', async () => {
-      const [a, b] = [clientCredentials(JIRA, replica()), clientCredentials(JIRA, replica())];
+      const [countedA, countedB]: string[][] = [[], []];
+      const [a, b] = [clientCredentials(JIRA, replica(countedA)), clientCredentials(JIRA, replica(countedB))];
       const tokens = await Promise.all(
         Array.from({ length: 50 }, (_, i) => (i % 2 ? a : b).headers(call()).then(bearer)),
       );
       expect(new Set(tokens).size).toBe(1);
       expect(idp.tokenRequests).toEqual({ client_credentials: 1 });
+      // Only the replica that asked the issuer counts the acquisition.
+      expect([...countedA, ...countedB]).toEqual(['client_credentials:ok']);
       const keys = await shared.redis.keys(`${shared.prefix}downstream:{jira}:tok:*`);
       expect(keys).toHaveLength(1);
       const stored = (await shared.redis.get(keys[0]))!;

@@ -1,6 +1,9 @@
 import { INestApplication, Logger } from '@nestjs/common';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { once } from 'node:events';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { IncomingMessage, Server, ServerResponse, createServer } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { downstreamFixture } from './fixtures/downstream-fixture.module';
@@ -8,19 +11,21 @@ import { startInProcess } from './support/in-process-app';
 import { rpcError } from './support/rpc-error';
 import { sleep, waitFor } from './support/wait';
 import { TestIssuer } from './support/test-issuer';
+import { jsonLines, waitForLine } from './support/log-lines';
 
 type TextResult = { content: { type: string; text: string }[]; isError?: boolean };
 interface Seen {
   method: string;
   url: string;
   headers: IncomingMessage['headers'];
-  closed: boolean;
+  readonly closed: boolean;
 }
 
 /** The test's downstream service: answers by path, records every request it gets. */
 class TestDownstream {
   readonly seen: Seen[] = [];
   down = true;
+  healthy = true;
   private server!: Server;
 
   async start(): Promise<string> {
@@ -36,12 +41,21 @@ class TestDownstream {
   }
 
   private answer(req: IncomingMessage, res: ServerResponse): void {
-    const seen: Seen = { method: req.method!, url: req.url!, headers: req.headers, closed: false };
+    const { socket } = req;
+    // Read from the socket (a keep-alive socket serves many requests: one listener each would pile up).
+    const seen: Seen = {
+      method: req.method!,
+      url: req.url!,
+      headers: req.headers,
+      get closed() {
+        return socket.destroyed;
+      },
+    };
     this.seen.push(seen);
-    req.socket.once('close', () => (seen.closed = true));
     const json = (status: number, body: unknown, headers: Record<string, string> = {}): void =>
       void res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
     const path = req.url!.replace(/^\/api\//, '').split('?')[0];
+    if (path === 'health') return this.healthy ? json(200, { ok: true }) : json(503, { ok: false });
     if (path === 'echo') return json(200, { apiKey: req.headers['x-api-key'] ?? null });
     if (path === 'hang') return; // never answers
     if (path === 'flaky') return json(503, { message: 'Service is restarting' });
@@ -76,6 +90,12 @@ describe.each([
   let token: string;
   const logged: string[] = [];
   const answers: { status: number; retryAfter: string | null; body: unknown }[] = [];
+  const dir = mkdtempSync(join(tmpdir(), 'downstream-e2e-'));
+  const logFile = join(dir, 'app.log');
+  const auditFile = join(dir, 'audit.log');
+  const scraper = { username: 'scraper', password: 'scrape-secret-0123' };
+  let origin: string;
+  const read = (file: string) => () => (existsSync(file) ? readFileSync(file, 'utf8') : '');
 
   beforeAll(async () => {
     for (const level of ['log', 'warn', 'error', 'debug', 'verbose'] as const)
@@ -86,13 +106,18 @@ describe.each([
     downstream = new TestDownstream();
     const baseUrl = await downstream.start();
     const env = issuer.env();
+    // The audit sink's destination is read at boot.
+    process.env.MCP_AUDIT_LOG = auditFile;
     const started = await startInProcess(
       downstreamFixture({
         baseUrl,
         auth: { jwksUri: env.MCP_JWKS_URI, issuer: env.MCP_JWT_ISSUER, audience: env.MCP_JWT_AUDIENCE },
+        logFile,
+        metrics: scraper,
       }),
-    );
+    ).finally(() => delete process.env.MCP_AUDIT_LOG);
     app = started.app;
+    origin = new URL(started.url).origin;
     token = await issuer.mint({ sub: 'alice' });
     client = new Client({ name: 'downstream-e2e', version: '1.0.0' }, versionNegotiation ? { versionNegotiation } : {});
     // Records the answers to calls, for what the official client does not surface (a 429's headers and body).
@@ -119,7 +144,29 @@ describe.each([
     await downstream?.stop();
     await issuer?.close();
     jest.restoreAllMocks();
+    rmSync(dir, { recursive: true, force: true });
   });
+
+  /** `/metrics` on the main port, as Prometheus scrapes it. */
+  const scrape = async () => {
+    const basic = Buffer.from(`${scraper.username}:${scraper.password}`).toString('base64');
+    const res = await fetch(`${origin}/metrics`, { headers: { authorization: `Basic ${basic}` } });
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    // One series by name and labels, whatever their order in the exposition.
+    return (name: string, labels: Record<string, string>) => {
+      const wanted = Object.entries(labels).map(([k, v]) => `${k}="${v}"`);
+      const line = text.split('\n').find((l) => {
+        const m = /^(\w+)\{(.*)\} (\S+)$/.exec(l);
+        return m?.[1] === name && wanted.every((pair) => m[2].split(',').includes(pair));
+      });
+      return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(' ') + 1));
+    };
+  };
+  const ready = async () => {
+    const res = await fetch(`${origin}/ready`);
+    return { status: res.status, checks: ((await res.json()) as { checks: Record<string, string> }).checks };
+  };
 
   const call = (args: Record<string, unknown>, signal?: AbortSignal) =>
     client.callTool(
@@ -210,7 +257,60 @@ describe.each([
     await waitFor(() => hang.closed, 3_000, 'the downstream socket to close');
   });
 
-  it('a down downstream opens the breaker (answered at once), which recovers half-open', async () => {
+  it('the call log entry and the audit line name the downstreams a call used, each once in first-use order', async () => {
+    expect(await client.callTool({ name: 'downstream_both', arguments: {} })).toMatchObject({
+      content: [{ text: '3 answers' }],
+    });
+    await client.callTool({ name: 'downstream_none', arguments: {} });
+    const entry = await waitForLine(read(logFile), (l) => l.msg === 'tool call' && l.tool === 'downstream_both');
+    expect(entry).toMatchObject({ context: 'McpCalls', status: 'ok', downstreams: ['tickets', 'fragile'] });
+    const audit = await waitForLine(read(auditFile), (l) => l.tool === 'downstream_both');
+    expect(audit).toMatchObject({ channel: 'audit', event: 'tool_call', outcome: 'ok', subject: 'alice' });
+    expect(audit.downstreams).toEqual(['tickets', 'fragile']);
+    // A call that used none: no field at all.
+    const none = await waitForLine(read(logFile), (l) => l.msg === 'tool call' && l.tool === 'downstream_none');
+    expect(none).not.toHaveProperty('downstreams');
+    const noneAudit = await waitForLine(read(auditFile), (l) => l.tool === 'downstream_none');
+    expect(noneAudit).not.toHaveProperty('downstreams');
+    // Earlier calls of one downstream: named too (the refused passthrough among them).
+    const earlier = jsonLines(read(logFile)()).filter((l) => l.msg === 'tool call' && l.tool === 'downstream_call');
+    expect(earlier.length).toBeGreaterThan(5);
+    for (const line of earlier) expect(line.downstreams).toEqual(['tickets']);
+  });
+
+  it('/metrics: requests by downstream and status class, retries, and every attempt in the latency histogram', async () => {
+    const before = await scrape();
+    await get('echo'); // 2xx
+    await call({ service: 'tickets', method: 'POST', path: 'status/404' }); // 4xx
+    await get('flaky'); // 5xx, retried twice
+    await rpcError(client.callTool({ name: 'downstream_slow', arguments: { path: 'hang' } })); // no answer
+    const after = await scrape();
+    const delta = (name: string, labels: Record<string, string> = {}) =>
+      after(name, { downstream: 'tickets', ...labels })! - before(name, { downstream: 'tickets', ...labels })!;
+    const requests = 'mcp_downstream_requests_total';
+    expect(delta(requests, { status_class: '2xx' })).toBe(1);
+    expect(delta(requests, { status_class: '4xx' })).toBe(1);
+    expect(delta(requests, { status_class: '5xx' })).toBe(3);
+    expect(delta(requests, { status_class: 'none' })).toBe(1);
+    expect(delta(requests, { status_class: '3xx' })).toBe(0);
+    expect(delta('mcp_downstream_retries_total')).toBe(2);
+    expect(delta('mcp_downstream_request_duration_seconds_count')).toBe(6);
+    // Not public: without the scraper's credentials, refused.
+    expect((await fetch(`${origin}/metrics`)).status).toBe(401);
+  });
+
+  it('/ready has downstream_fragile (it asks for it), not tickets, and follows its health path', async () => {
+    expect(await ready()).toMatchObject({ status: 200, checks: { downstream_fragile: 'ok' } });
+    expect((await ready()).checks).not.toHaveProperty('downstream_tickets');
+    downstream.healthy = false;
+    expect(await ready()).toMatchObject({ status: 503, checks: { downstream_fragile: 'down' } });
+    downstream.healthy = true;
+    expect(await ready()).toMatchObject({ status: 200, checks: { downstream_fragile: 'ok' } });
+  });
+
+  it('a down downstream opens the breaker (answered at once, /ready down, gauge 2), which recovers half-open', async () => {
+    const breaker = async () => (await scrape())('mcp_downstream_breaker_state', { downstream: 'fragile' });
+    expect(await breaker()).toBe(0);
     downstream.down = true;
     const hits = () => downstream.seen.filter((s) => s.url === '/api/down').length;
     for (let i = 0; i < 2; i++)
@@ -223,16 +323,23 @@ describe.each([
       content: [{ text: expect.stringContaining('did not answer: it is failing') }],
     });
     expect(hits()).toBe(2);
+    expect(await breaker()).toBe(2);
+    expect(await ready()).toMatchObject({ status: 503, checks: { downstream_fragile: 'down' } });
     downstream.down = false;
     await sleep(350);
+    // Half-open: the next request is its trial, and the replica is ready to take it.
+    expect(await breaker()).toBe(1);
+    expect(await ready()).toMatchObject({ status: 200, checks: { downstream_fragile: 'ok' } });
     expect(await get('down', 'fragile')).toMatchObject({ content: [{ type: 'text', text: '{"up":true}' }] });
     expect(hits()).toBe(3);
+    expect(await breaker()).toBe(0);
   });
 
   it("no request carried the caller's token and no log line holds a token, stack or path", () => {
     expect(downstream.seen.length).toBeGreaterThan(10);
     for (const seen of downstream.seen) expect(JSON.stringify(seen.headers)).not.toContain(token);
     expect(logged.length).toBeGreaterThan(0);
-    for (const line of logged) expect(line).not.toMatch(new RegExp(`${token}|sekrit|/srv/|\\n\\s+at `));
+    for (const line of [...logged, read(logFile)(), read(auditFile)()])
+      expect(line).not.toMatch(new RegExp(`${token}|sekrit|/srv/|\\n\\s+at `));
   });
 });

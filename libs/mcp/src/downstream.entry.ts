@@ -16,6 +16,7 @@ export {
   McpDownstreamCredentialsOptions,
   McpDownstreamRetryOptions,
   McpDownstreamBreakerOptions,
+  McpDownstreamReadinessOptions,
 } from './downstream/downstream-options.interface';
 export {
   DownstreamError,

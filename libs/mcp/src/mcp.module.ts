@@ -1,5 +1,6 @@
 import { TASK_PROVIDERS } from './tasks/task.providers';
 import { McpRefusalLog } from './observability/refusal-log';
+import { McpMetrics } from './observability/mcp-metrics.service';
 import { StreamLimiter } from './admission/stream-limiter';
 import { EventLogBudget } from './limits/event-log-budget';
 import { DynamicModule, Inject, Module, NestModule, Provider } from '@nestjs/common';
@@ -128,6 +129,8 @@ const EXPORTS = [
   MCP_MODULE_OPTIONS,
   RedisConnection,
   MCP_KEY_STORE,
+  // The registry downstream clients add their instruments to (McpDownstreamModule, outside this module).
+  McpMetrics,
 ];
 
 /**

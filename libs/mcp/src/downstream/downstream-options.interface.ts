@@ -41,6 +41,15 @@ export interface McpDownstreamBreakerOptions {
   halfOpenAfterMs?: number;
 }
 
+/** What the downstream's `/ready` check asks besides its breaker and token issuer (docs/downstream.md#readiness). */
+export interface McpDownstreamReadinessOptions {
+  /**
+   * A health path of the service, asked with a GET without credentials; it must answer 2xx within 2 s. Relative to
+   * the baseUrl (`health`), or to the service's root with a leading `/` (`/health`); same origin only.
+   */
+  path?: string;
+}
+
 /**
  * One downstream service, as `McpDownstreamModule.register` takes it.
  *
@@ -68,4 +77,10 @@ export interface McpDownstreamOptions {
   maxResponseBytes?: number;
   /** Requests in flight at once (a bulkhead); as many more wait, beyond that they fail at once. Default 32. */
   maxConcurrent?: number;
+  /**
+   * Adds the readiness check `downstream_<name>` to `/ready` (down while the breaker is open, the health path does not
+   * answer, or the token issuer cannot be reached): `true`, or with a health path. Default: no check, since one
+   * downstream's outage would take every replica out of the load balancer.
+   */
+  readiness?: boolean | McpDownstreamReadinessOptions;
 }

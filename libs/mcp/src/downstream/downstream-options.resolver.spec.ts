@@ -41,4 +41,23 @@ describe('resolveDownstreamOptions', () => {
     );
     expect(() => resolveDownstreamOptions({ name: 'a', baseUrl: 'not a url' })).toThrow(/absolute URL/);
   });
+
+  it('readiness: off by default; true, or a health path on the baseUrl host, resolved once', () => {
+    const base = { name: 'jira', baseUrl: 'https://jira.example.com/rest/api/2/' };
+    expect(resolveDownstreamOptions(base).readiness).toBeUndefined();
+    expect(resolveDownstreamOptions({ ...base, readiness: false }).readiness).toBeUndefined();
+    expect(resolveDownstreamOptions({ ...base, readiness: true }).readiness).toEqual({ health: undefined });
+    expect(resolveDownstreamOptions({ ...base, readiness: { path: 'health' } }).readiness?.health?.href).toBe(
+      'https://jira.example.com/rest/api/2/health',
+    );
+    expect(resolveDownstreamOptions({ ...base, readiness: { path: '/status' } }).readiness?.health?.href).toBe(
+      'https://jira.example.com/status',
+    );
+    for (const path of ['https://other.example.com/health', '//other.example.com/h', 'health?deep=1', ''])
+      expect(() => resolveDownstreamOptions({ ...base, readiness: { path } })).toThrow(/readiness.path must be/);
+    expect(() => resolveDownstreamOptions({ ...base, readiness: 'yes' as never })).toThrow(/readiness must be/);
+    expect(() => resolveDownstreamOptions({ ...base, name: `a${'b'.repeat(29)}`, readiness: true })).toThrow(
+      /at most 29 characters/,
+    );
+  });
 });

@@ -1,6 +1,8 @@
 import { isLoopbackHost } from '../auth/loopback-host';
 import { DOWNSTREAM_DEFAULTS, DOWNSTREAM_LIMITS } from './downstream.constants';
 import { McpDownstreamCredentialsOptions, McpDownstreamOptions } from './downstream-options.interface';
+import { CHECK_NAME_PATTERN } from '../health/health.constants';
+import { readinessCheckName } from './downstream-readiness.check';
 
 /** A downstream's options with every default applied and every bound checked. @internal */
 export interface ResolvedDownstreamOptions {
@@ -15,6 +17,8 @@ export interface ResolvedDownstreamOptions {
   retry: { attempts: number; initialDelayMs: number; maxDelayMs: number; maxRetryAfterSeconds: number };
   /** Undefined when the breaker is off. */
   breaker: { consecutiveFailures: number; halfOpenAfterMs: number } | undefined;
+  /** Undefined without the readiness option; `health` is the health path's URL when one is given. */
+  readiness: { health: URL | undefined } | undefined;
 }
 
 const NAME = /^[a-z][a-z0-9_-]{0,62}$/i;
@@ -47,7 +51,9 @@ export function resolveDownstreamOptions(options: McpDownstreamOptions): Resolve
     maxConcurrent: count('maxConcurrent', options?.maxConcurrent, d.maxConcurrent, 1, L.maxConcurrent, problems),
     retry: resolveRetry(options?.retry, problems),
     breaker: resolveBreaker(options?.breaker, problems),
+    readiness: undefined,
   };
+  resolved.readiness = resolveReadiness(options?.readiness, name, resolved.baseUrl, problems);
   checkCredentials(options?.credentials, problems);
   if (problems.length > 0)
     throw new Error(`McpDownstreamModule "${name || '?'}": ${problems.join('; ')} (see docs/downstream.md)`);
@@ -98,6 +104,32 @@ function resolveBreaker(
       problems,
     ),
   };
+}
+
+function resolveReadiness(
+  option: McpDownstreamOptions['readiness'],
+  name: string,
+  base: URL,
+  problems: string[],
+): ResolvedDownstreamOptions['readiness'] {
+  if (option === undefined || option === false) return undefined;
+  if (option !== true && (typeof option !== 'object' || option === null)) {
+    problems.push('readiness must be true, false or { path?: string }');
+    return undefined;
+  }
+  if (NAME.test(name) && !CHECK_NAME_PATTERN.test(readinessCheckName(name)))
+    problems.push(`readiness needs a name of at most 29 characters (the check is named "downstream_<name>")`);
+  const path = option === true ? undefined : option.path;
+  if (path === undefined) return { health: undefined };
+  const url =
+    typeof path === 'string' && path.length > 0 && !/^[a-z][a-z0-9+.-]*:/i.test(path) && !path.startsWith('//')
+      ? new URL(path, base)
+      : undefined;
+  if (!url || url.origin !== base.origin || url.search || url.hash) {
+    problems.push("readiness.path must be a path on the baseUrl's host (health, or /health), without a query");
+    return undefined;
+  }
+  return { health: url };
 }
 
 /** https anywhere; http only on a loopback host (a test double, a sidecar), so a credential never travels in clear. */

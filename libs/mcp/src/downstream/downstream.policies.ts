@@ -32,8 +32,10 @@ export class DownstreamPolicies {
   readonly bulkhead: BulkheadPolicy;
   readonly retry: RetryPolicy;
   readonly breaker: CircuitBreakerPolicy | undefined;
+  /** When the breaker last opened (cockatiel moves to half-open only when the next request comes). */
+  private openedAt = 0;
 
-  constructor(options: ResolvedDownstreamOptions) {
+  constructor(private readonly options: ResolvedDownstreamOptions) {
     this.bulkhead = bulkhead(options.maxConcurrent, options.maxConcurrent);
     this.retry = retry(
       handleWhenResult((r) => (r as PolicyOutcome).retryInMs !== undefined),
@@ -54,12 +56,19 @@ export class DownstreamPolicies {
           },
         )
       : undefined;
+    this.breaker?.onBreak(() => (this.openedAt = Date.now()));
   }
 
-  /** `closed`, `open` or `half-open` (`closed` without a breaker). */
+  /**
+   * `closed`, `open` or `half-open` (`closed` without a breaker). An open breaker whose `halfOpenAfterMs` has passed
+   * is `half-open`: the next request is its trial. Said so here, since cockatiel changes state only when that request
+   * comes, and a replica whose readiness waited for it (out of the load balancer, no calls) would never come back.
+   */
   get breakerState(): 'closed' | 'open' | 'half-open' {
     const state = this.breaker?.state;
-    if (state === CircuitState.Open || state === CircuitState.Isolated) return 'open';
+    if (state === CircuitState.Isolated) return 'open';
+    if (state === CircuitState.Open)
+      return Date.now() - this.openedAt >= this.options.breaker!.halfOpenAfterMs ? 'half-open' : 'open';
     return state === CircuitState.HalfOpen ? 'half-open' : 'closed';
   }
 }

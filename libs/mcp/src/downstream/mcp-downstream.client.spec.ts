@@ -10,6 +10,8 @@ import { McpDownstreamOptions } from './downstream-options.interface';
 import { resolveDownstreamOptions } from './downstream-options.resolver';
 import { DownstreamRateLimitedError, DownstreamServerError, DownstreamUnavailableError } from './downstream.errors';
 import { McpDownstreamClient } from './mcp-downstream.client';
+import { Registry } from 'prom-client';
+import { DownstreamMeter } from './downstream.metrics';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -104,6 +106,30 @@ describe('McpDownstreamClient against a real HTTP server', () => {
     status(503);
     await expect(client().post('x', { a: 1 })).rejects.toBeInstanceOf(DownstreamUnavailableError);
     expect(seen).toHaveLength(1);
+  });
+
+  it('measures every attempt by status class, its retries, and names itself in the call scope', async () => {
+    const registry = new Registry();
+    const c = new McpDownstreamClient(
+      resolveDownstreamOptions({ name: 'jira', baseUrl, retry: { initialDelayMs: 1 } }),
+      undefined,
+      new DownstreamMeter('jira', registry),
+    );
+    clients.push(c);
+    let n = 0;
+    handler = (_req, res) => (++n < 3 ? res.writeHead(503).end() : res.writeHead(200).end('fine'));
+    const downstreams: string[] = [];
+    await runInCallScope(
+      () => ({ ...scope(), downstreams }),
+      () => c.get('x'),
+    );
+    expect(downstreams).toEqual(['jira']);
+    const text = await registry.metrics();
+    expect(text).toContain('mcp_downstream_requests_total{downstream="jira",status_class="5xx"} 2');
+    expect(text).toContain('mcp_downstream_requests_total{downstream="jira",status_class="2xx"} 1');
+    expect(text).toContain('mcp_downstream_retries_total{downstream="jira"} 2');
+    expect(text).toContain('mcp_downstream_request_duration_seconds_count{downstream="jira"} 3');
+    expect(text).toContain('mcp_downstream_breaker_state{downstream="jira"} 0');
   });
 
   it('retries a POST with an idempotency key, sent as Idempotency-Key', async () => {

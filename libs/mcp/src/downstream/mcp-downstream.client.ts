@@ -13,7 +13,8 @@ import { findCallerToken } from './passthrough.guard';
 import { isRetrySafe, retryDelay } from './retry-decision';
 import { mapUpstreamStatus, noAnswer, retryAfterSeconds } from './upstream-error.mapper';
 import { upstreamText } from './upstream-text';
-import { enableCallScope } from '../pipeline/call-scope';
+import { enableCallScope, noteDownstream } from '../pipeline/call-scope';
+import { DownstreamMeter } from './downstream.metrics';
 
 /** One attempt: its answer, or why there was none. */
 interface Attempt extends PolicyOutcome {
@@ -52,11 +53,27 @@ export class McpDownstreamClient implements OnModuleDestroy {
   constructor(
     private readonly options: ResolvedDownstreamOptions,
     private readonly credentials: DownstreamCredentials | undefined,
+    private readonly meter: DownstreamMeter = new DownstreamMeter(options.name, undefined),
   ) {
     // Built at boot: from now on every call carries the scope this client reads its deadline and caller from.
     enableCallScope();
     this.transport = new DownstreamTransport(options.baseUrl.origin, options.maxConcurrent, options.maxResponseBytes);
     this.policies = new DownstreamPolicies(options);
+    meter.watchBreaker(() => this.policies.breakerState);
+  }
+
+  /** The health path the readiness check asks, when its `readiness` option gives one. @internal */
+  get healthUrl(): URL | undefined {
+    return this.options.readiness?.health;
+  }
+
+  /**
+   * For the downstream's readiness check: false while its credentials' issuer cannot be reached and no token is
+   * usable (always true without token credentials).
+   * @internal
+   */
+  issuerReachable(signal: AbortSignal): Promise<boolean> {
+    return this.credentials?.issuerReachable?.(signal) ?? Promise.resolve(true);
   }
 
   /** The downstream's configured name. */
@@ -99,6 +116,8 @@ export class McpDownstreamClient implements OnModuleDestroy {
     const method = String(request.method ?? '').toUpperCase();
     if (!METHOD.test(method)) throw new Error(`downstream "${this.name}": "${request.method}" is not an HTTP method`);
     const url = resolveDownstreamUrl(this.options.baseUrl, request.path, request.query);
+    // The call's log entry and audit event name the downstreams it used.
+    noteDownstream(this.options.name);
     const call = currentDownstreamCall(this.options.timeoutMs);
     const { payload, type } = encodeBody(request.body);
     const headers: Record<string, string> = {};
@@ -135,6 +154,7 @@ export class McpDownstreamClient implements OnModuleDestroy {
   private async attempt(sending: Sending, retriesDone: number): Promise<Attempt> {
     const { call } = sending;
     if (call.signal.aborted) return { error: call.signal.reason, failed: false, retryInMs: undefined };
+    if (retriesDone > 0) this.meter.retried();
     let { answer, error } = await this.exchange(sending, await this.headersFor(sending), retriesDone);
     if (answer?.status === 401 && this.credentials?.invalidate) {
       // A cached token the downstream no longer takes: forget it, and try once more with a fresh one.
@@ -169,6 +189,7 @@ export class McpDownstreamClient implements OnModuleDestroy {
   ): Promise<{ answer?: RawAnswer; error?: unknown }> {
     const { method, url } = sending;
     const span = startClientSpan(this.name, method, url, retriesDone);
+    const started = performance.now();
     try {
       const path = url.pathname + url.search;
       const answer = await this.transport.send(
@@ -179,9 +200,11 @@ export class McpDownstreamClient implements OnModuleDestroy {
         sending.call.signal,
       );
       span.end(answer.status);
+      this.meter.attempt(answer.status, (performance.now() - started) / 1000);
       return { answer };
     } catch (error) {
       span.end(undefined, (error as { code?: string }).code ?? (error as Error).name);
+      this.meter.attempt(undefined, (performance.now() - started) / 1000);
       return { error };
     }
   }

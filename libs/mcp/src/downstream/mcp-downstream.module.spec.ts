@@ -1,5 +1,7 @@
 import { DynamicModule, Injectable } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
+import { DiscoveryModule } from '@nestjs/core';
+import { ReadinessCheckExplorer } from '../health/readiness-check.explorer';
 import { InjectDownstream } from './inject-downstream.decorator';
 import { McpDownstreamClient } from './mcp-downstream.client';
 import { McpDownstreamModule } from './mcp-downstream.module';
@@ -62,5 +64,43 @@ describe('McpDownstreamModule', () => {
     ]);
     expect(booted.uses.gitlab).toBeDefined();
     await booted.ref.close();
+  });
+
+  it('adds the readiness check downstream_<name> only to a downstream that asks for it (register and registerAsync)', async () => {
+    const ref = await Test.createTestingModule({
+      imports: [
+        DiscoveryModule,
+        McpDownstreamModule.register({ name: 'jira', baseUrl: 'https://a.example.com/', readiness: true }),
+        McpDownstreamModule.registerAsync({
+          name: 'gitlab',
+          readiness: { path: '/health' },
+          useFactory: () => ({ baseUrl: 'https://c.example.com/' }),
+        }),
+        McpDownstreamModule.register({ name: 'wiki', baseUrl: 'https://w.example.com/' }),
+      ],
+      providers: [ReadinessCheckExplorer],
+    }).compile();
+    await ref.init();
+    expect(ref.get(ReadinessCheckExplorer).checks.map((c) => c.key)).toEqual(['downstream_gitlab', 'downstream_jira']);
+    await ref.close();
+  });
+
+  it('refuses readiness from a registerAsync factory: the checks are known when modules are declared', async () => {
+    await expect(
+      boot([
+        McpDownstreamModule.register({ name: 'jira', baseUrl: 'https://a.example.com/' }),
+        McpDownstreamModule.registerAsync({
+          name: 'gitlab',
+          useFactory: () => ({ baseUrl: 'https://c.example.com/', readiness: true }) as never,
+        }),
+      ]),
+    ).rejects.toThrow('give readiness beside name in registerAsync');
+    expect(() =>
+      McpDownstreamModule.registerAsync({
+        name: `a${'b'.repeat(29)}`,
+        readiness: true,
+        useFactory: () => ({}) as never,
+      }),
+    ).toThrow(/readiness needs a name of at most 29 characters/);
   });
 });

@@ -1,8 +1,12 @@
-import { DynamicModule, FactoryProvider, Logger, ModuleMetadata } from '@nestjs/common';
+import { DynamicModule, FactoryProvider, Logger, ModuleMetadata, Provider } from '@nestjs/common';
+import type { Registry } from 'prom-client';
 import { createCredentials } from './credentials/credentials.factory';
 import { TOKEN_CREDENTIALS_DEPS, TOKEN_CREDENTIALS_DEPS_PROVIDER } from './credentials/token-credentials.provider';
 import { TokenCredentialsDeps } from './credentials/token-credentials.deps';
-import { McpDownstreamOptions } from './downstream-options.interface';
+import { McpDownstreamOptions, McpDownstreamReadinessOptions } from './downstream-options.interface';
+import { DOWNSTREAM_REGISTRY, DOWNSTREAM_REGISTRY_PROVIDER } from './downstream-metrics.provider';
+import { DownstreamMeter } from './downstream.metrics';
+import { downstreamReadinessCheck } from './downstream-readiness.check';
 import { resolveDownstreamOptions } from './downstream-options.resolver';
 import { DownstreamNames, DownstreamNamesModule } from './downstream-names';
 import { downstreamToken } from './downstream.constants';
@@ -11,10 +15,15 @@ import { McpDownstreamClient } from './mcp-downstream.client';
 /** `McpDownstreamModule.registerAsync`'s options: the name is known at once, the rest comes from a factory. */
 export interface McpDownstreamAsyncOptions extends Pick<ModuleMetadata, 'imports'> {
   name: string;
+  /** The `/ready` check, given here and not by the factory: the app's checks are known when modules are declared. */
+  readiness?: boolean | McpDownstreamReadinessOptions;
   /** Providers the factory takes (`ConfigService`, say). */
   inject?: FactoryProvider['inject'];
-  useFactory: (...args: never[]) => Omit<McpDownstreamOptions, 'name'> | Promise<Omit<McpDownstreamOptions, 'name'>>;
+  useFactory: (...args: never[]) => FactoryOptions | Promise<FactoryOptions>;
 }
+
+type FactoryOptions = Omit<McpDownstreamOptions, 'name' | 'readiness'>;
+type Shared = { registry: Registry | undefined };
 
 /**
  * One downstream service and its injectable client (`@InjectDownstream(name)`); import it once per downstream, in
@@ -38,30 +47,47 @@ export class McpDownstreamModule {
   /** A downstream whose options are known when the module is declared. */
   static register(options: McpDownstreamOptions): DynamicModule {
     const resolved = resolveDownstreamOptions(options);
-    return McpDownstreamModule.declare(resolved.name, [], {
+    return McpDownstreamModule.declare(resolved.name, [], !!resolved.readiness, {
       provide: downstreamToken(resolved.name),
-      inject: [DownstreamNames, TOKEN_CREDENTIALS_DEPS],
-      useFactory: (names: DownstreamNames, deps: TokenCredentialsDeps) =>
-        McpDownstreamModule.client(names, deps, options),
+      inject: [DownstreamNames, TOKEN_CREDENTIALS_DEPS, DOWNSTREAM_REGISTRY],
+      useFactory: (names: DownstreamNames, deps: TokenCredentialsDeps, shared: Shared) =>
+        McpDownstreamModule.client(names, deps, shared, options),
     });
   }
 
   /** A downstream whose options come from other providers (configuration read at boot). */
   static registerAsync(options: McpDownstreamAsyncOptions): DynamicModule {
-    return McpDownstreamModule.declare(options.name, options.imports ?? [], {
-      provide: downstreamToken(options.name),
-      inject: [DownstreamNames, TOKEN_CREDENTIALS_DEPS, ...(options.inject ?? [])],
-      useFactory: async (names: DownstreamNames, tokens: TokenCredentialsDeps, ...deps: never[]) =>
-        McpDownstreamModule.client(names, tokens, { ...(await options.useFactory(...deps)), name: options.name }),
+    const { name, readiness } = options;
+    const ready = readiness !== undefined && readiness !== false;
+    // The check's name comes from the downstream's: refused here, with the option named, before it is declared.
+    if (ready) resolveDownstreamOptions({ name, baseUrl: 'https://downstream.invalid/', readiness: true });
+    return McpDownstreamModule.declare(name, options.imports ?? [], ready, {
+      provide: downstreamToken(name),
+      inject: [DownstreamNames, TOKEN_CREDENTIALS_DEPS, DOWNSTREAM_REGISTRY, ...(options.inject ?? [])],
+      useFactory: async (names: DownstreamNames, tokens: TokenCredentialsDeps, shared: Shared, ...deps: never[]) => {
+        const made = (await options.useFactory(...deps)) as McpDownstreamOptions;
+        if (made && 'readiness' in made)
+          throw new Error(
+            `McpDownstreamModule "${name}": give readiness beside name in registerAsync, not from the factory`,
+          );
+        return McpDownstreamModule.client(names, tokens, shared, { ...made, name, readiness });
+      },
     });
   }
 
-  private static declare(name: string, imports: ModuleMetadata['imports'], provider: FactoryProvider): DynamicModule {
+  private static declare(
+    name: string,
+    imports: ModuleMetadata['imports'],
+    readiness: boolean,
+    provider: FactoryProvider,
+  ): DynamicModule {
+    // The token cache's Redis, key prefix and key store, and the metrics registry, from McpModule when the app has it.
+    const providers: Provider[] = [TOKEN_CREDENTIALS_DEPS_PROVIDER, DOWNSTREAM_REGISTRY_PROVIDER, provider];
+    if (readiness) providers.push(downstreamReadinessCheck(name));
     return {
       module: McpDownstreamModule,
       imports: [DownstreamNamesModule, ...(imports ?? [])],
-      // The token cache's Redis, key prefix and key store, from McpModule when the app has it (Redis-shared tokens).
-      providers: [TOKEN_CREDENTIALS_DEPS_PROVIDER, provider],
+      providers,
       exports: [downstreamToken(name)],
     };
   }
@@ -69,13 +95,19 @@ export class McpDownstreamModule {
   private static client(
     names: DownstreamNames,
     tokens: TokenCredentialsDeps,
+    shared: Shared,
     options: McpDownstreamOptions,
   ): McpDownstreamClient {
     const resolved = resolveDownstreamOptions(options);
     names.claim(resolved.name);
+    const meter = new DownstreamMeter(resolved.name, shared.registry);
     const credentials = resolved.credentials
-      ? createCredentials(resolved.name, resolved.credentials, { ...tokens, logger: new Logger('McpDownstream') })
+      ? createCredentials(resolved.name, resolved.credentials, {
+          ...tokens,
+          logger: new Logger('McpDownstream'),
+          onAcquisition: meter.tokenAcquired,
+        })
       : undefined;
-    return new McpDownstreamClient(resolved, credentials);
+    return new McpDownstreamClient(resolved, credentials, meter);
   }
 }

@@ -20,6 +20,8 @@ export interface McpAuditEvent {
   /** `ok`, `tool_error`, or the error class (`rate_limited`, `timeout`, `forbidden`, ...). */
   outcome: string;
   durationMs: number;
+  /** The downstream services the call used (their configured names), each once in first-use order; absent when none. */
+  downstreams?: readonly string[];
   arguments?: unknown;
 }
 

@@ -30,6 +30,8 @@ export interface ObservedCall {
   readonly peer: McpPeer;
   readonly requestId: string | undefined;
   readonly principal: McpPrincipal | undefined;
+  /** The downstream services the call used, each once in first-use order; set by the request runner when any exists. */
+  downstreams?: readonly string[];
 }
 
 /**
@@ -164,6 +166,7 @@ export class McpCallObserver {
         transport: call.peer.transport,
         durationMs,
         status,
+        ...(call.downstreams?.length ? { downstreams: call.downstreams } : {}),
         ...(args !== undefined ? { arguments: args } : {}),
       });
     }
@@ -199,6 +202,7 @@ export class McpCallObserver {
       sessionId: call.peer.sessionId,
       outcome,
       durationMs,
+      ...(call.downstreams?.length ? { downstreams: call.downstreams } : {}),
       ...(args !== undefined ? { arguments: args } : {}),
     };
     try {

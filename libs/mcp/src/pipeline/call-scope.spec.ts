@@ -1,4 +1,11 @@
-import { CallScope, currentCallScope, enableCallScope, runInCallScope } from './call-scope';
+import {
+  CallScope,
+  callScopeEnabled,
+  currentCallScope,
+  enableCallScope,
+  noteDownstream,
+  runInCallScope,
+} from './call-scope';
 
 describe('the call scope', () => {
   const scope: CallScope = {
@@ -11,6 +18,7 @@ describe('the call scope', () => {
 
   it('costs nothing until something that reads it is built: the scope is not even made', () => {
     const make = jest.fn(() => scope);
+    expect(callScopeEnabled()).toBe(false);
     expect(runInCallScope(make, () => currentCallScope())).toBeUndefined();
     expect(make).not.toHaveBeenCalled();
   });
@@ -24,5 +32,25 @@ describe('the call scope', () => {
       ),
     ).toBe(scope);
     expect(currentCallScope()).toBeUndefined();
+  });
+
+  it('collects the downstreams a call used, each once in first-use order; nothing outside a call', () => {
+    enableCallScope();
+    expect(callScopeEnabled()).toBe(true);
+    noteDownstream('jira');
+    const downstreams: string[] = [];
+    runInCallScope(
+      () => ({ ...scope, downstreams }),
+      () => ['jira', 'gitlab', 'jira', 'gitlab'].forEach(noteDownstream),
+    );
+    expect(downstreams).toEqual(['jira', 'gitlab']);
+    // A scope without the list (a task's run) collects nothing and does not fail.
+    expect(() =>
+      runInCallScope(
+        () => scope,
+        () => noteDownstream('jira'),
+      ),
+    ).not.toThrow();
+    expect(scope.downstreams).toBeUndefined();
   });
 });

@@ -17,6 +17,11 @@ export interface CallScope {
   requestId: string | undefined;
   /** Tool or prompt name, or resource URI. */
   target: string;
+  /**
+   * The downstreams the call used, each once in first-use order: the request runner hands the same array to the
+   * call's observation, so its log entry and audit event name them (observability/ learns of no downstream).
+   */
+  downstreams?: string[];
 }
 
 // One store for the whole process, set around the provider method only once something that reads it exists (a
@@ -27,6 +32,15 @@ let enabled = false;
 /** Called at boot by what reads the scope (a downstream client): from then on every call sets it. @internal */
 export const enableCallScope = (): void => {
   enabled = true;
+};
+
+/** Whether calls set the scope (a downstream client exists): the request runner then collects their downstreams. */
+export const callScopeEnabled = (): boolean => enabled;
+
+/** Notes that the current call used downstream `name` (nothing outside a call). @internal */
+export const noteDownstream = (name: string): void => {
+  const used = scopes.getStore()?.downstreams;
+  if (used && !used.includes(name)) used.push(name);
 };
 
 /** Runs `fn` (the provider method) with the scope `make` builds as the current call, when enabled. @internal */

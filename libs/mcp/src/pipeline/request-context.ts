@@ -32,4 +32,6 @@ export interface RequestContext {
   idempotency?: IdempotencyKeeper;
   /** Set when the call runs as a task: its id, and where its questions wait for their answers. */
   task?: { id: string; questions: CallQuestions };
+  /** Where the call's downstream clients note their names (call-scope.ts), when a downstream client exists. */
+  downstreams?: string[];
 }

@@ -21,6 +21,7 @@ import { serves } from './server-capabilities';
 import { DispatchOutcome, failure } from './dispatch-outcome';
 import { RequestStateCodec } from '../pipeline/request-state.codec';
 import { IdempotencyKeeper } from '../pipeline/idempotency.keeper';
+import { callScopeEnabled } from '../pipeline/call-scope';
 import { McpTasks } from '../tasks/mcp-tasks.service';
 import { progressTokenProblem, MAX_TOKEN_CHARS } from '../wire/request-bounds';
 
@@ -87,6 +88,8 @@ export class McpRequestRunner {
     const call = { controller: new AbortController(), cancelled: false };
     peer.inflight.set(key, call);
     const handlerContext = this.contextOf(request, peer, sink, call.controller, rid, caller);
+    // Shared by the call scope (downstream clients note their names in it) and the call's log entry and audit event.
+    if (method === 'tools/call' && callScopeEnabled()) observed.downstreams = handlerContext.downstreams = [];
     try {
       // The request's span is active while it runs: the pipeline, the handler and its own calls nest under it. A span
       // taken over from the HTTP request (not owned) is active already.

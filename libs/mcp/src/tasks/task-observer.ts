@@ -5,6 +5,7 @@ import { McpMetrics } from '../observability/mcp-metrics.service';
 import { MCP_AUDIT_SINK, McpAuditSink } from '../observability/mcp-audit.sink';
 import { mcpTracer, tracingActive } from '../observability/mcp-tracer';
 import { ToolEntry } from '../registry/registry-entries';
+import { callScopeEnabled } from '../pipeline/call-scope';
 import { MCP_TASK_STORE, McpTaskRecord, McpTaskStore } from '../stores/task.store';
 
 const SECONDS = [0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 300, 900, 1800, 3600];
@@ -14,6 +15,8 @@ export interface ObservedRun {
   /** The context to run the tool in: under the run's span, when tracing is on. */
   ctx: Context;
   end(status: string): void;
+  /** Where the run's downstream clients note their names (for its audit event), when a downstream client exists. */
+  downstreams?: string[];
 }
 
 /**
@@ -92,8 +95,10 @@ export class McpTaskObserver {
     this.running++;
     this.wait.observe({ tool: tool.name }, Math.max(0, started - task.createdAt) / 1000);
     const span = this.tracing ? this.startSpan(task, tool) : undefined;
+    const downstreams = callScopeEnabled() ? [] : undefined;
     return {
       ctx: span ? trace.setSpan(ROOT_CONTEXT, span) : context.active(),
+      downstreams,
       end: (status) => {
         this.running--;
         this.finished.inc({ tool: tool.name, status });
@@ -103,7 +108,7 @@ export class McpTaskObserver {
           span.setAttribute('mcp.task.status', status);
           span.end();
         }
-        if (tool.risk) this.writeAudit(task, tool, status, Date.now() - started);
+        if (tool.risk) this.writeAudit(task, tool, status, Date.now() - started, downstreams);
       },
     };
   }
@@ -124,7 +129,13 @@ export class McpTaskObserver {
     );
   }
 
-  private writeAudit(task: McpTaskRecord, tool: ToolEntry, outcome: string, durationMs: number): void {
+  private writeAudit(
+    task: McpTaskRecord,
+    tool: ToolEntry,
+    outcome: string,
+    durationMs: number,
+    downstreams: string[] | undefined,
+  ): void {
     try {
       const pending = this.audit?.write({
         event: 'task_run',
@@ -136,6 +147,7 @@ export class McpTaskObserver {
         taskId: task.id,
         outcome,
         durationMs,
+        ...(downstreams?.length ? { downstreams } : {}),
       });
       if (pending) pending.catch((e: Error) => this.logger.error(`audit sink failed: ${e.message}`));
     } catch (e) {

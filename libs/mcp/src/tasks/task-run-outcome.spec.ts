@@ -5,6 +5,7 @@ import { InMemoryKeyStore } from '../stores/in-memory-key.store';
 import { InMemoryLimitStore } from '../stores/in-memory-limit.store';
 import { McpTaskHead, McpTaskPatch, McpTaskRecord } from '../stores/task.store';
 import { RequestStateCodec } from '../pipeline/request-state.codec';
+import { enableCallScope, noteDownstream } from '../pipeline/call-scope';
 import { McpRegistry } from '../registry/mcp.registry';
 import { ToolEntry } from '../registry/registry-entries';
 import { McpCallContext } from '../context/call-context.interface';
@@ -55,6 +56,8 @@ function setup() {
     task: { support: 'required', asksFirst: false, idempotent: false },
     handler: async (_args: unknown, ctx: McpCallContext) => {
       started();
+      // What a downstream client does for each request (a no-op until one exists: enableCallScope).
+      for (const name of ['jira', 'gitlab', 'jira']) noteDownstream(name);
       // A side effect that does not stop on the signal (it has begun): the run ends with it.
       await Promise.race([finished, new Promise((r) => ctx.signal.addEventListener('abort', r))]);
       return 'provisioned';
@@ -128,5 +131,22 @@ describe('the outcome of a task run whose record vanished (a task store emptied 
     go();
     await run;
     expect(audits).toEqual([expect.objectContaining({ taskId: 't1', outcome: 'completed' })]);
+  });
+
+  it('names the downstreams the run used in its audit event once a downstream client exists, none before', async () => {
+    for (const [enabled, expected] of [
+      [false, undefined],
+      [true, ['jira', 'gitlab']],
+    ] as const) {
+      if (enabled) enableCallScope(); // what building a downstream client does at boot
+      const { store, runner, audits, go, running } = setup();
+      await store.create(record(), roomyTaskCaps);
+      const run = runner.runTask('t1');
+      await running;
+      go();
+      await run;
+      expect(audits).toHaveLength(1);
+      expect(audits[0].downstreams).toEqual(expected);
+    }
   });
 });

@@ -38,6 +38,7 @@ export async function invokeTaskTool(
   task: McpTaskRecord,
   tool: ToolEntry,
   controller: AbortController,
+  downstreams?: string[],
 ): Promise<McpTaskPatch> {
   const version = task.caller.protocolVersion as ProtocolVersion;
   const principal = principalOf(task);
@@ -46,13 +47,16 @@ export async function invokeTaskTool(
   try {
     const prepared = await prepareToolArguments(tool, task.arguments);
     if ('violations' in prepared) return finished(toolErrorResult(`Invalid arguments for tool ${tool.name}`), version);
-    const outcome = await invoke(taskScope(deps, task, tool, controller, peer), {
-      kind: 'tool',
-      target: tool.name,
-      timeoutMs: Math.max(1, task.deadline - Date.now()),
-      method: tool.handler,
-      args: prepared.value,
-    });
+    const outcome = await invoke(
+      { ...taskScope(deps, task, tool, controller, peer), downstreams },
+      {
+        kind: 'tool',
+        target: tool.name,
+        timeoutMs: Math.max(1, task.deadline - Date.now()),
+        method: tool.handler,
+        args: prepared.value,
+      },
+    );
     // A task's questions wait in the task: a run never ends with open multi round-trip questions.
     if ('inputRequired' in outcome) throw new McpError(ErrorCode.InternalError, 'Internal error');
     // A task's result is kept for its ttl: cut to `tasks.maxBytes` when that is the tighter bound.

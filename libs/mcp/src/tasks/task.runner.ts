@@ -140,7 +140,9 @@ export class McpTaskRunner implements OnApplicationBootstrap, OnModuleDestroy {
       // A stopped run (cancelled, handed on, shut down) ends here at once, whatever the tool is waiting on (an
       // answer, a downstream call, a timer that ignores its signal): its worker place and the caller's run place are
       // freed now, and whatever the tool returns later is dropped.
-      const work = context.with(observed.ctx, () => invokeTaskTool(this.toolDeps(), started, entry, controller));
+      const work = context.with(observed.ctx, () =>
+        invokeTaskTool(this.toolDeps(), started, entry, controller, observed.downstreams),
+      );
       const patch = await untilStopped(work, controller.signal);
       // `null`: the store answered but no longer has the task (emptied under the run): the outcome is `lost`.
       const write = async () => (await this.record(id, patch)) ?? null;

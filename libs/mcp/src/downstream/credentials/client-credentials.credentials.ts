@@ -5,6 +5,7 @@ import { TokenEndpointClient } from './token-endpoint.client';
 import { TokenCredentialsDeps, tokenCacheFor } from './token-credentials.deps';
 import { CachedToken, TokenCache, tokenKey, usableUntil } from './token.cache';
 import { audienceParameter, checkIssuerOptions } from './token-request.params';
+import { IssuerHealth } from './issuer-health';
 
 /** `credentials: { type: 'client_credentials', ... }` of a downstream (RFC 6749 §4.4). */
 export type ClientCredentialsOptions = Extract<McpDownstreamCredentialsOptions, { type: 'client_credentials' }>;
@@ -21,6 +22,7 @@ export class ClientCredentialsCredentials implements DownstreamCredentials {
   private readonly cache: TokenCache;
   private readonly key: string;
   private readonly logger: LoggerService;
+  private readonly health: IssuerHealth;
 
   constructor(
     private readonly name: string,
@@ -32,10 +34,18 @@ export class ClientCredentialsCredentials implements DownstreamCredentials {
     this.cache = tokenCacheFor(name, deps);
     this.key = tokenKey('client_credentials', options.clientId, options.audience, options.scope);
     this.logger = deps.logger ?? new Logger('McpDownstream');
+    this.health = new IssuerHealth((signal) => this.endpoint.answers(signal), 'client_credentials', deps.onAcquisition);
   }
 
   async headers(call: DownstreamCallInfo): Promise<Record<string, string>> {
-    return { authorization: `Bearer ${await this.cache.get(this.key, () => this.fetch(), call)}` };
+    const token = await this.cache.get(this.key, () => this.fetch(), call);
+    this.health.served();
+    return { authorization: `Bearer ${token}` };
+  }
+
+  /** Readiness: false while the issuer cannot be reached and this replica has no usable token (issuer-health.ts). */
+  issuerReachable(signal: AbortSignal): Promise<boolean> {
+    return this.health.reachable(signal);
   }
 
   invalidate(): Promise<void> {
@@ -52,8 +62,10 @@ export class ClientCredentialsCredentials implements DownstreamCredentials {
       this.logger.log(
         `downstream "${this.name}": client_credentials token obtained, cached ${Math.round((until - Date.now()) / 1000)}s`,
       );
+      this.health.obtained(until);
       return { value: issued.accessToken, usableUntil: until };
     } catch (e) {
+      this.health.failed(e);
       this.logger.warn((e as Error).message);
       throw e;
     }

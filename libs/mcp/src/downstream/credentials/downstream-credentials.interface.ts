@@ -15,4 +15,9 @@ export interface DownstreamCredentials {
   headers(call: DownstreamCallInfo): Promise<Record<string, string>>;
   /** Forgets a cached token the downstream refused (401), so that the one retry gets a fresh one. */
   invalidate?(call: DownstreamCallInfo): Promise<void>;
+  /**
+   * For a downstream's readiness check: false while its token issuer cannot be reached and no token is usable. Token
+   * credentials have it; a static secret has no issuer.
+   */
+  issuerReachable?(signal: AbortSignal): Promise<boolean>;
 }

@@ -3,6 +3,7 @@ import type { RedisClient } from '../../stores/redis-client.factory';
 import type { McpKeyStore } from '../../stores/key.store';
 import { InMemoryTokenCache } from './in-memory-token.cache';
 import { RedisTokenCache } from './redis-token.cache';
+import type { TokenAcquisitionListener } from './issuer-health';
 import { DEFAULT_MAX_CACHED_TOKENS, TokenCache } from './token.cache';
 
 /**
@@ -21,6 +22,8 @@ export interface TokenCredentialsDeps {
   logger?: LoggerService;
   /** Tokens cached per downstream at most (default 10,000). */
   maxCachedTokens?: number;
+  /** Told of every token request to the issuer (a cache hit is none): the module counts them in its metrics. */
+  onAcquisition?: TokenAcquisitionListener;
 }
 
 /** The cache of one downstream's tokens: Redis-shared when the module has Redis, this process's otherwise. */

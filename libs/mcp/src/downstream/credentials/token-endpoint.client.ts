@@ -57,6 +57,24 @@ export class TokenEndpointClient {
     return { accessToken: answer.access_token, expiresIn: answer.expires_in };
   }
 
+  /**
+   * Whether the token endpoint answers at all (a readiness probe): discovery, then an empty POST, which an issuer
+   * refuses (4xx: it is up) or cannot serve (5xx, 429, no answer). No credentials and no token are sent.
+   */
+  async answers(signal: AbortSignal): Promise<boolean> {
+    const endpoint = (await this.configuration()).serverMetadata().token_endpoint;
+    if (!endpoint) return false;
+    const res = await fetch(endpoint, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: '',
+      signal,
+      redirect: 'manual',
+    });
+    await res.body?.cancel();
+    return res.status < 500 && res.status !== 429;
+  }
+
   private configuration(): Promise<oidc.Configuration> {
     if (!this.config) {
       const { issuer, clientId, clientSecret, timeoutSeconds = 10 } = this.options;

@@ -6,6 +6,7 @@ import { TokenEndpointClient } from './token-endpoint.client';
 import { TokenCredentialsDeps, tokenCacheFor } from './token-credentials.deps';
 import { CachedToken, TokenCache, tokenKey, usableUntil } from './token.cache';
 import { audienceParameter, checkIssuerOptions } from './token-request.params';
+import { IssuerHealth } from './issuer-health';
 
 /** `credentials: { type: 'token_exchange', ... }` of a downstream (RFC 8693). */
 export type TokenExchangeOptions = Extract<McpDownstreamCredentialsOptions, { type: 'token_exchange' }>;
@@ -27,6 +28,7 @@ export class TokenExchangeCredentials implements DownstreamCredentials {
   private readonly endpoint: TokenEndpointClient;
   private readonly cache: TokenCache;
   private readonly logger: LoggerService;
+  private readonly health: IssuerHealth;
 
   constructor(
     private readonly name: string,
@@ -38,12 +40,19 @@ export class TokenExchangeCredentials implements DownstreamCredentials {
     this.endpoint = new TokenEndpointClient(name, options);
     this.cache = tokenCacheFor(name, deps);
     this.logger = deps.logger ?? new Logger('McpDownstream');
+    this.health = new IssuerHealth((signal) => this.endpoint.answers(signal), 'token_exchange', deps.onAcquisition);
   }
 
   async headers(call: DownstreamCallInfo): Promise<Record<string, string>> {
     const subjectToken = this.callerToken(call);
     const token = await this.cache.get(this.key(call, subjectToken), () => this.exchange(subjectToken), call);
+    this.health.served();
     return { authorization: `Bearer ${token}` };
+  }
+
+  /** Readiness: false while the issuer cannot be reached and this replica has no usable token (issuer-health.ts). */
+  issuerReachable(signal: AbortSignal): Promise<boolean> {
+    return this.health.reachable(signal);
   }
 
   invalidate(call: DownstreamCallInfo): Promise<void> {
@@ -80,8 +89,10 @@ export class TokenExchangeCredentials implements DownstreamCredentials {
       this.logger.log(
         `downstream "${this.name}": token exchanged for a caller, cached ${Math.round((until - Date.now()) / 1000)}s`,
       );
+      this.health.obtained(until);
       return { value: issued.accessToken, usableUntil: until };
     } catch (e) {
+      this.health.failed(e);
       this.logger.warn((e as Error).message);
       throw e;
     }
