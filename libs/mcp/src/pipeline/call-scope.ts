@@ -17,6 +17,8 @@ export interface CallScope {
   requestId: string | undefined;
   /** Tool or prompt name, or resource URI. */
   target: string;
+  /** The task this call runs for, when it is a task's run (which holds no caller token: it is never stored). */
+  taskId?: string;
 }
 
 // One store for the whole process, set around the provider method only once something that reads it exists (a

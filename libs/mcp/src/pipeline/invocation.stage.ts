@@ -124,6 +124,7 @@ async function invokeOnce(request: RequestContext, call: Invocation): Promise<In
         principal: request.principal,
         requestId: request.requestId,
         target: call.target,
+        taskId: task?.id,
       });
       // A provider that throws synchronously fails like one that rejects.
       let work: Promise<unknown> = Promise.resolve().then(() => invokeProvider(call, ctx, scope));
