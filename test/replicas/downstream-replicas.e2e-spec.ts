@@ -17,7 +17,7 @@ const AUDIENCES = {
 const NOTES_TTL_SECONDS = 6;
 const CALLERS = ['alice', 'bob', 'carol', 'dave', 'erin'];
 
-type Service = keyof typeof AUDIENCES;
+type Service = keyof typeof AUDIENCES | 'outage';
 
 /**
  * Downstream credentials across three desk replicas on one Redis (docs/downstream.md): a real OpenID provider
@@ -25,8 +25,8 @@ type Service = keyof typeof AUDIENCES;
  * against the provider's keys, and callers whose MCP tokens the provider accepts as subject tokens. Fifty concurrent
  * tool calls spread over the replicas reach the downstream with exchanged tokens only (audience, subject, scopes),
  * the issuer asked once per caller and audience per token lifetime across the deployment (once for the service's own
- * token); an issuer that is down gives a clean -32006; a task's run is refused a token exchange and gets client
- * credentials. No replica ever logs a token or the client secret.
+ * token); an issuer that is down gives a clean -32006; each replica's circuit breaker opens on its own failures; a
+ * task's run is refused a token exchange and gets client credentials. No replica ever logs a token or a secret.
  */
 describe('downstream token exchange across three replicas on Redis', () => {
   const { prefix, redis, cleanup } = suiteRedis();
@@ -40,6 +40,7 @@ describe('downstream token exchange across three replicas on Redis', () => {
     downstream = await startTokenDownstream({
       audiences: { records: AUDIENCES.records, notes: AUDIENCES.notes, ledger: AUDIENCES.ledger },
       verify: (token, audience) => idp.verify(token, audience),
+      unavailable: ['outage'],
     });
     for (const sub of CALLERS) callerTokens[sub] = await idp.subjects.mint({ sub, scope: 'tickets:read' });
     replicas = await startReplicas(3, {
@@ -184,6 +185,24 @@ describe('downstream token exchange across three replicas on Redis', () => {
     expect((await whoami(1, 'erin', 'notes')).result?.structuredContent).toMatchObject({ sub: 'erin' });
   }, 30_000);
 
+  it("the circuit breaker is per replica: one replica's open breaker does not stop the others' requests", async () => {
+    const reached = () => downstream.seen.filter((s) => s.path === '/outage/whoami').length;
+    const text = (a: { result?: any }) => JSON.stringify(a.result?.content);
+    // Replica 0: two failures (503, no retries) open its breaker; its next call is refused before reaching the service.
+    for (let n = 0; n < 2; n++) {
+      const failed = await whoami(0, 'alice', 'outage');
+      expect(failed.result).toMatchObject({ isError: true });
+      expect(text(failed)).toMatch(/down for maintenance/);
+    }
+    const refused = await whoami(0, 'alice', 'outage');
+    expect(refused.result).toMatchObject({ isError: true });
+    expect(text(refused)).toMatch(/given time to recover/);
+    expect(reached()).toBe(2);
+    // Replicas 1 and 2 counted none of those failures: their calls still reach the service.
+    for (const i of [1, 2]) expect(text(await whoami(i, 'bob', 'outage'))).toMatch(/down for maintenance/);
+    expect(reached()).toBe(4);
+  }, 30_000);
+
   it("a task's run: a token exchange is refused with a clear error; client credentials work", async () => {
     const runTask = async (service: Service) => {
       const created = await whoami(0, 'alice', service, WITH_TASKS);
@@ -225,7 +244,7 @@ describe('downstream token exchange across three replicas on Redis', () => {
     // Each grant is logged by the one replica that asked: the sum over the replicas is what the issuer counted.
     expect(lines(/token exchanged for a caller/g)).toBe(asked[TOKEN_EXCHANGE]);
     expect(lines(/client_credentials token obtained/g)).toBe(asked.client_credentials);
-    const secrets = [...Object.values(callerTokens), ...issued, idp.clientSecret];
+    const secrets = [...Object.values(callerTokens), ...issued, idp.clientSecret, 'outage-api-key'];
     for (const replica of replicas) {
       const output = `${replica.stdout?.() ?? ''}\n${replica.stderr()}`;
       for (const secret of secrets) expect(output).not.toContain(secret);

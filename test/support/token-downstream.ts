@@ -19,12 +19,15 @@ export interface TokenDownstreamOptions {
   audiences: Record<string, string>;
   /** The issuer's check of a token for an audience (`OidcIssuer.verify`): rejects a token that is not valid there. */
   verify(token: string, audience: string): Promise<JWTPayload>;
+  /** First path segments that answer 503 to everything (a service that is down). */
+  unavailable?: string[];
 }
 
 /**
  * A real node:http service standing for the desk's downstreams: every request must carry a bearer token that the
  * issuer signed for the audience of its first path segment, and `GET /<segment>/whoami` answers who the token names
- * (`sub`, `aud`, `scope`, `act`). Everything it received is kept in `seen`, verified or not (answered 401).
+ * (`sub`, `aud`, `scope`, `act`); the segments in `unavailable` answer 503. Everything it received is kept in `seen`,
+ * verified or not (answered 401).
  */
 export async function startTokenDownstream(options: TokenDownstreamOptions) {
   const seen: DownstreamSeen[] = [];
@@ -39,6 +42,7 @@ export async function startTokenDownstream(options: TokenDownstreamOptions) {
     const audience = options.audiences[path.split('/')[1]];
     const json = (status: number, body: unknown) =>
       void res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    if (options.unavailable?.includes(path.split('/')[1])) return json(503, { message: 'down for maintenance' });
     if (!audience || !path.endsWith('/whoami')) return json(404, { message: 'no such resource' });
     try {
       entry.claims = await options.verify(token ?? '', audience);
