@@ -29,10 +29,20 @@ describe('deadline arithmetic', () => {
       () => currentDownstreamCall(10_000, 1_000),
     );
     expect(call).toMatchObject({ deadline: 1_500, subject: 'alice', callerToken: 'caller-token', requestId: 'r-1' });
+    expect(call).not.toHaveProperty('taskId');
     expect(call.signal.aborted).toBe(false);
     controller.abort();
     expect(call.signal.aborted).toBe(true);
     expect(call.callSignal?.aborted).toBe(true);
+  });
+
+  it("inside a task's run: the task id, which a token exchange refuses", () => {
+    const scope = { signal: new AbortController().signal, deadline: 1_500, principal: undefined, requestId: 'r-2' };
+    const call = runInCallScope(
+      () => ({ ...scope, target: 't', taskId: 'task-7' }),
+      () => currentDownstreamCall(10_000, 1_000),
+    );
+    expect(call).toMatchObject({ taskId: 'task-7', callerToken: undefined });
   });
 
   it('the signal is aborted when the deadline passes', async () => {

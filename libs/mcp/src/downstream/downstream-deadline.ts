@@ -37,6 +37,7 @@ export function currentDownstreamCall(timeoutMs: number, now = Date.now()): Down
   return {
     subject: subject ? subject : undefined,
     callerToken: callerTokenOf(scope?.principal),
+    ...(scope?.taskId !== undefined ? { taskId: scope.taskId } : {}),
     signal: !scope ? timer! : timer ? AbortSignal.any([scope.signal, timer]) : scope.signal,
     callSignal: scope?.signal,
     deadline,

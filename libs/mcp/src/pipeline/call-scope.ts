@@ -22,6 +22,8 @@ export interface CallScope {
    * call's observation, so its log entry and audit event name them (observability/ learns of no downstream).
    */
   downstreams?: string[];
+  /** The task this call runs for, when it is a task's run (which holds no caller token: it is never stored). */
+  taskId?: string;
 }
 
 // One store for the whole process, set around the provider method only once something that reads it exists (a

@@ -9,6 +9,8 @@ import { Invocation, invoke } from './invocation.stage';
 import { RequestContext } from './request-context';
 import { RequestStateCodec } from './request-state.codec';
 import { InMemoryKeyStore } from '../stores/in-memory-key.store';
+import { currentCallScope, enableCallScope } from './call-scope';
+import { CallQuestions } from './input-rounds';
 
 const states = new RequestStateCodec(new InMemoryKeyStore());
 
@@ -115,6 +117,20 @@ describe('the invocation stage', () => {
     const error = (await invoke(request(), call('tool', run)).catch((e: Error) => e)) as Error & { code: number };
     expect(error.code).toBe(ErrorCode.InternalError);
     expect(error.message).not.toMatch(/10\.0\.0\.7|\/srv\/app/);
+  });
+
+  it("sets the call scope a downstream client reads: the task's id in a task's run only", async () => {
+    enableCallScope();
+    const scopeOf = async (r: RequestContext) => {
+      const out = await invoke(
+        r,
+        call('tool', () => currentCallScope()),
+      );
+      return (out as { value: ReturnType<typeof currentCallScope> }).value;
+    };
+    expect(await scopeOf(request())).toMatchObject({ requestId: 'r1', target: 'x', taskId: undefined });
+    const run = { ...request(), task: { id: 'task-1', questions: {} as CallQuestions } };
+    expect(await scopeOf(run)).toMatchObject({ requestId: 'r1', target: 'x', taskId: 'task-1' });
   });
 });
 

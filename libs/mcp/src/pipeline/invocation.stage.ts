@@ -125,6 +125,7 @@ async function invokeOnce(request: RequestContext, call: Invocation): Promise<In
         requestId: request.requestId,
         target: call.target,
         downstreams: request.downstreams,
+        taskId: task?.id,
       });
       // A provider that throws synchronously fails like one that rejects.
       let work: Promise<unknown> = Promise.resolve().then(() => invokeProvider(call, ctx, scope));

@@ -8,7 +8,7 @@ import { ErrorCode } from '../../wire/json-rpc';
  * - `exchange_refused`: the issuer answered and refused the grant (client credentials or token exchange:
  *   `invalid_client`, `invalid_grant`, `invalid_target`, ...): `-32000`, a configuration or permission problem;
  * - `no_caller_token`: a token-exchange downstream was called without the caller's token (an unauthenticated call,
- *   or one outside a request): `-32001`.
+ *   one outside a request, or a task's run, which never holds it): `-32001`.
  */
 export type DownstreamCredentialsFailure = 'issuer_unavailable' | 'exchange_refused' | 'no_caller_token';
 

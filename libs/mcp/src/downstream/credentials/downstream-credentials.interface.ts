@@ -8,6 +8,11 @@ export interface DownstreamCallInfo {
   signal: AbortSignal;
   /** Epoch ms by which the call must be answered. */
   deadline: number;
+  /**
+   * The task whose run makes the request, when the tool runs as a task: a run may happen later, on another replica or
+   * a worker, and never holds the caller's token (caller tokens are not stored), so a token exchange refuses it.
+   */
+  taskId?: string;
 }
 
 /** How a downstream client authenticates one request: headers to add. Never returns the caller's token. */

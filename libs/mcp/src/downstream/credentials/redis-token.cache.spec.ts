@@ -45,6 +45,25 @@ describe('RedisTokenCache (real Redis)', () => {
     expect(await replica().get('k3', fetch, wait())).toBe('own-k3');
   });
 
+  it('a replica whose read missed a token stored just before it took the lock uses that token: no second fetch', async () => {
+    await replica().get('k9', () => Promise.resolve(token('theirs')), wait());
+    // This replica read before the other stored (it saw nothing), then took the lock the other had just released.
+    let stale = true;
+    const late = new Proxy(redis, {
+      get: (target, p) => {
+        if (p === 'get' && stale) return () => ((stale = false), Promise.resolve(null));
+        const v = Reflect.get(target, p) as unknown;
+        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+      },
+    });
+    const fetch = jest.fn(() => Promise.resolve(token('second')));
+    const cache = new RedisTokenCache(late, keys, 'jira', prefix, undefined, { lockMs: 1_000, pollMs: 10 });
+    expect(await cache.get('k9', fetch, wait())).toBe('theirs');
+    expect(stale).toBe(false);
+    expect(fetch).not.toHaveBeenCalled();
+    expect(await redis.exists(`${prefix}downstream:{jira}:lock:k9`)).toBe(0);
+  });
+
   it('delete() removes the shared token: the next get fetches anew', async () => {
     const a = replica();
     await a.get('k4', () => Promise.resolve(token('old')), wait());

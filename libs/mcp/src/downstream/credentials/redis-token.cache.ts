@@ -79,6 +79,11 @@ export class RedisTokenCache implements TokenCache {
       const owner = randomUUID();
       if (await this.redis.set(lockKey, owner, 'PX', this.timing.lockMs, 'NX')) {
         try {
+          // Read again under the lock: another replica may have stored the token and released the lock between the
+          // read above and this lock, and a second fetch would ask the issuer twice for one token.
+          const stored = await this.redis.get(tokenKey);
+          const now = stored ? await this.open(tokenKey, stored) : undefined;
+          if (now) return now;
           const token = await fetch().catch((e: unknown) => Promise.reject(new FetchFailed(e)));
           await this.store(key, tokenKey, token);
           return token.value;

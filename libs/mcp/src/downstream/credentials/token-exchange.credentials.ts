@@ -19,7 +19,8 @@ const ACCESS_TOKEN = 'urn:ietf:params:oauth:token-type:access_token';
  * exchange at the issuer (RFC 8693) and is never sent downstream; the exchanged token (the downstream's audience,
  * the caller's subject, the scopes asked) is cached per caller subject, audience and scope until shortly before it
  * expires. Neither token is ever logged or put in an error message. A call without the caller's token is refused
- * (`no_caller_token`): a tool that acts for its caller needs one.
+ * (`no_caller_token`): a tool that acts for its caller needs one. So is a task's run, always: it may run later, on
+ * another replica or a worker, and caller tokens are never stored (a tool run as a task uses client credentials).
  *
  * @example
  * new TokenExchangeCredentials('jira', { type: 'token_exchange', issuer, clientId, clientSecret, audience }, {});
@@ -56,10 +57,21 @@ export class TokenExchangeCredentials implements DownstreamCredentials {
   }
 
   invalidate(call: DownstreamCallInfo): Promise<void> {
-    return call.callerToken ? this.cache.delete(this.key(call, call.callerToken)) : Promise.resolve();
+    return call.callerToken && call.taskId === undefined
+      ? this.cache.delete(this.key(call, call.callerToken))
+      : Promise.resolve();
   }
 
   private callerToken(call: DownstreamCallInfo): string {
+    // Refused even where the run happens to be in the creating request's process: the outcome must not depend on
+    // which replica or worker runs the task.
+    if (call.taskId !== undefined)
+      throw new DownstreamCredentialsError(
+        'no_caller_token',
+        this.name,
+        `Downstream "${this.name}" acts on behalf of the caller, and a task run does not hold the caller's token ` +
+          '(it is never stored): a tool run as a task uses client credentials',
+      );
     if (call.callerToken) return call.callerToken;
     throw new DownstreamCredentialsError(
       'no_caller_token',

@@ -82,6 +82,20 @@ describe('token credentials (token endpoint mocked)', () => {
     await expect(credentials.invalidate(call())).resolves.toBeUndefined();
   });
 
+  it("token exchange in a task's run: no_caller_token naming the task run, even with a caller token at hand", async () => {
+    const credentials = new TokenExchangeCredentials('jira', { type: 'token_exchange', ...ISSUER, audience: 'x' }, {});
+    const run = call({ subject: 'alice', callerToken: 'caller-token-alice', taskId: 'task-1' });
+    const e = (await credentials.headers(run).catch((x: unknown) => x)) as DownstreamCredentialsError;
+    expect(e).toBeInstanceOf(DownstreamCredentialsError);
+    expect(e).toMatchObject({ reason: 'no_caller_token', code: -32001, data: { downstream: 'jira' } });
+    expect(e.message).toMatch(/a task run does not hold the caller's token .*client credentials/);
+    expect(e.message).not.toContain('caller-token-alice');
+    expect(grant).not.toHaveBeenCalled();
+    // Client credentials do not depend on the caller: a task's run gets the service's token.
+    const service = new ClientCredentialsCredentials('jira', { type: 'client_credentials', ...ISSUER }, {});
+    expect(await service.headers(run)).toEqual({ authorization: expect.stringMatching(/^Bearer issued-\d+$/) });
+  });
+
   it('invalidate() forgets the one key: the next call asks the issuer again', async () => {
     const credentials = new TokenExchangeCredentials('jira', { type: 'token_exchange', ...ISSUER, audience: 'x' }, {});
     const who = call({ subject: 'alice', callerToken: 't' });
