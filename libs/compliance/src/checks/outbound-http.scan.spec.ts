@@ -72,7 +72,7 @@ export const Wiki = McpDownstreamModule.register({ baseUrl: 'https://wiki.exampl
   describe('the item', () => {
     const verdict = (options: { dir?: string }) =>
       LIMITS_CHECKS['auth.no-passthrough'](
-        new CheckContext(new HttpProbe(new URL('http://127.0.0.1:9/mcp')), options),
+        new CheckContext(new HttpProbe(new URL('http://127.0.0.1:9/mcp'), undefined), options),
         '2.0',
       );
 
