@@ -49,21 +49,27 @@ process.stdout.write(`${said.join('; ')}\n`);
 /**
  * What belongs to one app in docker-compose.yml (its own services, its replicas' settings) sits between a line
  * `# begin app <name>` and a line `# end app <name>` (anything may follow the name on those lines): both marks and
- * what is between them go with the app. A blank line left doubled by the cut is dropped.
+ * what is between them go with the app. The blank line after a block goes too when the cut would leave it doubled or
+ * right under the key that opens the section (`services:`), where Prettier allows none.
  */
 function withoutAppBlocks(text, app) {
   const mark = (word) => new RegExp(`^\\s*# ${word} app ${app.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(\\s|$)`);
   const out = [];
   let inside = false;
+  let cut = false;
   let blocks = 0;
   for (const line of text.split('\n')) {
     if (!inside && mark('begin').test(line)) {
       inside = true;
       blocks++;
-    } else if (inside && mark('end').test(line)) inside = false;
-    else if (!inside) {
-      if (line.trim() === '' && out.length > 0 && out[out.length - 1].trim() === '') continue;
-      out.push(line);
+    } else if (inside) {
+      if (mark('end').test(line)) [inside, cut] = [false, true];
+    } else {
+      const before = out.at(-1);
+      const dropped =
+        cut && line.trim() === '' && (before === undefined || !before.trim() || before.trimEnd().endsWith(':'));
+      if (!dropped) out.push(line);
+      cut = false;
     }
   }
   return { text: out.join('\n'), blocks };
