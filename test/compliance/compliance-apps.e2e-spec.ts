@@ -50,6 +50,9 @@ describe('npm run compliance -- <app>', () => {
         }
       }
       const proved = ['auth.jwt', 'doc.readme', 'doc.changelog', 'http.payload-documented', 'errors.limits'];
+      for (const id of [...proved, 'obs.structured-logs', 'obs.no-tokens-in-logs', 'obs.logs', 'spec.conformance'])
+        for (const item of items.filter((i) => i.id === id))
+          expect([app, item.standard, id, item.status]).toEqual([app, item.standard, id, 'pass']);
       expect(items.find((i) => i.id === 'auth.jwt')!.evidence).toEqual([
         expect.stringMatching(/^a token of the issuer; .* -> 200$/),
         expect.stringMatching(/^a token expired an hour ago; .* -> 401$/),
