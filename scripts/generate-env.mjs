@@ -6,10 +6,14 @@
 // `--kubernetes` writes the keys of the Kubernetes Secret `mcp-server` instead (default .env.kubernetes; `--tls`
 // for a rediss:// URL): `kubectl create secret generic mcp-server --from-env-file=.env.kubernetes` (docs/deploying.md).
 //
+// Beyond the stack's own secrets, every other variable docker-compose.yml requires with the message naming this
+// command (`${NAME:?no .env: run npm run env:generate}`: the key of a service an app adds, such as a sidecar) gets a
+// fresh value too, so that an app's services need no change here.
+//
 // It never overwrites an existing file (a running stack keeps working with the secrets it started with) unless
 // --force. Both names are git-ignored. The values are hex: safe in a URL (REDIS_URL), an env file and YAML unquoted.
 import { randomBytes } from 'node:crypto';
-import { chmodSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -44,6 +48,7 @@ const COMPOSE = [
   ['REDIS_PASSWORD', redisPassword],
   ['# Seals multi round-trip request states: kept out of Redis, so reading Redis does not give it away.'],
   ['MCP_REQUEST_STATE_SECRET', secret()],
+  ...appSecrets(),
 ];
 const KUBERNETES = [
   ['# Keys of the Kubernetes Secret mcp-server, written by `npm run env:generate -- --kubernetes`. Never commit.'],
@@ -55,6 +60,20 @@ const KUBERNETES = [
   ['# Seals multi round-trip request states: kept out of Redis, so reading Redis does not give it away.'],
   ['MCP_REQUEST_STATE_SECRET', secret()],
 ];
+
+/** The other variables docker-compose.yml takes from .env only, in the order it first names them. */
+function appSecrets() {
+  const file = resolve(root, 'docker-compose.yml');
+  if (!existsSync(file)) return [];
+  const stack = ['KEYCLOAK_ADMIN_PASSWORD', 'MCP_CLIENT_SECRET', 'REDIS_PASSWORD', 'MCP_REQUEST_STATE_SECRET'];
+  const required = readFileSync(file, 'utf8').matchAll(/\$\{(\w+):\?no \.env: run npm run env:generate\}/g);
+  const names = [...new Set([...required].map((m) => m[1]))].filter((name) => !stack.includes(name));
+  if (names.length === 0) return [];
+  return [
+    ['# Required by services of the apps in docker-compose.yml (see the comment beside each there).'],
+    ...names.map((n) => [n, secret()]),
+  ];
+}
 
 const lines = values.kubernetes ? KUBERNETES : COMPOSE;
 const out = resolve(values.out ?? resolve(root, values.kubernetes ? '.env.kubernetes' : '.env'));

@@ -24,9 +24,31 @@ describe('npm run compliance -- <app>', () => {
     for (const { app, code, items, stderr } of runs) {
       expect({ app, failed: failedItems(items), code }).toEqual({ app, failed: [], code: 0 });
       expect(new Set(items.map((i) => i.standard))).toEqual(new Set(['1.2', '2.0']));
-      // What a person must still judge is said, and nothing else is left unchecked.
+      // Nothing else is left unchecked. auth.no-passthrough is read from the app's sources: it passes when they reach
+      // other services through downstream clients only (or call none), and is left to the reviewer, each file named,
+      // when a team's code makes requests of its own (docs/compliance.md, the passthrough rule).
       const manual = items.filter((i) => i.status === 'manual').map((i) => i.id);
-      expect({ app, manual: [...new Set(manual)] }).toEqual({ app, manual: ['auth.no-passthrough'] });
+      expect({ app, manual: [...new Set(manual)].filter((id) => id !== 'auth.no-passthrough') }).toEqual({
+        app,
+        manual: [],
+      });
+      for (const item of items.filter((i) => i.id === 'auth.no-passthrough')) {
+        const [first, ...rest] = item.evidence;
+        if (item.status === 'pass') {
+          expect(first).toMatch(/^\d+ source files? read: no HTTP client outside downstream clients/);
+          expect(rest).toEqual([
+            expect.stringMatching(/^(downstream clients: .+ \(src\/.+\)|no downstream client declared)/),
+          ]);
+        } else {
+          expect([app, item.status, first]).toEqual([
+            app,
+            'manual',
+            expect.stringMatching(/requests made outside a downstream client/),
+          ]);
+          expect(rest.length).toBeGreaterThan(0);
+          for (const line of rest) expect(line).toMatch(/^(src\/\S+: |and \d+ more$)/);
+        }
+      }
       const proved = ['auth.jwt', 'doc.readme', 'doc.changelog', 'http.payload-documented', 'errors.limits'];
       for (const id of [...proved, 'obs.structured-logs', 'obs.no-tokens-in-logs', 'obs.logs', 'spec.conformance'])
         for (const item of items.filter((i) => i.id === id))

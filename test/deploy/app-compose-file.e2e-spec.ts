@@ -80,8 +80,11 @@ describe.each(eachApp())('docker-compose.yml deploying %s', (app) => {
     }
   });
 
-  it('hardens every replica: read-only root, tmpfs /tmp, no capabilities, no-new-privileges, restarts', () => {
-    for (const [, service] of replicas) {
+  it("hardens every replica, and every other service of the image (an app's sidecar): read-only root, tmpfs /tmp, no capabilities, no-new-privileges, restarts", () => {
+    // A service built from the Dockerfile with a command of its own runs the app's code too (a sidecar).
+    const sidecars = Object.values(config.services).filter((s) => s.build !== undefined && s.command !== undefined);
+    for (const service of sidecars) expect(service.ports ?? []).toEqual([]);
+    for (const service of [...replicas.map(([, s]) => s), ...sidecars]) {
       expect(service.read_only).toBe(true);
       expect([service.tmpfs].flat()).toContain('/tmp');
       expect(service.security_opt).toContain('no-new-privileges:true');

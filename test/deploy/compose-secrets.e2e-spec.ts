@@ -10,6 +10,7 @@ import {
   mountedFile,
   parseYaml,
   runCompose,
+  runsTheServer,
 } from '../support/compose-config';
 import { COMPOSE_SECRETS, bytes, flag, readEnvFile, runGenerator } from '../support/deploy-secrets';
 
@@ -92,7 +93,7 @@ describe('docker-compose.yml: secrets from a generated .env, memory and CPU boun
     });
 
     it('every client of Redis sends that password: the replicas (REDIS_URL) and the exporter', () => {
-      const replicas = Object.values(config.services).filter((s) => s.build !== undefined);
+      const replicas = Object.values(config.services).filter(runsTheServer);
       expect(replicas.length).toBeGreaterThanOrEqual(2);
       for (const replica of replicas) {
         const url = new URL(environment(replica.environment).REDIS_URL);

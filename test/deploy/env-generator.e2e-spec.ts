@@ -29,8 +29,9 @@ describe('npm run env:generate', () => {
   });
 
   it('writes .env at the repository root by default, with every compose secret, mode 0600, even under umask 000', () => {
-    // A copy of the script in a folder of its own: "the repository root" is then that folder.
+    // A copy of the script and the compose file in a folder of its own: "the repository root" is then that folder.
     cpSync(join(ROOT, 'scripts/generate-env.mjs'), join(dir, 'scripts/generate-env.mjs'));
+    cpSync(join(ROOT, 'docker-compose.yml'), join(dir, 'docker-compose.yml'));
     const run = spawnSync('sh', ['-c', 'umask 000 && exec "$0" scripts/generate-env.mjs', process.execPath], {
       cwd: dir,
       env: withoutSecrets(),
@@ -46,6 +47,41 @@ describe('npm run env:generate', () => {
     // It names what it wrote, never the values.
     expect(run.stdout).toContain(COMPOSE_SECRETS.join(', '));
     for (const value of Object.values(values)) expect(run.stdout + run.stderr).not.toContain(value);
+  });
+
+  it("writes a fresh value for each other variable docker-compose.yml requires (an app's own service), once", () => {
+    const root = join(dir, 'own');
+    cpSync(join(ROOT, 'scripts/generate-env.mjs'), join(root, 'scripts/generate-env.mjs'));
+    const required = (name: string) => `'\${${name}:?no .env: run npm run env:generate}'`;
+    writeFileSync(
+      join(root, 'docker-compose.yml'),
+      [
+        'services:',
+        '  app:',
+        '    environment:',
+        `      REDIS_PASSWORD: ${required('REDIS_PASSWORD')}`,
+        `      TEAM_API_KEY: ${required('TEAM_API_KEY')}`,
+        `      OTHER: ${required('TEAM_API_KEY')}`,
+        `      PLAIN: '\${NOT_A_SECRET:-x}'`,
+        '',
+      ].join('\n'),
+    );
+    const run = spawnSync(process.execPath, ['scripts/generate-env.mjs'], {
+      cwd: root,
+      env: withoutSecrets(),
+      encoding: 'utf8',
+    });
+    expect(run.status).toBe(0);
+    const values = readEnvFile(join(root, '.env'));
+    expect(Object.keys(values)).toEqual([
+      'KEYCLOAK_ADMIN_PASSWORD',
+      'MCP_CLIENT_SECRET',
+      'REDIS_PASSWORD',
+      'MCP_REQUEST_STATE_SECRET',
+      'TEAM_API_KEY',
+    ]);
+    expect(values.TEAM_API_KEY).toMatch(/^[0-9a-f]{64}$/);
+    expect(new Set(Object.values(values)).size).toBe(5);
   });
 
   it('gives different secrets on every run', () => {

@@ -3,7 +3,7 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eachApp } from '../support/apps';
-import { ComposeConfig, composeConfig, composeSecrets, environment } from '../support/compose-config';
+import { ComposeConfig, composeConfig, composeSecrets, environment, runsTheServer } from '../support/compose-config';
 import { LocalRedis, bytes, flag, startRedis, withoutSecrets } from '../support/deploy-secrets';
 import { mcpPost, openMcpSession } from '../support/mcp-post';
 import { managementUrlOf } from '../support/management-url';
@@ -97,7 +97,7 @@ describe('the compose Redis, run with its own arguments', () => {
 
     /** The first replica's REDIS_URL (and request-state key) with only the host changed to this machine. */
     function replicaEnvironment(change: (url: URL) => void = () => undefined): Record<string, string> {
-      const replica = Object.values(config.services).find((s) => s.build !== undefined)!;
+      const replica = Object.values(config.services).find(runsTheServer)!;
       const env = environment(replica.environment);
       const url = new URL(env.REDIS_URL);
       url.host = `127.0.0.1:${redis.port}`;

@@ -86,6 +86,14 @@ describe('the generators refuse invalid input with one line and write nothing (i
       'mcp-app: unknown --type "react": it takes no --type',
     ],
     [
+      ['mcp-downstream', 'AssetInventory', '--project', '$APP'],
+      kebab('mcp-downstream', 'AssetInventory', 'asset-inventory'),
+    ],
+    [
+      ['mcp-downstream', 'asset-inventory', '--project', '$APP', '--type', 'oauth'],
+      'mcp-downstream: unknown --type "oauth": it takes no --type',
+    ],
+    [
       ['mcp-tool', 'find-order', '--project', 'no-such-app'],
       'mcp-tool: unknown --project "no-such-app": pass --project <app>; the apps under apps/ are: $APPS',
     ],

@@ -67,9 +67,17 @@ export function composeConfig(app: string, envFile = composeSecrets().file): Com
   return parseYaml(run.stdout) as ComposeConfig;
 }
 
-/** The MCP replicas: the services built from the repository's Dockerfile. */
+/**
+ * The MCP replicas: the services built from the repository's Dockerfile that run its server (the image's own
+ * command), not a service of an app's own run from the same image with another command (a sidecar).
+ */
 export function replicaServices(config: ComposeConfig): [string, ComposeService][] {
-  return Object.entries(config.services).filter(([, s]) => s.build !== undefined && !s.profiles?.length);
+  return Object.entries(config.services).filter(([, s]) => runsTheServer(s) && !s.profiles?.length);
+}
+
+/** Built from the repository's Dockerfile and running its command (`node dist/main.js`). */
+export function runsTheServer(service: ComposeService): boolean {
+  return service.build !== undefined && service.command === undefined;
 }
 
 /** docker-compose 1.x prints YAML only; PyYAML ships with it (Debian's python3-yaml), so convert there. */

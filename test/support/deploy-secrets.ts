@@ -5,14 +5,28 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 const ROOT = resolve(__dirname, '../..');
+/** `${NAME:?no .env: run npm run env:generate}`: a variable docker-compose.yml takes from .env only. */
+const REQUIRED = /\$\{(\w+):\?no \.env: run npm run env:generate\}/g;
 
-/** What `npm run env:generate` writes for docker-compose.yml, and with `--kubernetes` for the Secret mcp-server. */
-export const COMPOSE_SECRETS = [
+/** What `npm run env:generate` writes for the stack itself (docker-compose.yml), whatever the apps. */
+export const STACK_SECRETS = [
   'KEYCLOAK_ADMIN_PASSWORD',
   'MCP_CLIENT_SECRET',
   'REDIS_PASSWORD',
   'MCP_REQUEST_STATE_SECRET',
 ] as const;
+/**
+ * What it writes for docker-compose.yml: the stack's, then each other variable the file requires with the message
+ * naming the generator (a service of an app's own, its sidecar's key), in the order the file first names them.
+ */
+export const COMPOSE_SECRETS: readonly string[] = [
+  ...STACK_SECRETS,
+  ...new Set(
+    [...readFileSync(resolve(ROOT, 'docker-compose.yml'), 'utf8').matchAll(REQUIRED)]
+      .map((m) => m[1])
+      .filter((name) => !(STACK_SECRETS as readonly string[]).includes(name)),
+  ),
+];
 export const KUBERNETES_SECRETS = ['REDIS_PASSWORD', 'REDIS_URL', 'MCP_REQUEST_STATE_SECRET'] as const;
 
 /** The machine's environment without any of the secrets: a developer's exported variable must not stand in. */

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { McpLoggerModule, McpModule } from '@app/mcp';
 import { TicketsModule } from './tickets/tickets.module';
 import { HelpdeskHealthModule } from './health/helpdesk-health.module';
+import { AssetsModule } from './assets/assets.module';
 
 @Module({
   imports: [
@@ -24,6 +25,7 @@ import { HelpdeskHealthModule } from './health/helpdesk-health.module';
       },
     }),
     TicketsModule,
+    AssetsModule,
     HelpdeskHealthModule,
   ],
 })

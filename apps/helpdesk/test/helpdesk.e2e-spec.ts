@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { SkillsClient } from '@modelcontextprotocol/client/ext/skills';
 import { McpTestServer, startMcpTestServer } from '@app/mcp-testing';
 import { AppModule } from '../src/app.module';
+import { RunningInventory, startInventory } from '../src/assets/asset-inventory.server';
 
 /**
  * The example app's own suite, written with the testing kit the way a team tests its server: the real
@@ -15,15 +16,28 @@ describe('helpdesk', () => {
   // `npm run build` does) and the app pointed at it with MCP_VIEWS_DIR.
   const built = mkdtempSync(join(tmpdir(), 'helpdesk-views-'));
   let board: string;
+  // The asset inventory runs beside the app as docker-compose.yml runs it (ASSET_INVENTORY_URL and its key); the
+  // last test stops it. Without the URL the app starts one of its own (apps/helpdesk/src/assets, and the interop
+  // suite, which runs the built app with nothing beside it).
+  const INVENTORY_KEY = 'e2e-inventory-key-0123456789abcdef';
+  let inventory: RunningInventory;
 
   beforeAll(async () => {
+    inventory = await startInventory(INVENTORY_KEY);
     const { buildViews } = await import('../../../scripts/lib/build-views.mjs');
     await buildViews(resolve(__dirname, '../../..'), 'apps/helpdesk', built);
     board = readFileSync(join(built, 'views/triage-board.html'), 'utf8');
-    server = await startMcpTestServer(AppModule, { env: { MCP_VIEWS_DIR: join(built, 'views') } });
+    server = await startMcpTestServer(AppModule, {
+      env: {
+        MCP_VIEWS_DIR: join(built, 'views'),
+        ASSET_INVENTORY_URL: inventory.url,
+        ASSET_INVENTORY_API_KEY: INVENTORY_KEY,
+      },
+    });
   });
   afterAll(async () => {
     await server?.close();
+    await inventory?.close();
     rmSync(built, { recursive: true, force: true });
   });
 
@@ -32,7 +46,7 @@ describe('helpdesk', () => {
     expect(client.sdk.getServerVersion()).toMatchObject({ name: 'helpdesk', title: 'Helpdesk' });
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual(
-      expect.arrayContaining(['search_tickets', 'get_ticket', 'create_ticket', 'close_ticket']),
+      expect.arrayContaining(['search_tickets', 'get_ticket', 'create_ticket', 'close_ticket', 'get_asset']),
     );
     const { prompts } = await client.listPrompts();
     expect(prompts.map((p) => p.name)).toEqual(
@@ -107,6 +121,29 @@ describe('helpdesk', () => {
     const missing = await writer.callTool('assign_ticket', { id: 'HD-999999', assignee: 'j.doe' });
     expect(missing).toMatchObject({ isError: true });
   });
+
+  it.each(['2025-11-25', '2026-07-28'] as const)(
+    'looks an asset up in the inventory service through its downstream client (%s)',
+    async (protocol) => {
+      // The inventory refuses a request that carries a bearer token: an answer shows the client sent the
+      // inventory's own key, not the caller's token.
+      const client = await server.connect({ scope: 'tickets:read', protocol });
+      const found = await client.callTool('get_asset', { tag: 'lt-1001' });
+      expect(found.isError).toBeFalsy();
+      expect(found.structuredContent).toMatchObject({
+        tag: 'LT-1001',
+        kind: 'laptop',
+        assignedTo: 'alice',
+        warrantyUntil: '2027-03-31',
+        underWarranty: expect.any(Boolean),
+      });
+      const unknown = await client.callTool('get_asset', { tag: 'ZZ-9999' });
+      expect(unknown).toMatchObject({
+        isError: true,
+        content: [{ type: 'text', text: expect.stringMatching(/^No asset has that tag/) }],
+      });
+    },
+  );
 
   it('finds tickets by text', async () => {
     const client = await server.connect({ scope: 'tickets:read' });
@@ -211,4 +248,22 @@ describe('helpdesk', () => {
     expect(texts.length).toBeGreaterThan(3);
     for (const text of texts) expect(text).not.toContain('SECRET');
   });
+
+  // Last: it stops the inventory (and opens the client's circuit breaker for the calls after it).
+  it.each(['2025-11-25', '2026-07-28'] as const)(
+    'answers an isError result the model can act on when the inventory is down (%s)',
+    async (protocol) => {
+      await inventory.close();
+      const client = await server.connect({ scope: 'tickets:read', protocol });
+      const started = Date.now();
+      const result = await client.callTool('get_asset', { tag: 'LT-1001' });
+      expect(result).toMatchObject({
+        isError: true,
+        content: [{ type: 'text', text: expect.stringMatching(/^The downstream service (did not answer|is failing)/) }],
+      });
+      // The downstream's name and address stay out of what the caller sees.
+      expect(JSON.stringify(result)).not.toMatch(/asset-inventory|127\.0\.0\.1|:\d{4,5}\//);
+      expect(Date.now() - started).toBeLessThan(6_000);
+    },
+  );
 });

@@ -64,7 +64,8 @@ async function sdk2(transport: Http2 | Stdio2, mode: { pin: string } | 'auto'): 
  * The example app, built as its image builds it, with authentication on (a real local JWKS issuer), driven by the
  * official clients a team's users have: the SDK 1.x (2025-11-25, sessions) and the client 2.4 pinned to 2026-07-28
  * and in auto mode (it probes and goes modern), over Streamable HTTP and stdio. Each lists the tools and closes a
- * ticket after the user confirms: a server request in the 2025 era, a multi round-trip request in 2026-07-28.
+ * ticket after the user confirms: a server request in the 2025 era, a multi round-trip request in 2026-07-28; then
+ * looks an asset up in the inventory the app started beside itself (no ASSET_INVENTORY_URL).
  */
 describe('helpdesk with the official clients, both eras, HTTP and stdio', () => {
   let issuer: McpTestIssuer;
@@ -116,7 +117,7 @@ describe('helpdesk with the official clients, both eras, HTTP and stdio', () => 
   ];
 
   it.each(cases.map(([who, over, open], i) => [who, over, open, i] as const))(
-    '%s over %s: lists the tools and closes a ticket after the user confirms',
+    '%s over %s: lists the tools, closes a ticket after the user confirms, looks an asset up',
     async (who, _over, open, i) => {
       const client = await open();
       try {
@@ -129,6 +130,10 @@ describe('helpdesk with the official clients, both eras, HTTP and stdio', () => 
         const closed = await client.call('close_ticket', { id, resolution: 'Fixed during the interop test.' });
         expect(closed.isError).toBeFalsy();
         expect(closed.structuredContent).toMatchObject({ id, status: 'closed' });
+        // Nothing beside the built app: it started its asset inventory itself, and calls it over its client.
+        const asset = await client.call('get_asset', { tag: 'PH-3001' });
+        expect(asset.isError).toBeFalsy();
+        expect(asset.structuredContent).toMatchObject({ tag: 'PH-3001', kind: 'phone' });
       } finally {
         await client.close();
       }

@@ -3,6 +3,8 @@ import { StandardVersion } from '../compliance.types';
 import { evidence } from '../http-probe';
 import { documentsTimeout } from './documented-terms';
 import { readDirFile } from './static.checks';
+import { scanOutboundHttp } from './outbound-http.scan';
+import { counted } from '../counted';
 
 const UNITS: Record<string, number> = { b: 1, bytes: 1, kb: 1_000, kib: 1_024, mb: 1_000_000, mib: 1_048_576 };
 /** A size the README gives for requests: "request 1 MiB", "payload limit: 512 KiB", "body … 1048576 bytes". */
@@ -89,8 +91,25 @@ export const LIMITS_CHECKS: Record<string, Check> = {
         : 'and no --dir to read an internal-only mark in',
     );
   },
-  'auth.no-passthrough': async () =>
-    manual(
-      'whether the caller’s token is passed on to other services cannot be seen from outside: the reviewer reads the code that calls them',
-    ),
+  'auth.no-passthrough': async (ctx) => {
+    const outside = 'whether the caller’s token is passed on to other services cannot be seen from outside';
+    if (!ctx.dir) return manual(`${outside}: pass --dir <the server’s folder> to read its sources`);
+    const scan = scanOutboundHttp(ctx.dir);
+    if (scan.files === 0)
+      return manual(`${outside}, and ${ctx.dir} has no sources to read: the reviewer reads the code`);
+    const read = `${counted(scan.files, 'source file')} read`;
+    if (scan.clients.length) {
+      return manual(
+        `${read}: requests made outside a downstream client, which the reviewer reads for the caller’s token:`,
+        ...scan.clients.slice(0, 10),
+        ...(scan.clients.length > 10 ? [`and ${scan.clients.length - 10} more`] : []),
+      );
+    }
+    return pass(
+      `${read}: no HTTP client outside downstream clients (which refuse to send the caller’s token)`,
+      scan.downstreams.length
+        ? `downstream clients: ${scan.downstreams.join(', ')}`
+        : 'no downstream client declared: the server calls no other service',
+    );
+  },
 };

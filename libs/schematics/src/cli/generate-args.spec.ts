@@ -52,6 +52,17 @@ describe('checkGenerateArgs', () => {
     expect(check('mcp-app sales-board --project shop')).toEqual({ extra: [] });
   });
 
+  it('checks mcp-downstream like the other provider generators', () => {
+    expect(check('mcp-downstream AssetInventory --project shop').refusal).toBe(
+      'mcp-downstream: invalid name "AssetInventory": use lower-case kebab-case like "asset-inventory"',
+    );
+    expect(check('mcp-downstream asset-inventory --project shop --type oauth').refusal).toBe(
+      'mcp-downstream: unknown --type "oauth": it takes no --type',
+    );
+    expect(check(`mcp-downstream ${'a'.repeat(56)} --project shop`).refusal).toMatch(/of at most 55 characters$/);
+    expect(check('mcp-downstream asset-inventory --project shop')).toEqual({ extra: [] });
+  });
+
   it('without --project and without a terminal, names the apps instead of opening the picker', () => {
     const refusal = 'mcp-tool: pass --project <app>; the apps under apps/ are: shop';
     expect(check('mcp-tool find-order').refusal).toBe(refusal);

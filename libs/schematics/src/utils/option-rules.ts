@@ -5,7 +5,8 @@
  */
 
 /** The generators of this collection. */
-export type McpSchematic = 'mcp-server' | 'mcp-tool' | 'mcp-prompt' | 'mcp-resource' | 'mcp-skill' | 'mcp-app';
+export type McpSchematic =
+  'mcp-server' | 'mcp-tool' | 'mcp-prompt' | 'mcp-resource' | 'mcp-skill' | 'mcp-app' | 'mcp-downstream';
 
 /** Every schematic of this collection, for callers that get the name as text. */
 export const MCP_SCHEMATICS: readonly McpSchematic[] = [
@@ -15,6 +16,7 @@ export const MCP_SCHEMATICS: readonly McpSchematic[] = [
   'mcp-resource',
   'mcp-skill',
   'mcp-app',
+  'mcp-downstream',
 ];
 
 /** The `--type` values each generator accepts; the first is the default. */
@@ -25,6 +27,7 @@ export const ACCEPTED_TYPES: Record<McpSchematic, readonly string[]> = {
   'mcp-resource': ['fixed', 'template'],
   'mcp-skill': [],
   'mcp-app': [],
+  'mcp-downstream': [],
 };
 
 /** A name as the user should type it: it becomes a folder, a class, an MCP name and, for a server, a URI scheme. */
@@ -38,6 +41,8 @@ const MAX_LENGTH: Record<McpSchematic, number> = {
   'mcp-skill': 64,
   // Its tool is `show_<name>`, and a tool name has at most 64 characters.
   'mcp-app': 59,
+  // Its tool is `get_<name>_item`, and a tool name has at most 64 characters.
+  'mcp-downstream': 55,
 };
 const EXAMPLE: Record<McpSchematic, string> = {
   'mcp-server': 'orders',
@@ -46,6 +51,7 @@ const EXAMPLE: Record<McpSchematic, string> = {
   'mcp-resource': 'price-list',
   'mcp-skill': 'triage-ticket',
   'mcp-app': 'sales-dashboard',
+  'mcp-downstream': 'asset-inventory',
 };
 
 /** Why `name` cannot be used, or undefined when it can. */
