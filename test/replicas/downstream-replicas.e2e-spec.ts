@@ -170,13 +170,15 @@ describe('downstream token exchange across three replicas on Redis', () => {
         status: 503,
         error: {
           code: -32006,
-          message: expect.stringMatching(/the token issuer is unavailable/),
+          message: expect.stringMatching(/^The downstream service's token issuer is unavailable/),
           data: { reason: 'issuer_unavailable' },
         },
       });
       const text = JSON.stringify(a);
       expect(text).not.toMatch(/\n\s+at |\/work\/|dist\/|node_modules|Bearer|eyJ/);
       expect(text).not.toContain(idp.clientSecret);
+      // The internal service's name is not part of the public contract (docs/downstream.md).
+      expect(text).not.toMatch(/"notes"|downstream:/);
     }
     // Nothing reached the downstream without a token.
     expect(downstream.seen).toEqual([]);

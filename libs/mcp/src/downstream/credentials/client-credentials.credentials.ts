@@ -66,7 +66,7 @@ export class ClientCredentialsCredentials implements DownstreamCredentials {
       return { value: issued.accessToken, usableUntil: until };
     } catch (e) {
       this.health.failed(e);
-      this.logger.warn((e as Error).message);
+      this.logger.warn(`downstream "${this.name}": ${(e as Error).message}`);
       throw e;
     }
   }

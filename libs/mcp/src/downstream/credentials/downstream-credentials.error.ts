@@ -19,9 +19,10 @@ const CODES: Record<DownstreamCredentialsFailure, number> = {
 };
 
 /**
- * A downstream's token could not be obtained. The message names the downstream and the reason, never a token, a
- * secret or the issuer's raw answer; `data` carries `{ reason, downstream }` (and the OAuth `error` code when the
- * issuer gave one). A downstream client recognises it by `instanceof` or `reason`; a tool that lets it escape gets
+ * A downstream's token could not be obtained. The message says why, never a token, a secret, the issuer's raw answer
+ * or the downstream's name (an internal service name is not part of the public contract, as for the upstream errors);
+ * `data` carries `{ reason }` (and the OAuth `error` code when the issuer gave one); `downstream` names it for the
+ * tool that catches it and for the log line. A downstream client recognises it by `instanceof` or `reason`; a tool that lets it escape gets
  * the JSON-RPC error of its code.
  *
  * @example if (e instanceof DownstreamCredentialsError && e.reason === 'issuer_unavailable') ...
@@ -33,7 +34,7 @@ export class DownstreamCredentialsError extends McpError {
     message: string,
     oauthError?: string,
   ) {
-    super(CODES[reason], message, { reason, downstream, ...(oauthError ? { oauthError } : {}) });
+    super(CODES[reason], message, { reason, ...(oauthError ? { oauthError } : {}) });
     this.name = 'DownstreamCredentialsError';
   }
 }

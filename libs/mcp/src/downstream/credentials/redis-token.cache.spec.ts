@@ -117,7 +117,7 @@ describe('RedisTokenCache (real Redis)', () => {
       const cache = new RedisTokenCache(gone, keys, 'jira', prefix);
       await expect(cache.get('k8', () => Promise.resolve(token('x')), wait())).rejects.toMatchObject({
         reason: 'issuer_unavailable',
-        message: 'Downstream "jira": the shared token cache is unavailable',
+        message: 'The shared token cache of the downstream service is unavailable',
       });
     } finally {
       gone.disconnect();

@@ -53,7 +53,7 @@ export class RedisTokenCache implements TokenCache {
         throw new DownstreamCredentialsError(
           'issuer_unavailable',
           this.downstream,
-          `Downstream "${this.downstream}": the shared token cache is unavailable`,
+          'The shared token cache of the downstream service is unavailable',
         );
       });
       this.pending.set(key, pending);

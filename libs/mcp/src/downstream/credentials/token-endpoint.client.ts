@@ -52,7 +52,7 @@ export class TokenEndpointClient {
       throw new DownstreamCredentialsError(
         'exchange_refused',
         this.downstream,
-        `Downstream "${this.downstream}": the issuer answered a token that is not a bearer token`,
+        "The downstream service's token issuer answered a token that is not a bearer token",
       );
     return { accessToken: answer.access_token, expiresIn: answer.expires_in };
   }
@@ -109,7 +109,7 @@ export class TokenEndpointClient {
       return new DownstreamCredentialsError(
         'exchange_refused',
         this.downstream,
-        `Downstream "${this.downstream}": the issuer refused the token request (${code ?? `HTTP ${status}`})`,
+        `The downstream service's token issuer refused the token request (${code ?? `HTTP ${status}`})`,
         code,
       );
     }
@@ -117,7 +117,7 @@ export class TokenEndpointClient {
     return new DownstreamCredentialsError(
       'issuer_unavailable',
       this.downstream,
-      `Downstream "${this.downstream}": the token issuer is unavailable (${why})`,
+      `The downstream service's token issuer is unavailable (${why})`,
     );
   }
 }

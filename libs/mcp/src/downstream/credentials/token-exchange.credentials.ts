@@ -69,14 +69,14 @@ export class TokenExchangeCredentials implements DownstreamCredentials {
       throw new DownstreamCredentialsError(
         'no_caller_token',
         this.name,
-        `Downstream "${this.name}" acts on behalf of the caller, and a task run does not hold the caller's token ` +
+        `The downstream service acts on behalf of the caller, and a task run does not hold the caller's token ` +
           '(it is never stored): a tool run as a task uses client credentials',
       );
     if (call.callerToken) return call.callerToken;
     throw new DownstreamCredentialsError(
       'no_caller_token',
       this.name,
-      `Downstream "${this.name}" acts on behalf of the caller, and this call has no caller token (unauthenticated)`,
+      `The downstream service acts on behalf of the caller, and this call has no caller token (unauthenticated)`,
     );
   }
 
@@ -105,7 +105,7 @@ export class TokenExchangeCredentials implements DownstreamCredentials {
       return { value: issued.accessToken, usableUntil: until };
     } catch (e) {
       this.health.failed(e);
-      this.logger.warn((e as Error).message);
+      this.logger.warn(`downstream "${this.name}": ${(e as Error).message}`);
       throw e;
     }
   }

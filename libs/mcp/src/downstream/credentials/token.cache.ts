@@ -57,7 +57,7 @@ export function withinDeadline<T>(pending: Promise<T>, wait: TokenWait, downstre
     new DownstreamCredentialsError(
       'issuer_unavailable',
       downstream,
-      `Downstream "${downstream}": no token within the call's deadline`,
+      "No token for the downstream service within the call's deadline",
     );
   if (wait.signal.aborted || Date.now() >= wait.deadline) {
     pending.catch(() => undefined);

@@ -76,7 +76,8 @@ describe('token credentials (token endpoint mocked)', () => {
     expect(e).toMatchObject({
       reason: 'no_caller_token',
       code: -32001,
-      data: { reason: 'no_caller_token', downstream: 'jira' },
+      downstream: 'jira',
+      data: { reason: 'no_caller_token' },
     });
     expect(grant).not.toHaveBeenCalled();
     await expect(credentials.invalidate(call())).resolves.toBeUndefined();
@@ -87,8 +88,14 @@ describe('token credentials (token endpoint mocked)', () => {
     const run = call({ subject: 'alice', callerToken: 'caller-token-alice', taskId: 'task-1' });
     const e = (await credentials.headers(run).catch((x: unknown) => x)) as DownstreamCredentialsError;
     expect(e).toBeInstanceOf(DownstreamCredentialsError);
-    expect(e).toMatchObject({ reason: 'no_caller_token', code: -32001, data: { downstream: 'jira' } });
+    expect(e).toMatchObject({
+      reason: 'no_caller_token',
+      code: -32001,
+      downstream: 'jira',
+      data: { reason: 'no_caller_token' },
+    });
     expect(e.message).toMatch(/a task run does not hold the caller's token .*client credentials/);
+    expect(e.message).not.toContain('jira');
     expect(e.message).not.toContain('caller-token-alice');
     expect(grant).not.toHaveBeenCalled();
     // Client credentials do not depend on the caller: a task's run gets the service's token.
