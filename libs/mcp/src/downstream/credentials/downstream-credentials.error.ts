@@ -22,8 +22,8 @@ const CODES: Record<DownstreamCredentialsFailure, number> = {
  * A downstream's token could not be obtained. The message says why, never a token, a secret, the issuer's raw answer
  * or the downstream's name (an internal service name is not part of the public contract, as for the upstream errors);
  * `data` carries `{ reason }` (and the OAuth `error` code when the issuer gave one); `downstream` names it for the
- * tool that catches it and for the log line. A downstream client recognises it by `instanceof` or `reason`; a tool that lets it escape gets
- * the JSON-RPC error of its code.
+ * tool that catches it and for the log line. A downstream client recognises it by `instanceof` or `reason`; a tool
+ * that lets it escape gets the JSON-RPC error of its code.
  *
  * @example if (e instanceof DownstreamCredentialsError && e.reason === 'issuer_unavailable') ...
  */
