@@ -50,7 +50,12 @@ const FASTIFY_SUITES = [
   'test/compliance/compliance-fixture.e2e-spec.ts',
   'test/fuzz/http*.e2e-spec.ts',
   'test/observability/{logs,metrics,tracing,task-tracing}.e2e-spec.ts',
-  'test/replicas/*.e2e-spec.ts',
+  // The replicas suites where requests cross the HTTP edge (sessions, streams and calls routed between replicas, a
+  // replica killed or drained under its connections); not those whose subject is the store or the task workers alone
+  // (Redis topologies, a Redis emptied, worker faults, the per-caller run cap), where the adapter plays no part.
+  'test/replicas/{apps,downstream,idempotency,skills,tasks,tasks-sdk1}-replicas.e2e-spec.ts',
+  'test/replicas/{modern-era,redis-sessions,replica-faults,replica-kill-proxy,round-robin-sdk}.e2e-spec.ts',
+  'test/replicas/shutdown-store-unreachable.e2e-spec.ts',
 ].map((glob) => `<rootDir>/${glob}`);
 
 module.exports = {

@@ -86,7 +86,7 @@ check() {
 ) &
 static_lane=$!
 check build "build (fixture apps desk, conformance; schematics)" \
-  bash -c 'node scripts/start.mjs --build-only desk conformance && tsc -p libs/schematics/tsconfig.json'
+  bash -c 'node scripts/start.mjs --build-only desk conformance && node scripts/tool.mjs --build-only generate'
 if [ "$(cat "$work/build.status")" != 0 ]; then
   cat "$work/build.log"
   kill "$static_lane" 2>/dev/null

@@ -18,12 +18,12 @@ export interface ReportItem {
 }
 
 /**
- * Builds `npm run compliance`'s program as its npm script does (once per suite, in beforeAll): `nest build`, whose
- * compiler turns the `@app/contract` import into a relative path the built program can load.
+ * Builds `npm run compliance`'s program as its npm script does (once per suite, in beforeAll): scripts/tool.mjs, which
+ * runs `nest build` (its compiler turns the `@app/contract` import into a relative path the built program can load)
+ * only when something the tool reads changed since its last build.
  */
 export function buildComplianceTool(): void {
-  const nest = resolve(ROOT, 'node_modules/@nestjs/cli/bin/nest.js');
-  const built = spawnSync(process.execPath, [nest, 'build', '-p', 'libs/compliance/tsconfig.json'], {
+  const built = spawnSync(process.execPath, [resolve(ROOT, 'scripts/tool.mjs'), '--build-only', 'compliance'], {
     cwd: ROOT,
     encoding: 'utf8',
   });

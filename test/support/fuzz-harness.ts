@@ -25,7 +25,7 @@ export const STDIO_RUNS = Math.ceil(MESSAGES / STDIO_GROUP);
  * Generous: a hang is caught by each answer's own bound, and a quiet machine needs about 100 s; 150 s was cut short
  * (197 of 200 runs) on this 2-core machine while another heavy process shared it.
  */
-export const PROPERTY_MS = 300_000 * SCALE;
+export const PROPERTY_MS = 300_000 * Math.max(1, SCALE);
 /**
  * Raised so the fuzz reaches the handlers instead of the per-subject limits: calls (600 a minute), requests (3,000
  * a minute) and calls at once (16). The fuzz asserts that nothing it sent was rate limited.

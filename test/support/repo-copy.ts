@@ -15,10 +15,13 @@ import { join, resolve } from 'node:path';
 import { serverEnv } from './stdio-clients';
 
 const ROOT = resolve(__dirname, '../..');
+/** Where scripts/tool.mjs builds the contract gate, the compliance check and the generators. */
+const TOOL_OUTPUTS = ['dist/tools/contract', 'dist/tools/compliance', 'libs/schematics/dist'];
 
 /**
  * A temporary copy of this repository as a fresh clone has it (git's tracked files plus untracked, non-ignored
- * ones), sharing the installed packages by links, with the git-ignored compiled schematics built in it.
+ * ones), sharing the installed packages by links, with the git-ignored compiled tools (contract gate, compliance,
+ * generators) built in it or carried over from the checkout when their inputs are the same.
  */
 export function copyRepository(prefix: string): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
@@ -26,9 +29,16 @@ export function copyRepository(prefix: string): string {
     cwd: ROOT,
     encoding: 'utf8',
   });
+  // Modification times kept: the build stamps (scripts/lib/build-stamp.mjs) fingerprint them.
   for (const file of listed.split('\n').filter(Boolean)) {
     if (!existsSync(join(ROOT, file))) continue; // deleted in the work tree, not yet committed
-    cpSync(join(ROOT, file), join(dir, file), { recursive: true });
+    cpSync(join(ROOT, file), join(dir, file), { recursive: true, preserveTimestamps: true });
+  }
+  // The repository's tools as the checkout built them, with their stamps: scripts/tool.mjs builds one again in the
+  // copy only when its inputs differ there (a copy's own edits), as it would in the checkout.
+  for (const built of TOOL_OUTPUTS) {
+    if (existsSync(join(ROOT, built, '.mcp-build-stamp')))
+      cpSync(join(ROOT, built), join(dir, built), { recursive: true, preserveTimestamps: true });
   }
   linkPackages(dir);
   // A clone is a git repository: checks that list the tracked files (example independence) work in the copy too.
@@ -36,7 +46,7 @@ export function copyRepository(prefix: string): string {
   run(dir, 'git', ['init', '-q']);
   renameSync(join(dir, '.git-exclude'), join(dir, '.git/info/exclude'));
   run(dir, 'git', ['add', '-A']);
-  run(dir, 'npx', ['tsc', '-p', 'libs/schematics/tsconfig.json']);
+  run(dir, process.execPath, ['scripts/tool.mjs', '--build-only', 'generate']);
   return dir;
 }
 
