@@ -9,8 +9,14 @@ import prettier from 'eslint-config-prettier';
 const MCP_ENTRY_POINTS = readdirSync(new URL('./libs/mcp/src', import.meta.url))
   .filter((file) => file.endsWith('.entry.ts'))
   .map((file) => file.slice(0, -'.entry.ts'.length));
+// The same for the testing kit: `@app/mcp-testing/<name>` is libs/mcp-testing/src/<name>.entry.ts.
+const TESTING_ENTRY_POINTS = readdirSync(new URL('./libs/mcp-testing/src', import.meta.url))
+  .filter((file) => file.endsWith('.entry.ts'))
+  .map((file) => file.slice(0, -'.entry.ts'.length));
 const LIBRARIES = ['mcp', 'mcp-testing', 'contract', 'compliance', 'schematics'];
-const PUBLIC_API = `@app/mcp, @app/mcp/{${MCP_ENTRY_POINTS.join(',')}}, @app/mcp-testing or @app/contract (docs/authoring.md#entry-points)`;
+const PUBLIC_API =
+  `@app/mcp, @app/mcp/{${MCP_ENTRY_POINTS.join(',')}}, @app/mcp-testing, ` +
+  `@app/mcp-testing/{${TESTING_ENTRY_POINTS.join(',')}} or @app/contract (docs/authoring.md#entry-points)`;
 
 export default tseslint.config(
   {
@@ -82,7 +88,11 @@ export default tseslint.config(
               message: `Not an entry point of @app/mcp: import from ${PUBLIC_API}.`,
             },
             {
-              regex: '^@app/(?:mcp-testing|contract)/',
+              regex: `^@app/mcp-testing/(?!(?:${TESTING_ENTRY_POINTS.join('|')})$)`,
+              message: `Not an entry point of @app/mcp-testing: import from ${PUBLIC_API}.`,
+            },
+            {
+              regex: '^@app/contract/',
               message: `A library's files are internal: import from ${PUBLIC_API}.`,
             },
             {

@@ -7,6 +7,7 @@ const common = {
     '^@app/mcp$': '<rootDir>/libs/mcp/src/index.ts',
     '^@app/mcp/([a-z-]+)$': '<rootDir>/libs/mcp/src/$1.entry.ts',
     '^@app/mcp-testing$': '<rootDir>/libs/mcp-testing/src/index.ts',
+    '^@app/mcp-testing/([a-z-]+)$': '<rootDir>/libs/mcp-testing/src/$1.entry.ts',
     '^@app/contract$': '<rootDir>/libs/contract/src/index.ts',
   },
   // Quiet: Nest's log lines are shown only for a failing test (test/support/quiet-environment.js).

@@ -1,6 +1,6 @@
-import { McpTestIssuer } from '@app/mcp-testing';
+import { McpTestIssuer } from '@app/mcp-testing/issuer';
 
-export type { McpTestTokenOptions as MintOptions } from '@app/mcp-testing';
+export type { McpTestTokenOptions as MintOptions } from '@app/mcp-testing/issuer';
 export type TestIssuer = McpTestIssuer;
 
 /** The testing kit's issuer with the desk fixture's audience and scopes as defaults. */
