@@ -34,7 +34,8 @@ export class StdioFuzzTarget {
         else process.env[k] = v;
     }
     this.srv.child.stdout!.on('data', (d: Buffer) => {
-      const parts = (this.partial + this.decoder.write(d)).split('\n');
+      const parts = this.decoder.write(d).split('\n');
+      parts[0] = this.partial + parts[0];
       this.partial = parts.pop()!;
       for (const line of parts) {
         this.lines.push(line);
@@ -79,7 +80,7 @@ export class StdioFuzzTarget {
   /**
    * Resolves once `ok()` holds, re-checked on every stdout chunk. The bound tells a hang from a slow answer: a line of
    * about 1 MiB, answered by four servers at once on a loaded two-core machine, took over 5 s once (a CI run); a hang
-   * never answers at all.
+   * never answers at all. `what` names the wait in the timeout's message (a function: built only then).
    */
   until(ok: () => boolean, what: string | (() => string), ms = 20_000): Promise<void> {
     if (ok()) return Promise.resolve();
