@@ -3,6 +3,7 @@ import { RunningServer, startDeskHttp } from '../support/server-process';
 import { MODERN_META } from '../support/modern-post';
 import { leakIn, show } from '../support/fuzz-oracle';
 import { payload } from '../support/fuzz-rpc';
+import { FuzzHttpClient } from '../support/fuzz-http';
 import { CRASH, ENV, SEED, pool, sseMessages } from '../support/fuzz-harness';
 
 /** Bodies per run of the property, and runs: 3,000 stateless requests in all. */
@@ -49,14 +50,16 @@ const headerMode = fc.constantFrom('mirror', 'mirror', 'mirror', 'none', 'wrong'
  */
 describe('fuzz over Streamable HTTP, 2026-07-28: fuzzed _meta and headers get documented answers only', () => {
   let server: RunningServer;
+  let client: FuzzHttpClient;
   /** Outcomes seen: `result`, or the JSON-RPC error code. */
   const tally = new Map<string, number>();
   const saw = (k: string) => tally.set(k, (tally.get(k) ?? 0) + 1);
 
   beforeAll(async () => {
     server = await startDeskHttp(ENV);
+    client = new FuzzHttpClient(server.url);
   });
-  afterAll(() => server.stop());
+  afterAll(() => (client?.close(), server.stop()));
 
   async function one([bytes, m, mode]: [Buffer, unknown, string]): Promise<void> {
     let body: unknown;
@@ -95,29 +98,31 @@ describe('fuzz over Streamable HTTP, 2026-07-28: fuzzed _meta and headers get do
       if (mode === 'base64' || !ascii(name)) headers['mcp-name'] = `=?base64?${Buffer.from(name).toString('base64')}?=`;
       else headers['mcp-name'] = mode === 'wrong' ? `${name}x` : name;
     }
-    const res = await fetch(server.url, { method: 'POST', headers, body: text, signal: AbortSignal.timeout(15_000) });
-    const raw = await res.text();
-    const where = `HTTP ${res.status}\n  sent ${show(Buffer.from(text))}\n  headers ${JSON.stringify(headers).slice(0, 600)}\n  got ${JSON.stringify(raw.slice(0, 500))}`;
-    if (!STATUSES.has(res.status)) throw new Error(`undocumented status: ${where}`);
+    const res = await client.post(text, headers);
+    const raw = res.text;
+    // Built only for a failure message: the body may be 1 MiB.
+    const where = () =>
+      `HTTP ${res.status}\n  sent ${show(Buffer.from(text))}\n  headers ${JSON.stringify(headers).slice(0, 600)}\n  got ${JSON.stringify(raw.slice(0, 500))}`;
+    if (!STATUSES.has(res.status)) throw new Error(`undocumented status: ${where()}`);
     const leak = leakIn(raw, text, [server.token!]);
-    if (leak) throw new Error(`the answer leaks ${leak}: ${where}`);
+    if (leak) throw new Error(`the answer leaks ${leak}: ${where()}`);
     if (res.status === 431) return; // refused by Node before the platform saw it
     if (res.status === 202) {
-      if (raw !== '') throw new Error(`202 with a body: ${where}`);
+      if (raw !== '') throw new Error(`202 with a body: ${where()}`);
       return;
     }
-    const sse = res.headers.get('content-type')?.startsWith('text/event-stream') ?? false;
+    const sse = res.type?.startsWith('text/event-stream') ?? false;
     const messages = sse ? sseMessages(raw) : [JSON.parse(raw)];
     const answer = messages[messages.length - 1] as Record<string, any>;
     if (Array.isArray(answer)) return; // a batch reaches the 2025 path (refused there; that suite checks it)
     if (answer?.jsonrpc !== '2.0' || 'result' in answer === 'error' in answer)
-      throw new Error(`not one JSON-RPC response: ${where}`);
-    if (answer.error && !CODES.has(answer.error.code)) throw new Error(`undocumented error code: ${where}`);
+      throw new Error(`not one JSON-RPC response: ${where()}`);
+    if (answer.error && !CODES.has(answer.error.code)) throw new Error(`undocumented error code: ${where()}`);
     saw(answer.error ? String(answer.error.code) : 'result');
     if (answer.result && answer.result.resultType === undefined && method !== undefined)
-      throw new Error(`a 2026-07-28 result without resultType: ${where}`);
+      throw new Error(`a 2026-07-28 result without resultType: ${where()}`);
     if (isObject(body) && method !== undefined && isId(body.id) && answer.id !== body.id && answer.id !== null)
-      throw new Error(`the answer does not echo the request id: ${where}`);
+      throw new Error(`the answer does not echo the request id: ${where()}`);
   }
 
   it(`answers ${GROUP * RUNS} fuzzed stateless requests as documented, and stays up`, async () => {

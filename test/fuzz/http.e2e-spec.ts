@@ -3,6 +3,7 @@ import { RunningServer, startDeskHttp } from '../support/server-process';
 import { ACCEPT_BOTH, authHeader, authorize, openSession } from '../support/raw-mcp-http';
 import { LIMIT, STATUS, expected, show } from '../support/fuzz-oracle';
 import { payload } from '../support/fuzz-rpc';
+import { FuzzAnswer, FuzzHttpClient } from '../support/fuzz-http';
 import {
   CRASH,
   ENV,
@@ -40,10 +41,12 @@ describe('fuzz over Streamable HTTP: malformed JSON-RPC never crashes, hangs, le
   let url: string;
   type Session = { id: string; header?: string; batches: boolean };
   let sessions: Session[];
+  let client: FuzzHttpClient;
 
   beforeAll(async () => {
     server = await startDeskHttp(ENV);
     url = server.url;
+    client = new FuzzHttpClient(url);
     authorize(server);
     // One session on the current revision, one on 2025-03-26 (the revision with JSON-RPC batches).
     sessions = [
@@ -51,18 +54,20 @@ describe('fuzz over Streamable HTTP: malformed JSON-RPC never crashes, hangs, le
       { id: await openSession(url, '2025-03-26'), batches: true },
     ];
   });
-  afterAll(() => server.stop());
+  afterAll(() => (client?.close(), server.stop()));
 
+  const headersOf = (s: Session) => ({
+    ...authHeader(url),
+    'content-type': 'application/json',
+    accept: ACCEPT_BOTH,
+    'mcp-session-id': s.id,
+    ...(s.header ? { 'mcp-protocol-version': s.header } : {}),
+  });
+  /** With fetch, for what node:http does not send as is: a chunked body (a stream). */
   const send = (body: Buffer | ReadableStream, s: Session) =>
     fetch(url, {
       method: 'POST',
-      headers: {
-        ...authHeader(url),
-        'content-type': 'application/json',
-        accept: ACCEPT_BOTH,
-        'mcp-session-id': s.id,
-        ...(s.header ? { 'mcp-protocol-version': s.header } : {}),
-      },
+      headers: headersOf(s),
       body,
       duplex: 'half',
       signal: AbortSignal.timeout(15_000),
@@ -71,16 +76,15 @@ describe('fuzz over Streamable HTTP: malformed JSON-RPC never crashes, hangs, le
   async function viaHttp(p: Buffer, s: Session): Promise<void> {
     const exp = expected(p, s.batches, false);
     const where = `http (session ${s.header ?? '2025-03-26'})`;
-    let res: Response;
-    let raw: string;
+    let res: FuzzAnswer;
     sent.http++;
     try {
-      res = await send(p, s);
-      raw = await res.text();
+      res = await client.post(p, headersOf(s));
     } catch (e) {
       throw new Error(`${where}: no answer (${(e as Error).message})\n  sent ${show(p)}`, { cause: e });
     }
-    const sse = res.headers.get('content-type')?.startsWith('text/event-stream') ?? false;
+    const raw = res.text;
+    const sse = res.type?.startsWith('text/event-stream') ?? false;
     let messages: unknown[];
     try {
       messages = sse ? sseMessages(raw) : raw === '' ? [] : [JSON.parse(raw)];
@@ -100,13 +104,9 @@ describe('fuzz over Streamable HTTP: malformed JSON-RPC never crashes, hangs, le
     const status =
       answer === undefined ? 202 : sse || Array.isArray(answer) || !answer.error ? 200 : STATUS[answer.error.code];
     const type = answer === undefined ? null : sse ? 'text/event-stream' : 'application/json';
-    if (
-      res.status !== status ||
-      (res.headers.get('content-type') ?? null) !== type ||
-      (answer === undefined && raw !== '')
-    ) {
+    if (res.status !== status || res.type !== type || (answer === undefined && raw !== '')) {
       throw new Error(
-        `${where}: HTTP ${res.status} (${res.headers.get('content-type')}), expected ${status ?? 'a documented status'} (${type})\n  sent ${show(p)}\n  got ${JSON.stringify(raw.slice(0, 700))}`,
+        `${where}: HTTP ${res.status} (${res.type}), expected ${status ?? 'a documented status'} (${type})\n  sent ${show(p)}\n  got ${JSON.stringify(raw.slice(0, 700))}`,
       );
     }
     if (sse && !Array.isArray(answer) && messages[messages.length - 1] !== answer)
@@ -145,7 +145,10 @@ describe('fuzz over Streamable HTTP: malformed JSON-RPC never crashes, hangs, le
               .catch((e: unknown) => ({ failed: e }));
             // Logs travel on their own pipe: a ping round trip and a few ms let this run's arrive (not the next
             // run's).
-            await (await send(Buffer.from('{"jsonrpc":"2.0","id":"log-fence","method":"ping"}'), sessions[0])).text();
+            await client.post(
+              Buffer.from('{"jsonrpc":"2.0","id":"log-fence","method":"ping"}'),
+              headersOf(sessions[0]),
+            );
             await new Promise((r) => setTimeout(r, 5));
             if (outcome) throw outcome.failed;
             const err = server.stderr().slice(errFrom);

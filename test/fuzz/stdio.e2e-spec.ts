@@ -47,14 +47,22 @@ describe('fuzz over stdio: malformed JSON-RPC never crashes, hangs, leaks or get
   });
   afterAll(() => Promise.all((sides ?? []).map((side) => side.close())));
 
+  /** `bytes` as one line: its newlines become spaces (copied only when it has any). */
+  const oneLine = (bytes: Buffer) => {
+    if (!bytes.includes(10)) return bytes;
+    const line = Buffer.from(bytes);
+    for (let at = line.indexOf(10); at !== -1; at = line.indexOf(10, at + 1)) line[at] = 32;
+    return line;
+  };
+
   /**
    * Sends one fuzzed line and, in the same write, a ping behind it whose answer marks the end of what the line
    * produced (lines are handled concurrently, so the line's own answer may still come after it: waited for too).
    */
   async function viaStdio(side: StdioFuzzTarget, bytes: Buffer, counted = true): Promise<void> {
-    const p = Buffer.from(bytes.map((b) => (b === 10 ? 32 : b))); // one line
+    const p = oneLine(bytes);
     const exp = expected(p, side.batches, true);
-    const from = side.out.length;
+    const from = side.lines.length;
     const errFrom = side.srv.stderr.length;
     const sentinel = side.nextSentinel();
     const isSentinel = (m: unknown) => (m as { id?: unknown }).id === sentinel;
@@ -62,14 +70,15 @@ describe('fuzz over stdio: malformed JSON-RPC never crashes, hangs, leaks or get
     side.srv.child.stdin!.write(
       Buffer.concat([p, NL, Buffer.from(`{"jsonrpc":"2.0","id":"${sentinel}","method":"ping"}\n`)]),
     );
-    const fenced = () => side.out.includes(`{"jsonrpc":"2.0","id":"${sentinel}","result":{}}\n`, from);
+    const fence = `{"jsonrpc":"2.0","id":"${sentinel}","result":{}}`;
+    const fenced = () => side.printed(fence, from);
     const answered = () => side.messages(from).some((m) => !isServerNotification(m) && !isSentinel(m));
     await side.until(
       () => fenced() && (!exp.answers || answered()),
-      `${exp.answers ? 'answer to' : 'answer to the ping after'} ${show(p)}`,
+      () => `${exp.answers ? 'answer to' : 'answer to the ping after'} ${show(p)}`,
     );
     const messages = side.messages(from).filter((m) => !isSentinel(m));
-    verify(p, exp, side.out.slice(from), messages, [], `stdio (${side.version})`);
+    verify(p, exp, side.text(from), messages, [], `stdio (${side.version})`);
     await new Promise(setImmediate); // stderr travels on its own pipe
     const err = side.srv.stderr.slice(errFrom);
     if (side.srv.child.exitCode !== null || CRASH.test(err))
@@ -110,7 +119,7 @@ describe('fuzz over stdio: malformed JSON-RPC never crashes, hangs, leaks or get
       for (const side of sides) {
         expect(side.srv.child.exitCode).toBeNull();
         expect(side.srv.stderr).not.toMatch(CRASH);
-        const from = side.out.length;
+        const from = side.lines.length;
         side.srv.send(NORMAL_CALL);
         await side.until(
           () => side.messages(from).some((m) => (m as { id?: unknown }).id === 'alive-call'),
@@ -132,7 +141,7 @@ describe('fuzz over stdio: malformed JSON-RPC never crashes, hangs, leaks or get
       ],
       [sized(LIMIT), { jsonrpc: '2.0', id: 'big', result: {} }],
     ] as const) {
-      const from = side.out.length;
+      const from = side.lines.length;
       side.srv.child.stdin!.write(Buffer.concat([bytes, NL]));
       await side.until(() => side.messages(from).length > 0, 'answer to a 1 MiB line');
       expect(side.messages(from)).toEqual([answer]);

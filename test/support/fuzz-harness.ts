@@ -91,7 +91,7 @@ export function verify(
   const fail = (why: string): never => {
     throw new Error(`${where}: ${why}\n  sent ${show(p)}\n  got ${JSON.stringify(raw.slice(0, 700))}`);
   };
-  const leak = leakIn(raw, p.toString('utf8'), secrets);
+  const leak = leakIn(raw, () => p.toString('utf8'), secrets);
   if (leak) fail(`the answer leaks ${leak}`);
   const answers = messages.filter((m) => !isServerNotification(m));
   if (answers.length !== exp.answers) fail(`expected ${exp.answers} answer(s), got ${answers.length}`);

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { isJsonText, nestsDeeperThan } from './json-text';
 
 /**
  * The fuzzers' oracle and wire checks: what a conforming server answers to a payload, what a well-formed response
@@ -9,26 +10,6 @@ import { resolve } from 'node:path';
 export const LIMIT = 1_048_576;
 /** The default nesting limit of a message (MCP_MAX_JSON_DEPTH): deeper is -32600 with id null, before parsing. */
 export const MAX_DEPTH = 64;
-
-/**
- * The deepest nesting of arrays and objects in JSON text, duplicate keys included (a parsed value keeps only the
- * last of them, the text all): a plain walk over the characters, strings and their escapes skipped.
- */
-function depthOf(text: string): number {
-  let depth = 0;
-  let deepest = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (inString) {
-      if (c === '\\') i++;
-      else if (c === '"') inString = false;
-    } else if (c === '"') inString = true;
-    else if (c === '[' || c === '{') deepest = Math.max(deepest, ++depth);
-    else if (c === ']' || c === '}') depth--;
-  }
-  return deepest;
-}
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 /** Ids the server takes (documented in protocol/json-rpc.ts): strings up to 256 characters, safe integers. */
@@ -70,14 +51,15 @@ export function expected(bytes: Buffer, batches: boolean, stdio: boolean): Expec
   let text = bytes.toString('utf8');
   if (stdio) text = text.replace(/\r$/, '');
   if (stdio && text.trim() === '') return { answers: 0 };
+  // Refused before it is parsed, whatever it is (even a notification), by the depth of its text; invalid JSON is
+  // refused anyway. Scanned, not parsed: a deep body is costly to parse and its value is not needed.
+  if (nestsDeeperThan(text, MAX_DEPTH)) return isJsonText(text) ? { answers: 1, tooDeep: true } : { answers: 1 };
   let v: unknown;
   try {
     v = JSON.parse(text);
   } catch {
     return { answers: 1 };
   }
-  // Refused before it is parsed, whatever it is (even a notification), by the depth of its text.
-  if (depthOf(text) > MAX_DEPTH) return { answers: 1, tooDeep: true };
   if (Array.isArray(v)) {
     if (!batches || v.length === 0) return { answers: 1 };
     const items = v.filter((x) => !silent(x)).length;
@@ -143,18 +125,28 @@ const LEAKS: [string, RegExp][] = [
   ['a system path', /\/(?:home|root|usr|opt|proc)\//],
 ];
 
-/** What `out` leaks (a stack, a path, a secret) that `input` did not itself contain, or undefined. */
-export function leakIn(out: string, input: string, secrets: string[]): string | undefined {
+/**
+ * What `out` leaks (a stack, a path, a secret) that `input` did not itself contain, or undefined. `input` is a function
+ * when it is costly to make (a fuzzed body of up to 1 MiB): it is only read when the answer shows a suspect.
+ */
+export function leakIn(out: string, input: string | (() => string), secrets: string[]): string | undefined {
   const unescape = (s: string) => s.replace(/\\n/g, '\n').replace(/\\\//g, '/');
   const o = unescape(out);
-  const i = unescape(input);
+  let i: string | undefined;
+  const sent = () => (i ??= unescape(typeof input === 'string' ? input : input()));
   for (const s of [...secrets, ROOT])
-    if (s && o.includes(s) && !i.includes(s)) return `a secret or the project path (${s.slice(0, 12)}...)`;
-  return LEAKS.find(([, re]) => re.test(o) && !re.test(i))?.[0];
+    if (s && o.includes(s) && !sent().includes(s)) return `a secret or the project path (${s.slice(0, 12)}...)`;
+  return LEAKS.find(([, re]) => re.test(o) && !re.test(sent()))?.[0];
 }
 
-/** A short printable form of a payload for failure messages. */
+/** A short printable form of a payload for failure messages (only its ends are read: it may be 1 MiB). */
 export const show = (bytes: Buffer) => {
-  const t = JSON.stringify(bytes.toString('utf8'));
-  return `${bytes.length} bytes: ${t.length > 400 ? `${t.slice(0, 300)} ... ${t.slice(-80)}` : t}`;
+  const s = bytes.toString('utf8');
+  // Escaping only lengthens: a text over 400 characters is cut, and each end is escaped on its own.
+  const t = s.length > 400 ? '' : JSON.stringify(s);
+  return `${bytes.length} bytes: ${
+    s.length > 400 || t.length > 400
+      ? `${JSON.stringify(s.slice(0, 300)).slice(0, 300)} ... ${JSON.stringify(s.slice(-80)).slice(-80)}`
+      : t
+  }`;
 };
