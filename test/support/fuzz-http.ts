@@ -19,8 +19,21 @@ export class FuzzHttpClient {
 
   constructor(private readonly url: string) {}
 
-  /** One POST of `body` (sent with its Content-Length); rejects when no whole answer comes within `timeoutMs`. */
-  post(body: Buffer | string, headers: Record<string, string>, timeoutMs = 15_000): Promise<FuzzAnswer> {
+  /**
+   * One POST of `body` (sent with its Content-Length); rejects when no whole answer comes within `timeoutMs`. A kept
+   * connection the server closed as this request went out on it (its idle close racing our reuse: the server never
+   * read the request) is retried once on a new connection, as Node's documentation advises for `reusedSocket`.
+   */
+  async post(body: Buffer | string, headers: Record<string, string>, timeoutMs = 15_000): Promise<FuzzAnswer> {
+    try {
+      return await this.send(body, headers, timeoutMs);
+    } catch (e) {
+      if (!(e as { reused?: boolean }).reused) throw e;
+      return this.send(body, headers, timeoutMs);
+    }
+  }
+
+  private send(body: Buffer | string, headers: Record<string, string>, timeoutMs: number): Promise<FuzzAnswer> {
     return new Promise((resolve, reject) => {
       const req = request(
         this.url,
@@ -43,7 +56,9 @@ export class FuzzHttpClient {
           );
         },
       );
-      req.on('error', reject);
+      req.on('error', (e: NodeJS.ErrnoException) =>
+        reject(req.reusedSocket && e.code === 'ECONNRESET' ? Object.assign(e, { reused: true }) : e),
+      );
       req.end(body);
     });
   }
