@@ -1,16 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import type { LoggerService } from '@nestjs/common';
-import {
-  ClientCredentialsCredentials,
-  DownstreamCallInfo,
-  DownstreamCredentialsError,
-  TokenCredentialsDeps,
-  TokenExchangeCredentials,
-} from '@app/mcp/downstream';
+import { ClientCredentialsCredentials, TokenCredentialsDeps, TokenExchangeCredentials } from '@app/mcp/downstream';
 import { ErrorCode } from '@app/mcp';
 import type { McpKeyStore } from '@app/mcp/stores';
 import { OidcIssuer, startOidcIssuer } from './support/oidc-issuer';
 import { suiteRedis } from './support/replicas';
+import { LOGGED, SEEN, bearer, call, failure, logger } from './support/credentials-checks';
 
 /**
  * The downstream credentials against a real OpenID provider (oidc-provider 9 on loopback): the service's own token
@@ -20,37 +14,6 @@ import { suiteRedis } from './support/replicas';
  */
 const JIRA = 'https://jira.downstream.test';
 const SHORT = 'https://short.downstream.test';
-const LOGGED: string[] = [];
-const logger: LoggerService = {
-  log: (m: unknown) => void LOGGED.push(String(m)),
-  warn: (m: unknown) => void LOGGED.push(String(m)),
-  error: (m: unknown) => void LOGGED.push(String(m)),
-  debug: (m: unknown) => void LOGGED.push(String(m)),
-  verbose: (m: unknown) => void LOGGED.push(String(m)),
-};
-/** Every token seen in the suite (callers' and issued): none may appear in a log line. */
-const SEEN = new Set<string>();
-
-const call = (over: Partial<DownstreamCallInfo> = {}, ms = 5000): DownstreamCallInfo => ({
-  signal: new AbortController().signal,
-  deadline: Date.now() + ms,
-  ...over,
-});
-const bearer = (headers: Record<string, string>) => {
-  const token = /^Bearer (.+)$/.exec(headers.authorization ?? '')?.[1];
-  if (!token) throw new Error(`no bearer token in ${Object.keys(headers).join(', ')}`);
-  SEEN.add(token);
-  return token;
-};
-const failure = async (p: Promise<unknown>) => {
-  const e = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(e instanceof DownstreamCredentialsError)) throw new Error(`expected a DownstreamCredentialsError, got ${e}`);
-  return e;
-};
-
 describe('downstream credentials against a real OpenID provider', () => {
   let idp: OidcIssuer;
   let deps: TokenCredentialsDeps;

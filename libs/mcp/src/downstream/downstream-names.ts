@@ -17,3 +17,6 @@ export class DownstreamNames {
 /** Imported by every `McpDownstreamModule.register`: one {@link DownstreamNames} per app. @internal */
 @Module({ providers: [DownstreamNames], exports: [DownstreamNames] })
 export class DownstreamNamesModule {}
+
+/** The readiness check name of downstream `name`: `downstream_<name>`, lower case, `-` written `_`. @internal */
+export const readinessCheckName = (name: string): string => `downstream_${name.toLowerCase().replace(/-/g, '_')}`;

@@ -2,7 +2,7 @@ import { isLoopbackHost } from '../auth/loopback-host';
 import { DOWNSTREAM_DEFAULTS, DOWNSTREAM_LIMITS } from './downstream.constants';
 import { McpDownstreamCredentialsOptions, McpDownstreamOptions } from './downstream-options.interface';
 import { CHECK_NAME_PATTERN } from '../health/health.constants';
-import { readinessCheckName } from './downstream-readiness.check';
+import { readinessCheckName } from './downstream-names';
 
 /** A downstream's options with every default applied and every bound checked. @internal */
 export interface ResolvedDownstreamOptions {

@@ -4,7 +4,8 @@ import { AddressInfo } from 'node:net';
 import { DownstreamCredentials } from './credentials/downstream-credentials.interface';
 import { McpDownstreamOptions } from './downstream-options.interface';
 import { resolveDownstreamOptions } from './downstream-options.resolver';
-import { HEALTH_PATH_TIMEOUT_MS, downstreamReadinessCheck, readinessCheckName } from './downstream-readiness.check';
+import { HEALTH_PATH_TIMEOUT_MS, downstreamReadinessCheck } from './downstream-readiness.check';
+import { readinessCheckName } from './downstream-names';
 import { McpDownstreamClient } from './mcp-downstream.client';
 
 describe('the readiness check of a downstream', () => {

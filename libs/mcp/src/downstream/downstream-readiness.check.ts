@@ -4,12 +4,10 @@ import { McpReadinessCheck } from '../health/mcp-readiness-check.decorator';
 import { McpReadinessIndicator } from '../health/mcp-readiness-indicator.interface';
 import { downstreamToken } from './downstream.constants';
 import type { McpDownstreamClient } from './mcp-downstream.client';
+import { readinessCheckName } from './downstream-names';
 
 /** The longest wait for the health path's answer, whatever the probe's own bound: a readiness check must be quick. */
 export const HEALTH_PATH_TIMEOUT_MS = 2_000;
-
-/** The readiness check name of downstream `name`: `downstream_<name>`, lower case, `-` written `_`. @internal */
-export const readinessCheckName = (name: string): string => `downstream_${name.toLowerCase().replace(/-/g, '_')}`;
 
 /**
  * The `/ready` check of one downstream (its `readiness` option): down while its circuit breaker is open, while its
