@@ -1,5 +1,6 @@
 // Instructions per request, counted by valgrind's callgrind (repeatable whatever else the machine is doing, unlike
-// req/s on a machine whose speed swings): one server (`BENCH_INSTR_CONFIG` = ceiling | bare | prod, default prod; on
+// req/s on a machine whose speed swings): one server (`BENCH_INSTR_CONFIG` = ceiling | ceiling-raw | bare | prod,
+// default prod; ceiling-raw is the adapter as our transport uses it, see bench/fixture/ceiling.app.ts; on
 // MCP_HTTP_ADAPTER, default express) runs under callgrind; its counts are dumped after BENCH_INSTR_WARMUP calls (JIT
 // warm) and again after BENCH_INSTR_CALLS more tools/call at 8 at a time: the second part over the calls it saw is
 // printed, the instructions per call (all threads: the event loop, V8's compiler and GC). BENCH_AB_SERVE counts
@@ -31,10 +32,12 @@ function envFor() {
   const base = { PORT: '0', MCP_HTTP_ADAPTER: adapter, PATH: process.env.PATH, HOME: process.env.HOME };
   if (config === 'prod')
     return { ...base, ...productionEnv({ jwksUri: issuer.jwksUri, logFile: log, otlpUrl: sink.url }) };
-  if (config === 'ceiling') {
+  if (config.startsWith('ceiling')) {
+    // ceiling-raw: the adapter as our transport uses it (body unparsed by the adapter, Node's response written).
+    const raw = config === 'ceiling-raw' ? { BENCH_CEILING_RAW: '1' } : {};
     const file = resolve(dir, 'call.json');
     writeFileSync(file, '{"jsonrpc":"2.0","id":"x","result":{"content":[{"type":"text","text":"hello"}]}}');
-    return { ...base, NODE_ENV: 'production', BENCH_CEILING_CALL_FILE: file, BENCH_CEILING_LIST_FILE: file };
+    return { ...base, ...raw, NODE_ENV: 'production', BENCH_CEILING_CALL_FILE: file, BENCH_CEILING_LIST_FILE: file };
   }
   return { ...base, NODE_ENV: 'development', BENCH_AUTH: 'off', BENCH_LOGS: 'off' };
 }
@@ -44,7 +47,7 @@ function start(label, serve) {
   const out = resolve(dir, `${label}.out`);
   const child = spawn(
     'valgrind',
-    ['--tool=callgrind', `--callgrind-out-file=${out}`, NODE, serve, config === 'ceiling' ? 'ceiling' : 'mcp'],
+    ['--tool=callgrind', `--callgrind-out-file=${out}`, NODE, serve, config.startsWith('ceiling') ? 'ceiling' : 'mcp'],
     { env: envFor(), stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let err = '';
@@ -93,7 +96,8 @@ async function dump(server, sessions, part) {
 async function count(label, serve) {
   const server = await start(label, serve);
   const sessions = [];
-  for (let i = 0; i < 8; i++) sessions.push(config === 'ceiling' ? undefined : await openSession(server.url, bearer));
+  for (let i = 0; i < 8; i++)
+    sessions.push(config.startsWith('ceiling') ? undefined : await openSession(server.url, bearer));
   await calls(server.url, sessions, WARMUP);
   const before = await dump(server, sessions, 1);
   await calls(server.url, sessions, CALLS);

@@ -3,7 +3,7 @@
 // BENCH_DURATION seconds; prints, per server, req/s, server CPU per request and that CPU split by package (node_modules
 // package, our library folder, Node's own modules), in microseconds per request. For comparing the servers of one run.
 //   tsc -p bench/tsconfig.json && node bench/prof-buckets.mjs
-import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { startIssuer } from './lib/issuer.mjs';
@@ -11,6 +11,7 @@ import { startOtlpSink } from './lib/otlp-sink.mjs';
 import { BASE_HEADERS, CALL_BODY, newId, openSession, post } from './lib/mcp-client.mjs';
 import { load, startPinned } from './lib/servers.mjs';
 import { DURATION, SERVE, TMP, productionEnv } from './lib/settings.mjs';
+import { profileBuckets } from './lib/profile-buckets.mjs';
 
 const adapter = process.env.MCP_HTTP_ADAPTER ?? 'express';
 const TOP = Number(process.env.BENCH_PROF_TOP ?? 25);
@@ -28,53 +29,12 @@ const profiled = (name, which, env) =>
     ...env,
   });
 
-/**
- * Self time of each profile node, bucketed by where its code lives: only the load's own seconds (the last DURATION s
- * before the server stopped, its last half second left out), idle left out.
- */
-function buckets(dir) {
-  const [file] = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile'));
-  const p = JSON.parse(readFileSync(resolve(dir, file), 'utf8'));
-  const nodes = new Map(p.nodes.map((n) => [n.id, n]));
-  const counts = new Map();
-  const from = p.endTime - (DURATION + 0.5) * 1e6;
-  const to = p.endTime - 0.5e6;
-  let t = p.startTime;
-  let busy = 0;
-  p.samples.forEach((id, i) => {
-    t += p.timeDeltas[i];
-    if (t < from || t > to) return;
-    const n = nodes.get(id);
-    if (n.callFrame.functionName === '(idle)') return;
-    busy++;
-    const b = bucketOf(n.callFrame);
-    counts.set(b, (counts.get(b) ?? 0) + 1);
-  });
-  return { counts, busy };
-}
-
-function bucketOf({ url, functionName }) {
-  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
-  if (pkg) return pkg[1];
-  const ours = /libs\/mcp\/src\/([^/]+)/.exec(url);
-  if (ours) return `ours: ${ours[1]}`;
-  if (url.startsWith('node:'))
-    return `node: ${
-      url
-        .slice(5)
-        .replace(/^internal\//, '')
-        .split('/')[0]
-    }`;
-  if (!url) return `native: ${functionName}`;
-  return url.split('/').slice(-2).join('/');
-}
-
 async function measure(name, which, env, sessionsFor, headers) {
   const server = await profiled(name, which, env);
   const sessions = await sessionsFor(server);
   const r = await load(server, '/mcp', 16, CALL_BODY('[<id>]'), sessions, 'call', headers);
   await server.stop();
-  return { name, r, ...buckets(resolve(root, name)) };
+  return { name, r, ...profileBuckets(resolve(root, name), DURATION) };
 }
 
 const bearer = { authorization: `Bearer ${issuer.token}` };
