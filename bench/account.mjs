@@ -44,11 +44,15 @@ const CONFIGS = {
   'prod, spans only': { env: { ...prodEnv, BENCH_TRACING: 'record' }, headers: prodHeaders, auth: bearer },
   'prod, batched': { env: { ...prodEnv, BENCH_TRACING: 'batch' }, headers: prodHeaders, auth: bearer },
   'prod, encoded': { env: { ...prodEnv, BENCH_TRACING: 'encode' }, headers: prodHeaders, auth: bearer },
+  // BENCH_ACCOUNT=downstream: the production configuration with a downstream client declared (never called).
+  'prod + downstream': { env: { ...prodEnv, BENCH_DOWNSTREAM: 'on' }, headers: prodHeaders, auth: bearer },
 };
 const LESS =
   process.env.BENCH_ACCOUNT === 'tracing'
     ? ['prod - tracing', 'prod, spans only', 'prod, batched', 'prod, encoded']
-    : ['prod - tracing', 'prod - logs', 'prod - auth'];
+    : process.env.BENCH_ACCOUNT === 'downstream'
+      ? ['prod + downstream']
+      : ['prod - tracing', 'prod - logs', 'prod - auth'];
 
 async function start(name, config, profiled = false) {
   const file = name.replace(/\W+/g, '-');
@@ -272,7 +276,7 @@ let margins = 0;
 for (const name of LESS) {
   const d = m.prod.total - m[name].total;
   margins += d;
-  console.log(`${f1(d)}  ${name.replace(/^prod,? -? ?/, '')}`);
+  console.log(`${f1(d)}  ${name.replace(/^prod,? [-+]? ?/, '')}`);
 }
 console.log(`${f1(diff - margins)}  not any one of them alone (production - bare - the three margins)`);
 writeFileSync(resolve(dir, `account-${adapter}.json`), JSON.stringify({ adapter, m, runs }, null, 2));

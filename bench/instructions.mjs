@@ -28,8 +28,15 @@ const sink = await startOtlpSink();
 const log = resolve(dir, 'calls.log');
 writeFileSync(log, '');
 
+// BENCH_INSTR_ENV='K=V,K=V': more settings for the server (e.g. BENCH_DOWNSTREAM=on).
+const extra = Object.fromEntries(
+  (process.env.BENCH_INSTR_ENV ?? '')
+    .split(',')
+    .filter(Boolean)
+    .map((kv) => kv.split('=')),
+);
 function envFor() {
-  const base = { PORT: '0', MCP_HTTP_ADAPTER: adapter, PATH: process.env.PATH, HOME: process.env.HOME };
+  const base = { PORT: '0', MCP_HTTP_ADAPTER: adapter, PATH: process.env.PATH, HOME: process.env.HOME, ...extra };
   if (config === 'prod')
     return { ...base, ...productionEnv({ jwksUri: issuer.jwksUri, logFile: log, otlpUrl: sink.url }) };
   if (config.startsWith('ceiling')) {
