@@ -1,5 +1,6 @@
-// BENCH_ONLY=peers (bench/lib/only.mjs): the ceiling, our production configuration and the peer frameworks alone, with
-// both HTTP adapters (#27); the `peers` block (and its `adapters` block) merged into bench/results/latest.json.
+// BENCH_ONLY=peers (bench/lib/only.mjs): the ceiling, our bare server, our production configuration and the peer
+// frameworks alone, on both HTTP adapters, so that every target of the `adapters` block is judged in one run; the
+// `peers` block (and its `adapters` block) merged into bench/results/latest.json.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
@@ -9,16 +10,27 @@ import { BASE_HEADERS, CALL_BODY, LIST_BODY, newId, openSession, post } from './
 import { startOtlpSink } from './otlp-sink.mjs';
 import { peersBlock } from './peers-block.mjs';
 import { peerScenarios, startPeers, stopPeers } from './peers.mjs';
-import { fastifyScenarios, startFastifyServers, stopFastifyServers } from './adapters.mjs';
+import { fastifyListScenarios, fastifyScenarios, startFastifyServers, stopFastifyServers } from './adapters.mjs';
 import { adaptersBlock } from './adapters-block.mjs';
 import { ceilingCall, runPlan } from './plan.mjs';
 import { summarise } from './report.mjs';
 import { startCeiling, startServer } from './servers.mjs';
-import { CONNECTIONS, DURATION, RESULTS, ROOT, ROUNDS, TMP, TOOL_COUNT, WARMUP, productionEnv } from './settings.mjs';
+import {
+  CONNECTIONS,
+  DURATION,
+  LIST_CONNECTIONS,
+  RESULTS,
+  ROOT,
+  ROUNDS,
+  TMP,
+  TOOL_COUNT,
+  WARMUP,
+  productionEnv,
+} from './settings.mjs';
 
 /**
- * BENCH_ONLY=peers: the ceiling, our production configuration and the peers, interleaved per connection count for
- * BENCH_ROUNDS rounds, with the Fastify ceiling and our production configuration on Fastify beside them (#27);
+ * BENCH_ONLY=peers: the ceiling, our bare server, our production configuration and the peers, interleaved per
+ * connection count for BENCH_ROUNDS rounds, with the Fastify ceiling and our servers on Fastify beside them;
  * resolves with the `peers` block and its `adapters` block (print them with printPeers and printAdapters, merge with
  * mergePeers).
  */
@@ -29,6 +41,7 @@ export async function runPeersOnly() {
   const prodLog = resolve(TMP, 'peers-prod.log');
   writeFileSync(prodLog, '');
   let prod;
+  let bare;
   let ceiling;
   let fastify;
   let peers = [];
@@ -42,6 +55,9 @@ export async function runPeersOnly() {
     const headers = { ...BASE_HEADERS, ...bearer };
     const sessions = [];
     for (let i = 0; i < Math.max(...CONNECTIONS); i++) sessions.push(await openSession(prod.url, bearer));
+    bare = await startServer('mcp', 'mcp', { NODE_ENV: 'development', BENCH_AUTH: 'off', BENCH_LOGS: 'off' });
+    const bareSessions = [];
+    for (let i = 0; i < Math.max(...CONNECTIONS); i++) bareSessions.push(await openSession(bare.url));
     // Our answers, captured as run.mjs does, for the ceiling's canned bodies; our tools/list is the peers' reference.
     const call = await post(`${prod.url}/mcp`, CALL_BODY(newId()), { ...headers, 'mcp-session-id': sessions[0] });
     const list = await post(`${prod.url}/mcp`, LIST_BODY(newId()), { ...headers, 'mcp-session-id': sessions[0] });
@@ -64,6 +80,18 @@ export async function runPeersOnly() {
       ceilingCall(ceiling, c, fake),
       fastifyScenarios(fastify, c, fake, headers).ceiling,
       {
+        key: `mcp.call.${c}`,
+        label: `mcp tools/call x${c}`,
+        server: bare,
+        path: '/mcp',
+        c,
+        body: CALL_BODY,
+        sessions: bareSessions,
+        verify: 'call',
+        ref: `ceiling.call.${c}`,
+      },
+      fastifyScenarios(fastify, c, fake, headers).bare,
+      {
         key: `prod.call.${c}`,
         label: `mcp tools/call (production) x${c}`,
         server: prod,
@@ -78,11 +106,31 @@ export async function runPeersOnly() {
       fastifyScenarios(fastify, c, fake, headers).prod,
       ...peerScenarios(peers, c),
     ]);
+    // tools/list of every tool in production against each adapter's ceiling (its `res.json` of the same list).
+    const listScenario = (key, label, server, extra) => ({
+      key: `${key}.list`,
+      label: `${label} x${LIST_CONNECTIONS}`,
+      server,
+      path: '/mcp',
+      c: LIST_CONNECTIONS,
+      body: LIST_BODY,
+      verify: 'list',
+      ...extra,
+    });
+    plan.push(
+      listScenario('ceiling', `ceiling list(${TOOL_COUNT})`, ceiling, { sessions: fake, path: '/mcp-list' }),
+      listScenario('prod', `mcp tools/list(${TOOL_COUNT}) (production)`, prod, {
+        sessions,
+        headers,
+        ref: 'ceiling.list',
+      }),
+      ...fastifyListScenarios(fastify, fake, headers),
+    );
     const measured = summarise(await runPlan(plan));
     const block = peersBlock(peers, measured);
     return { ...block, adapters: adaptersBlock(measured, block) };
   } finally {
-    await Promise.all([prod?.stop(), ceiling?.stop(), stopPeers(peers), stopFastifyServers(fastify)]);
+    await Promise.all([prod?.stop(), bare?.stop(), ceiling?.stop(), stopPeers(peers), stopFastifyServers(fastify)]);
     await sink.stop();
     await issuer.stop();
   }
