@@ -12,18 +12,11 @@ import { startIssuer } from './lib/issuer.mjs';
 import { startOtlpSink } from './lib/otlp-sink.mjs';
 import { BASE_HEADERS, CALL_BODY, openSession } from './lib/mcp-client.mjs';
 import { load, startServer } from './lib/servers.mjs';
-import { ROUNDS, TMP, productionEnv } from './lib/settings.mjs';
+import { ROUNDS, TMP, envSettings, productionEnv } from './lib/settings.mjs';
 
 const other = process.env.BENCH_AB_SERVE;
-const settings = (value = '') =>
-  Object.fromEntries(
-    value
-      .split(',')
-      .filter(Boolean)
-      .map((kv) => kv.split('=')),
-  );
-const onlyA = settings(process.env.BENCH_AB_ENV);
-const both = settings(process.env.BENCH_AB_ENV_BOTH);
+const onlyA = envSettings(process.env.BENCH_AB_ENV);
+const both = envSettings(process.env.BENCH_AB_ENV_BOTH);
 if (!other && !process.env.BENCH_AB_ENV)
   throw new Error('set BENCH_AB_SERVE (another build) or BENCH_AB_ENV (a setting)');
 mkdirSync(TMP, { recursive: true });

@@ -14,7 +14,7 @@ import { resolve } from 'node:path';
 import { startIssuer } from './lib/issuer.mjs';
 import { startOtlpSink } from './lib/otlp-sink.mjs';
 import { BASE_HEADERS, CALL_BODY, newId, openSession, post } from './lib/mcp-client.mjs';
-import { NODE, SERVE, TMP, productionEnv } from './lib/settings.mjs';
+import { NODE, SERVE, TMP, envSettings, productionEnv } from './lib/settings.mjs';
 
 const config = process.env.BENCH_INSTR_CONFIG ?? 'prod';
 const adapter = process.env.MCP_HTTP_ADAPTER ?? 'express';
@@ -29,12 +29,7 @@ const log = resolve(dir, 'calls.log');
 writeFileSync(log, '');
 
 // BENCH_INSTR_ENV='K=V,K=V': more settings for the server (e.g. BENCH_DOWNSTREAM=on).
-const extra = Object.fromEntries(
-  (process.env.BENCH_INSTR_ENV ?? '')
-    .split(',')
-    .filter(Boolean)
-    .map((kv) => kv.split('=')),
-);
+const extra = envSettings(process.env.BENCH_INSTR_ENV);
 function envFor() {
   const base = { PORT: '0', MCP_HTTP_ADAPTER: adapter, PATH: process.env.PATH, HOME: process.env.HOME, ...extra };
   if (config === 'prod')

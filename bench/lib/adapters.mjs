@@ -2,7 +2,8 @@
 // (production configuration), on Nest's Fastify adapter, measured in the same rounds as their Express twins.
 // run.mjs starts them (startFastifyServers) and places their scenarios (fastifyScenarios) next to the Express ones;
 // adapters-block.mjs judges the #27 targets.
-import { CALL_BODY, LIST_BODY, openSession } from './mcp-client.mjs';
+import { openSession } from './mcp-client.mjs';
+import { callScenario, listScenario } from './plan.mjs';
 import { startCeiling, startServer } from './servers.mjs';
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -53,16 +54,7 @@ export const stopFastifyServers = (s) => Promise.all([s?.ceiling?.stop(), s?.mcp
  * ids the ceiling ignores; `authHeaders`: the production servers' headers.
  */
 export function fastifyScenarios(s, c, fake, authHeaders) {
-  const scenario = (key, label, server, extra) => ({
-    key: `${key}.call.${c}`,
-    label: `${label} x${c}`,
-    server,
-    path: '/mcp',
-    c,
-    body: CALL_BODY,
-    verify: 'call',
-    ...extra,
-  });
+  const scenario = (key, label, server, extra) => callScenario(key, label, server, c, extra);
   return {
     ceiling: scenario('ceiling-fastify', 'ceiling (fastify) tools/call', s.ceiling, { sessions: fake }),
     bare: scenario('fastify', 'mcp tools/call (fastify)', s.mcp, {
@@ -79,19 +71,12 @@ export function fastifyScenarios(s, c, fake, authHeaders) {
 
 /** tools/list of every tool on the Fastify ceiling and our Fastify production configuration. */
 export function fastifyListScenarios(s, fake, authHeaders) {
-  const list = (key, label, server, extra) => ({
-    key: `${key}.list`,
-    label: `${label} x${LIST_CONNECTIONS}`,
-    server,
-    path: '/mcp',
-    c: LIST_CONNECTIONS,
-    body: LIST_BODY,
-    verify: 'list',
-    ...extra,
-  });
   return [
-    list('ceiling-fastify', `ceiling (fastify) list(${TOOL_COUNT})`, s.ceiling, { sessions: fake, path: '/mcp-list' }),
-    list('prod-fastify', `mcp tools/list(${TOOL_COUNT}) (production, fastify)`, s.prod, {
+    listScenario('ceiling-fastify', `ceiling (fastify) list(${TOOL_COUNT})`, s.ceiling, {
+      sessions: fake,
+      path: '/mcp-list',
+    }),
+    listScenario('prod-fastify', `mcp tools/list(${TOOL_COUNT}) (production, fastify)`, s.prod, {
       sessions: s.sessions.prod,
       headers: authHeaders,
       ref: 'ceiling-fastify.list',

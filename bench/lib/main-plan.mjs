@@ -1,11 +1,11 @@
 // The full bench's load plan (run.mjs): per connection count the ceiling, then each of our servers and the peers,
 // in an order that puts every ratio's two sides next to each other in time; then tools/list. A scenario's fields are
 // described in plan.mjs.
-import { CALL_BODY, LIST_BODY, MODERN_CALL_BODY, MODERN_HEADERS } from './mcp-client.mjs';
+import { MODERN_CALL_BODY, MODERN_HEADERS } from './mcp-client.mjs';
 import { peerScenarios } from './peers.mjs';
 import { fastifyListScenarios, fastifyScenarios } from './adapters.mjs';
-import { ceilingCall } from './plan.mjs';
-import { CONNECTIONS, LIST_CONNECTIONS, TOOL_COUNT } from './settings.mjs';
+import { callScenario, ceilingCall, listScenario } from './plan.mjs';
+import { CONNECTIONS, TOOL_COUNT } from './settings.mjs';
 
 /**
  * `servers`: { ceiling, mcp, mcpAuth, mcpRedis, mcpProd, mcpQuiet }; `sessions`: their session ids
@@ -14,28 +14,9 @@ import { CONNECTIONS, LIST_CONNECTIONS, TOOL_COUNT } from './settings.mjs';
  */
 export function mainPlan(servers, sessions, authHeaders, peers, fastify) {
   const { ceiling, mcp, mcpAuth, mcpRedis, mcpProd, mcpQuiet } = servers;
-  const call = (key, label, server, c, list, extra = {}) => ({
-    key: `${key}.call.${c}`,
-    label: `${label} x${c}`,
-    server,
-    path: '/mcp',
-    c,
-    body: CALL_BODY,
-    sessions: list,
-    verify: 'call',
-    ...extra,
-  });
-  const list = (key, label, server, list, extra = {}) => ({
-    key: `${key}.list`,
-    label: `${label} x${LIST_CONNECTIONS}`,
-    server,
-    path: '/mcp',
-    c: LIST_CONNECTIONS,
-    body: LIST_BODY,
-    sessions: list,
-    verify: 'list',
-    ...extra,
-  });
+  const call = (key, label, server, c, ids, extra = {}) =>
+    callScenario(key, label, server, c, { sessions: ids, ...extra });
+  const list = (key, label, server, ids, extra = {}) => listScenario(key, label, server, { sessions: ids, ...extra });
   return [
     ...CONNECTIONS.flatMap((c) => {
       const f = fastifyScenarios(fastify, c, sessions.fake, authHeaders);

@@ -12,21 +12,10 @@ import { peersBlock } from './peers-block.mjs';
 import { peerScenarios, startPeers, stopPeers } from './peers.mjs';
 import { fastifyListScenarios, fastifyScenarios, startFastifyServers, stopFastifyServers } from './adapters.mjs';
 import { adaptersBlock } from './adapters-block.mjs';
-import { ceilingCall, runPlan } from './plan.mjs';
+import { callScenario, ceilingCall, listScenario, runPlan } from './plan.mjs';
 import { summarise } from './report.mjs';
 import { startCeiling, startServer } from './servers.mjs';
-import {
-  CONNECTIONS,
-  DURATION,
-  LIST_CONNECTIONS,
-  RESULTS,
-  ROOT,
-  ROUNDS,
-  TMP,
-  TOOL_COUNT,
-  WARMUP,
-  productionEnv,
-} from './settings.mjs';
+import { CONNECTIONS, DURATION, RESULTS, ROOT, ROUNDS, TMP, TOOL_COUNT, WARMUP, productionEnv } from './settings.mjs';
 
 /**
  * BENCH_ONLY=peers: the ceiling, our bare server, our production configuration and the peers, interleaved per
@@ -79,44 +68,13 @@ export async function runPeersOnly() {
     const plan = CONNECTIONS.flatMap((c) => [
       ceilingCall(ceiling, c, fake),
       fastifyScenarios(fastify, c, fake, headers).ceiling,
-      {
-        key: `mcp.call.${c}`,
-        label: `mcp tools/call x${c}`,
-        server: bare,
-        path: '/mcp',
-        c,
-        body: CALL_BODY,
-        sessions: bareSessions,
-        verify: 'call',
-        ref: `ceiling.call.${c}`,
-      },
+      callScenario('mcp', 'mcp tools/call', bare, c, { sessions: bareSessions, ref: `ceiling.call.${c}` }),
       fastifyScenarios(fastify, c, fake, headers).bare,
-      {
-        key: `prod.call.${c}`,
-        label: `mcp tools/call (production) x${c}`,
-        server: prod,
-        path: '/mcp',
-        c,
-        body: CALL_BODY,
-        sessions,
-        verify: 'call',
-        headers,
-        ref: `ceiling.call.${c}`,
-      },
+      callScenario('prod', 'mcp tools/call (production)', prod, c, { sessions, headers, ref: `ceiling.call.${c}` }),
       fastifyScenarios(fastify, c, fake, headers).prod,
       ...peerScenarios(peers, c),
     ]);
     // tools/list of every tool in production against each adapter's ceiling (its `res.json` of the same list).
-    const listScenario = (key, label, server, extra) => ({
-      key: `${key}.list`,
-      label: `${label} x${LIST_CONNECTIONS}`,
-      server,
-      path: '/mcp',
-      c: LIST_CONNECTIONS,
-      body: LIST_BODY,
-      verify: 'list',
-      ...extra,
-    });
     plan.push(
       listScenario('ceiling', `ceiling list(${TOOL_COUNT})`, ceiling, { sessions: fake, path: '/mcp-list' }),
       listScenario('prod', `mcp tools/list(${TOOL_COUNT}) (production)`, prod, {

@@ -6,20 +6,36 @@
 import { valid } from './report.mjs';
 import { fmtPct } from './tables.mjs';
 import { exited, load, rssMB } from './servers.mjs';
-import { CALL_BODY } from './mcp-client.mjs';
-import { ROUNDS } from './settings.mjs';
+import { CALL_BODY, LIST_BODY } from './mcp-client.mjs';
+import { LIST_CONNECTIONS, ROUNDS } from './settings.mjs';
 
-/** The ceiling's tools/call scenario at `c` connections (`fake`: session ids it ignores), the reference of a round. */
-export const ceilingCall = (ceiling, c, fake) => ({
-  key: `ceiling.call.${c}`,
-  label: `ceiling tools/call x${c}`,
-  server: ceiling,
+/** A tools/call scenario `<key>.call.<c>` on `server` at `c` connections; `extra` sets sessions, headers, ref, ... */
+export const callScenario = (key, label, server, c, extra) => ({
+  key: `${key}.call.${c}`,
+  label: `${label} x${c}`,
+  server,
   path: '/mcp',
   c,
   body: CALL_BODY,
-  sessions: fake,
   verify: 'call',
+  ...extra,
 });
+
+/** A tools/list scenario `<key>.list` of every tool on `server`; `extra` as for {@link callScenario}. */
+export const listScenario = (key, label, server, extra) => ({
+  key: `${key}.list`,
+  label: `${label} x${LIST_CONNECTIONS}`,
+  server,
+  path: '/mcp',
+  c: LIST_CONNECTIONS,
+  body: LIST_BODY,
+  verify: 'list',
+  ...extra,
+});
+
+/** The ceiling's tools/call scenario at `c` connections (`fake`: session ids it ignores), the reference of a round. */
+export const ceilingCall = (ceiling, c, fake) =>
+  callScenario('ceiling', 'ceiling tools/call', ceiling, c, { sessions: fake });
 
 /** Adds each run to `runs[key]` (one entry a round) and returns `runs`. */
 export async function runPlan(plan, runs = {}) {

@@ -14,6 +14,15 @@ export const TMP = resolve(ROOT, '.bench');
 export const RESULTS = resolve(ROOT, 'bench/results/latest.json');
 export const NODE = process.execPath;
 
+/** Settings given as `K=V,K=V` (BENCH_AB_ENV, BENCH_INSTR_ENV) as an environment object. */
+export const envSettings = (value = '') =>
+  Object.fromEntries(
+    value
+      .split(',')
+      .filter(Boolean)
+      .map((kv) => kv.split('=')),
+  );
+
 export const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 export const WARMUP = Number(process.env.BENCH_WARMUP ?? 1);
 export const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
