@@ -5,12 +5,12 @@ import { McpError, RateLimitedError } from '../errors/mcp.error';
 import { toJsonRpcError } from '../errors/error-mapper';
 import { ErrorCode } from '../wire/json-rpc';
 import { McpPrincipal, callerSubject } from '../auth/mcp-principal';
-import { MCP_LIMIT_STORE, McpLimitStore } from '../stores/limit.store';
+import { LimitVerdict, MCP_LIMIT_STORE, McpLimitStore } from '../stores/limit.store';
 import { RequestBudget } from './request-budget';
 import { StreamLimiter, StreamRelease } from './stream-limiter';
 import { SessionBudget } from './session-budget';
 import { McpAdmissionRefusals, rateLimited } from './admission-refusals';
-import { failClosed, limitStoreUnreachable } from './fail-closed';
+import { limitStoreUnreachable } from './fail-closed';
 
 /** A tool's own limits, from `@McpTool({ rateLimit })`. */
 export interface McpCallLimits {
@@ -98,23 +98,44 @@ export class McpAdmission {
   async call<T>(caller: McpCaller, target: string, own: McpCallLimits | undefined, work: () => Promise<T>): Promise<T> {
     const subject = callerSubject(caller.principal, caller.transport);
     const { callsPerMinute, maxConcurrentCalls } = this.options.limits;
-    await this.take(`s:${subject}`, callsPerMinute, target, subject);
-    if (own?.callsPerMinute) await this.take(`t:${target}:${subject}`, own.callsPerMinute, target, subject);
-    const slots = [`s:${subject}`, ...(own?.maxConcurrent ? [`t:${target}:${subject}`] : [])];
-    const taken: string[] = [];
+    const key = `s:${subject}`;
+    await this.take(key, callsPerMinute, target, subject);
+    // A tool's own limits: rare, so their keys are made only for a tool that has them.
+    const ownKey = own?.callsPerMinute || own?.maxConcurrent ? `t:${target}:${subject}` : undefined;
+    if (own?.callsPerMinute) await this.take(ownKey!, own.callsPerMinute, target, subject);
+    await this.slot(key, maxConcurrentCalls, target, subject);
     try {
-      for (const [i, key] of slots.entries()) {
-        const max = i === 0 ? maxConcurrentCalls : own!.maxConcurrent!;
-        if (!(await failClosed(() => this.store.acquire(key, max), limitStoreUnreachable))) {
-          rateLimited(this.refusals, target, 'concurrency', subject);
-          throw new RateLimitedError(1, 'Rate limited: too many calls at once; retry when one finishes');
-        }
-        taken.push(key);
+      if (!own?.maxConcurrent) return await work();
+      await this.slot(ownKey!, own.maxConcurrent, target, subject);
+      try {
+        return await work();
+      } finally {
+        await this.release(ownKey!);
       }
-      return await work();
     } finally {
-      // A release that cannot reach the store is not retried: a shared store expires its slots by itself.
-      for (const key of taken) await this.store.release(key).catch(() => undefined);
+      await this.release(key);
+    }
+  }
+
+  /** Takes a concurrency slot of `key`, or throws the `-32003` (or `-32006` when the store cannot be reached). */
+  private async slot(key: string, max: number, target: string, subject: string): Promise<void> {
+    let taken: boolean;
+    try {
+      taken = await this.store.acquire(key, max);
+    } catch {
+      throw limitStoreUnreachable();
+    }
+    if (taken) return;
+    rateLimited(this.refusals, target, 'concurrency', subject);
+    throw new RateLimitedError(1, 'Rate limited: too many calls at once; retry when one finishes');
+  }
+
+  /** A release that cannot reach the store is not retried: a shared store expires its slots by itself. */
+  private async release(key: string): Promise<void> {
+    try {
+      await this.store.release(key);
+    } catch {
+      // expired by the store
     }
   }
 
@@ -137,7 +158,12 @@ export class McpAdmission {
   }
 
   private async take(key: string, perMinute: number, target: string, subject: string): Promise<void> {
-    const verdict = await failClosed(() => this.store.consume(key, perMinute, 60), limitStoreUnreachable);
+    let verdict: LimitVerdict;
+    try {
+      verdict = await this.store.consume(key, perMinute, 60);
+    } catch {
+      throw limitStoreUnreachable();
+    }
     if (!verdict.ok) {
       rateLimited(this.refusals, target, 'rate', subject);
       throw new RateLimitedError(verdict.retryAfterSec);

@@ -5,6 +5,7 @@ import { McpChallenge } from './mcp-challenge';
 import { McpAuthError } from './mcp-auth.error';
 import { ErrorCode, errorResponse } from '../wire/json-rpc';
 import { nodeRequest, nodeResponse } from '../http-adapter/node-http';
+import { responseRequestId } from '../http-adapter/request-id';
 
 /**
  * Answers auth failures on the MCP endpoints: 401/403, a `WWW-Authenticate: Bearer` challenge with
@@ -23,7 +24,7 @@ export class McpAuthExceptionFilter implements ExceptionFilter {
     const res = nodeResponse(host.switchToHttp().getResponse());
     const kind = authFailureKind(error);
     // Counted and logged above auth/ (observability/), through the listener this folder owns.
-    this.failures?.authFailed({ error, kind, req, requestId: res.getHeader('X-Request-Id') });
+    this.failures?.authFailed({ error, kind, req, requestId: responseRequestId(res) });
     if (res.headersSent) return;
     const headers: Record<string, string> =
       error.status === 503
@@ -44,12 +45,12 @@ export class McpAuthExceptionFilter implements ExceptionFilter {
         : error.status === 400
           ? [ErrorCode.InvalidRequest, 'Bad request']
           : [ErrorCode.Forbidden, error.status === 401 ? 'Unauthorized' : 'Forbidden'];
-    const requestId = res.getHeader('X-Request-Id');
+    const requestId = responseRequestId(res);
     res.end(
       JSON.stringify(
         errorResponse(null, code, `${prefix}: ${error.description}`, {
           ...(error.status === 503 ? { reason: kind, retryAfter: 5 } : {}),
-          ...(typeof requestId === 'string' ? { requestId } : {}),
+          ...(requestId !== undefined ? { requestId } : {}),
         }),
       ),
     );

@@ -48,4 +48,22 @@ describe('McpOriginGuard', () => {
     expect(refusal({ host: 'evil.example' })?.status).toBe(403);
     expect(refusal({ host: 'localhost@evil.example' })?.status).toBe(400);
   });
+  it('judges a Host once and gives the same verdict every time after, refusals included', () => {
+    const own = new McpOriginGuard(resolveMcpOptions({ name: 'x', allowedHosts: ['localhost'] }));
+    const request = (host: string, url = '/mcp') => ({ headers: { host }, url, method: 'POST' }) as never;
+    for (let i = 0; i < 3; i++) {
+      expect(own.refusalOf(request('localhost:3000'))).toBeUndefined();
+      expect(own.refusalOf(request('evil.example.com'))).toEqual({
+        status: 403,
+        message: 'Forbidden: Host not allowed',
+      });
+      expect(own.refusalOf(request('bad host'))).toMatchObject({ status: 400 });
+    }
+    // An absolute-form target is judged with its own authority, not from what its Host was judged alone.
+    expect(own.refusalOf(request('localhost', 'http://evil.example.com/mcp'))).toMatchObject({ status: 403 });
+    // Past its bound the cache starts again; a verdict stays the same.
+    for (let i = 0; i < 300; i++) own.refusalOf(request(`h${i}.example.com`));
+    expect(own.refusalOf(request('localhost'))).toBeUndefined();
+    expect(own.refusalOf(request('evil.example.com'))).toMatchObject({ status: 403 });
+  });
 });

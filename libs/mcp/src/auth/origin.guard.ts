@@ -2,10 +2,13 @@ import type { IncomingMessage } from 'node:http';
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { MCP_MODULE_OPTIONS } from '../mcp.constants';
 import { ResolvedMcpOptions } from '../options/mcp-module-options.interface';
-import { nodeRequest, nodeResponse } from '../http-adapter/node-http';
+import { nodeRequest, nodeResponse, requestTarget } from '../http-adapter/node-http';
 import { EXPOSE_HEADERS, hostMatcher, originHostRefusal, originMatcher } from './origin-host.checks';
 import { McpOriginRefusal } from './origin-refusal.error';
 import { AuthorityRefusal } from './host-authority';
+
+/** How many Host verdicts a guard keeps (a deployment sees a handful of names). */
+const HOSTS_KEPT = 256;
 
 /**
  * The Origin and Host allow-lists on the platform's routes (the MCP endpoints, the protected-resource metadata, the
@@ -25,9 +28,24 @@ export class McpOriginGuard implements CanActivate {
     this.hostAllowed = hostMatcher(options.allowedHosts);
   }
 
+  /**
+   * Verdicts of requests without an Origin whose target is a path (what API clients send), by Host: a client sends the
+   * same Host with every request, so it is judged once. Bounded: cleared when full.
+   */
+  private readonly byHost = new Map<string, AuthorityRefusal | null>();
+
   /** Why `req` is refused (its Origin or Host), or undefined: also what McpCorsMiddleware asks of a preflight. */
   refusalOf(req: IncomingMessage): AuthorityRefusal | undefined {
-    return originHostRefusal(req, this.originAllowed, this.hostAllowed);
+    const host = req.headers.host;
+    if (req.headers.origin !== undefined || host === undefined || !requestTarget(req).startsWith('/'))
+      return originHostRefusal(req, this.originAllowed, this.hostAllowed);
+    let verdict = this.byHost.get(host);
+    if (verdict === undefined) {
+      verdict = originHostRefusal(req, this.originAllowed, this.hostAllowed) ?? null;
+      if (this.byHost.size >= HOSTS_KEPT) this.byHost.clear();
+      this.byHost.set(host, verdict);
+    }
+    return verdict ?? undefined;
   }
 
   canActivate(context: ExecutionContext): boolean {

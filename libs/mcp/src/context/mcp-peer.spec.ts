@@ -1,3 +1,4 @@
+import { InflightCall } from './inflight-call';
 import { ErrorCode, JsonRpcMessage } from '../wire/json-rpc';
 import { MessageSink } from '../wire/message-sink';
 import { McpPeer } from './mcp-peer';
@@ -79,7 +80,7 @@ describe('McpPeer', () => {
 
   it('cancels a call in flight by its id, and only one that runs here', () => {
     const peer = peerOf();
-    const call = { controller: new AbortController(), cancelled: false };
+    const call = new InflightCall();
     peer.inflight.set(McpPeer.inflightKey(7), call);
     expect(peer.cancel('7')).toBe(false); // a string id is another call than the number
     expect(peer.cancel(7)).toBe(true);
@@ -89,7 +90,7 @@ describe('McpPeer', () => {
 
   it('fails pending server requests and aborts calls when closed', async () => {
     const peer = peerOf();
-    const call = { controller: new AbortController(), cancelled: false };
+    const call = new InflightCall();
     peer.inflight.set(McpPeer.inflightKey('a'), call);
     const answer = peer.request(recording(), 'roots/list', {}, 1_000);
     peer.close();

@@ -5,17 +5,12 @@ import { ErrorCode, JsonRpcId, JsonRpcMessage, JsonRpcResponse } from '../wire/j
 import { MessageSink } from '../wire/message-sink';
 import { EraFeatures, ProtocolVersion, eraFeatures } from '../wire/protocol-version';
 import { McpPrincipal } from '../auth/mcp-principal';
+import { InflightCall } from './inflight-call';
 
 interface PendingRequest {
   resolve(result: Record<string, unknown>): void;
   reject(error: Error): void;
   timer: NodeJS.Timeout;
-}
-
-/** A call in progress, for cancellation. @internal */
-export interface InflightCall {
-  controller: AbortController;
-  cancelled: boolean;
 }
 
 /**
@@ -139,7 +134,7 @@ export class McpPeer {
     const call = this.inflight.get(McpPeer.inflightKey(requestId));
     if (!call) return false;
     call.cancelled = true;
-    call.controller.abort(new McpError(ErrorCode.ServerError, 'Request cancelled'));
+    call.abort(new McpError(ErrorCode.ServerError, 'Request cancelled'));
     return true;
   }
 
@@ -182,7 +177,7 @@ export class McpPeer {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    for (const call of this.inflight.values()) call.controller.abort(new Error('Session closed'));
+    for (const call of this.inflight.values()) call.abort(new Error('Session closed'));
     this.failPending('Session closed');
   }
 }

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { sendJson } from '../http-adapter/json-response';
+import { responseRequestId } from '../http-adapter/request-id';
 import { JsonRpcId, errorResponse } from '../wire/json-rpc';
 
 /**
@@ -16,7 +17,7 @@ export function sendHttpError(
   data?: Record<string, unknown>,
 ): void {
   if (res.headersSent) return;
-  const requestId = typeof res.getHeader === 'function' ? res.getHeader('X-Request-Id') : undefined;
-  const withId = typeof requestId === 'string' ? { ...data, requestId } : data;
+  const requestId = responseRequestId(res);
+  const withId = requestId !== undefined ? { ...data, requestId } : data;
   sendJson(res, status, headers, JSON.stringify(errorResponse(id, code, message, withId)));
 }

@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger as PinoLogger } from 'pino';
 import { runWithRequestId } from './log-context';
 import { McpLogger } from './mcp.logger';
-import { requestIdFor } from './request-id';
+import { requestIdFor, responseHeader } from '../http-adapter/request-id';
 import { McpRefusalLog } from './refusal-log';
 import { principalOf } from '../auth/mcp-principal';
 import { clip } from './clip';
@@ -128,7 +128,7 @@ export function accessLevel(
   const status = res.statusCode;
   const lower = path?.toLowerCase() ?? '';
   if (status === 401 || status === 403 || status === 429) return undefined;
-  if (status === 503 && (res.hasHeader('Retry-After') || PROBE_PATHS.has(lower))) return undefined;
+  if (status === 503 && (responseHeader(res, 'Retry-After') !== undefined || PROBE_PATHS.has(lower))) return undefined;
   if (status >= 500) return 'error';
   if (status >= 400) return 'warn';
   return quietPaths.has(lower) ? 'debug' : 'info';

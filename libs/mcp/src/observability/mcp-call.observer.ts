@@ -11,9 +11,16 @@ import { McpPrincipal } from '../auth/mcp-principal';
 import { maskArguments } from '../registry/argument-masker';
 import { MCP_ATTR, endSpan, mcpTracer, startMcpSpan, tracingActive } from './mcp-tracer';
 import { McpMetrics } from './mcp-metrics.service';
+import { CounterSeries, HistogramSeries } from './call-instruments';
 import { MCP_AUDIT_SINK, McpAuditSink } from './mcp-audit.sink';
 import { McpRefusalLog } from './refusal-log';
 import { McpLogger } from './mcp.logger';
+
+/** The metric series one outcome of one method and target updates. */
+interface CallSeries {
+  duration: HistogramSeries;
+  calls: CounterSeries | undefined;
+}
 
 /** One MCP request being observed. @internal */
 export interface ObservedCall {
@@ -47,9 +54,8 @@ export class McpCallObserver {
   /** Decided once at boot: without an OpenTelemetry SDK, no span work at all on the hot path. */
   private readonly tracing = tracingActive();
   private readonly tracer = mcpTracer();
-  /** Histogram children by label values: prom-client would hash the label object on every observation. */
-  private readonly durations = new Map<string, { observe(v: number): void }>();
-  private readonly calls = new Map<string, { inc(): void }>();
+  /** The metric series of each method, target and status, found with no key string built per call. */
+  private readonly series = new Map<string, Map<string, Map<string, CallSeries>>>();
   private readonly auditLogger = new Logger('McpAudit');
 
   constructor(
@@ -122,14 +128,8 @@ export class McpCallObserver {
   end(call: ObservedCall, status: string, rpcCode?: number): void {
     const seconds = (performance.now() - call.started) / 1000;
     if (call.span) endSpan(call as { span: Span; owned: boolean }, status, rpcCode);
-    const key = `${call.method}\u0000${call.target ?? ''}\u0000${status}`;
-    let duration = this.durations.get(key);
-    if (!duration)
-      this.durations.set(
-        key,
-        (duration = this.metrics.operationDuration.labels(call.method, call.target ?? '', status)),
-      );
-    duration.observe(seconds);
+    const series = this.seriesOf(call.method, call.target ?? '', status);
+    series.duration.observe(seconds);
     // Refusals repeat in floods, so their log lines are aggregated per caller (rate limits are noted by the limiter
     // that refused); the audit entry of a risky tool is still written for each one.
     const refused = this.refusals !== undefined && (status === 'rate_limited' || status === 'forbidden');
@@ -140,7 +140,7 @@ export class McpCallObserver {
       });
     if (call.method !== 'tools/call') return;
     const tool = call.tool?.name ?? 'unknown';
-    this.countCall(tool, status);
+    series.calls!.inc();
     const durationMs = Math.round(seconds * 10_000) / 10;
     const level =
       status === 'internal_error'
@@ -179,12 +179,24 @@ export class McpCallObserver {
     else this.logger[level](entry);
   }
 
-  /** `mcp_tool_calls_total{tool,status}`, its children kept per label pair (prom-client hashes a label object). */
-  private countCall(tool: string, status: string): void {
-    const key = `${tool}\u0000${status}`;
-    let counter = this.calls.get(key);
-    if (!counter) this.calls.set(key, (counter = this.metrics.toolCalls.labels(tool, status)));
-    counter.inc();
+  /**
+   * `mcp_server_operation_duration_seconds{method,target,status}` and, for tools/call, `mcp_tool_calls_total{tool,
+   * status}` (the tool is the target, `unknown` for a name the registry does not have): made on first use, then kept.
+   */
+  private seriesOf(method: string, target: string, status: string): CallSeries {
+    let byTarget = this.series.get(method);
+    if (!byTarget) this.series.set(method, (byTarget = new Map()));
+    let byStatus = byTarget.get(target);
+    if (!byStatus) byTarget.set(target, (byStatus = new Map()));
+    let found = byStatus.get(status);
+    if (!found) {
+      found = {
+        duration: this.metrics.operationDuration.labels(method, target, status),
+        calls: method === 'tools/call' ? this.metrics.toolCalls.labels(target || 'unknown', status) : undefined,
+      };
+      byStatus.set(status, found);
+    }
+    return found;
   }
 
   /** Whether a call entry at `level` would be written at all (so none is built in vain). */

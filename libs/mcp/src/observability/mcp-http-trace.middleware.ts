@@ -8,7 +8,7 @@ import {
 } from '@opentelemetry/semantic-conventions';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MCP_ATTR, RequestSpanOffer, incomingTraceContext, mcpTracer, offerKey, tracingActive } from './mcp-tracer';
-import { requestIdFor } from './request-id';
+import { requestIdFor } from '../http-adapter/request-id';
 import { pathOf, requestTarget } from '../http-adapter/node-http';
 
 const SPAN = Symbol('mcpHttpSpan');

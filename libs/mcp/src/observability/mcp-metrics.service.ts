@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import { SeriesCounter, SeriesHistogram } from './call-instruments';
 import { MCP_MODULE_OPTIONS } from '../mcp.constants';
 import { ResolvedMcpOptions } from '../options/mcp-module-options.interface';
 import { McpSessionManager } from '../sessions/mcp-session.manager';
@@ -15,8 +16,10 @@ const DURATION_BUCKETS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 
 @Injectable()
 export class McpMetrics {
   readonly registry = new Registry();
-  readonly toolCalls: Counter<'tool' | 'status'>;
-  readonly operationDuration: Histogram<'method' | 'target' | 'status'>;
+  /** Updated on every tools/call: series kept by the caller (see call-instruments.ts). */
+  readonly toolCalls: SeriesCounter;
+  /** Updated on every MCP request, likewise. */
+  readonly operationDuration: SeriesHistogram;
   readonly authFailures: Counter<'reason'>;
   readonly rateLimited: Counter<'target' | 'limit'>;
   readonly connectionsRefused: Counter<'reason'>;
@@ -26,19 +29,19 @@ export class McpMetrics {
   constructor(@Inject(MCP_MODULE_OPTIONS) options: ResolvedMcpOptions, sessions: McpSessionManager) {
     const registers = [this.registry];
     this.registry.setDefaultLabels({ service: options.name });
-    this.toolCalls = new Counter({
-      name: 'mcp_tool_calls_total',
-      help: 'tools/call requests by tool and outcome (ok, tool_error or the error class).',
-      labelNames: ['tool', 'status'],
-      registers,
-    });
-    this.operationDuration = new Histogram({
-      name: 'mcp_server_operation_duration_seconds',
-      help: 'Duration of MCP requests by method, target (tool or prompt name) and outcome.',
-      labelNames: ['method', 'target', 'status'],
-      buckets: DURATION_BUCKETS,
-      registers,
-    });
+    this.toolCalls = new SeriesCounter(
+      'mcp_tool_calls_total',
+      'tools/call requests by tool and outcome (ok, tool_error or the error class).',
+      ['tool', 'status'],
+      this.registry,
+    );
+    this.operationDuration = new SeriesHistogram(
+      'mcp_server_operation_duration_seconds',
+      'Duration of MCP requests by method, target (tool or prompt name) and outcome.',
+      ['method', 'target', 'status'],
+      DURATION_BUCKETS,
+      this.registry,
+    );
     this.authFailures = new Counter({
       name: 'mcp_auth_failures_total',
       help: 'Refused authentications by reason.',

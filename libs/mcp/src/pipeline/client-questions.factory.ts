@@ -23,7 +23,8 @@ export function createClientQuestions(
   { questions, answerLog }: { questions?: CallQuestions; answerLog?: Record<string, unknown> },
   call: { readonly ended: boolean },
 ): ClientQuestions {
-  const logged = new Map<string, number>();
+  // Made on a 2025 task's first unkeyed question only: most calls ask none.
+  let logged: Map<string, number> | undefined;
   const ask = (
     capability: string,
     method: string,
@@ -43,6 +44,7 @@ export function createClientQuestions(
     // answer would be replayed for another question.
     let key = o?.key;
     if (key === undefined) {
+      logged ??= new Map();
       const n = (logged.get(capability) ?? 0) + 1;
       logged.set(capability, n);
       key = `${capability}_${n}`;

@@ -94,9 +94,15 @@ export async function invoke(request: RequestContext, call: Invocation): Promise
  * pipes run, then the method with the call's arguments and context. A run-time entry (`McpRegistry.addResource`, say)
  * runs its own function.
  */
-function invokeProvider(call: Invocation, ctx: McpCallContext, scope: () => CallScope): unknown {
-  // The call as code inside the method finds it (a downstream client's deadline, signal and caller).
-  return runInCallScope(scope, () => call.method(call.args, ctx));
+function invokeProvider(call: Invocation, ctx: McpCallContext, scope: () => CallScope): Promise<unknown> {
+  try {
+    // The call as code inside the method finds it (a downstream client's deadline, signal and caller). Called at once,
+    // not on a later tick: a method wrapped in Nest's pipeline answers with a promise already (no second one is made).
+    return Promise.resolve(runInCallScope(scope, () => call.method(call.args, ctx)));
+  } catch (error) {
+    // A provider that throws synchronously fails like one that rejects.
+    return Promise.reject(error);
+  }
 }
 
 /** One run of the provider method: context, limits, timeout, the mapping of what it threw. */
@@ -127,8 +133,7 @@ async function invokeOnce(request: RequestContext, call: Invocation): Promise<In
         downstreams: request.downstreams,
         taskId: task?.id,
       });
-      // A provider that throws synchronously fails like one that rejects.
-      let work: Promise<unknown> = Promise.resolve().then(() => invokeProvider(call, ctx, scope));
+      let work = invokeProvider(call, ctx, scope);
       // A question left open ends the call: its answer comes with the client's retry.
       if (rounds) work = Promise.race([work, rounds.rounds.open.then(() => OPEN_QUESTIONS)]);
       if (line) work = Promise.race([work, line.reached.then(() => TASK_LINE)]);

@@ -14,7 +14,7 @@ import { McpPrincipal } from '../auth/mcp-principal';
 import { InsufficientScopeError } from '../auth/insufficient-scope.error';
 import { McpCallObserver } from '../observability/mcp-call.observer';
 import { errorClassOf, statusOfResult } from '../observability/call-outcome';
-import { answerOrAbort } from './answer-or-abort';
+import { InflightCall } from '../context/inflight-call';
 import { MethodResult, HandlerContext } from './handlers/handler-context';
 import { MethodRoute } from './method-table';
 import { serves } from './server-capabilities';
@@ -80,14 +80,17 @@ export class McpRequestRunner {
       this.observer.end(observed, errorClassOf(code), code);
       return failure(id, code, message, data, rid);
     };
-    const refusal = await this.refusal(request, route, peer, caller);
+    const refusal =
+      this.refusedBeforeBudget(method) ??
+      (await this.admission.message(peer.transport, caller ?? peer.principal, method)) ??
+      this.refusedAfterBudget(request, route);
     if (refusal) return refuse(refusal.code, refusal.message, refusal.data);
     const key = McpPeer.inflightKey(id);
     if (peer.inflight.has(key))
       return refuse(ErrorCode.InvalidRequest, 'Invalid Request: id already in use by a running request');
-    const call = { controller: new AbortController(), cancelled: false };
+    const call = new InflightCall();
     peer.inflight.set(key, call);
-    const handlerContext = this.contextOf(request, peer, sink, call.controller, rid, caller);
+    const handlerContext = this.contextOf(request, peer, sink, call, rid, caller);
     // Shared by the call scope (downstream clients note their names in it) and the call's log entry and audit event.
     if (method === 'tools/call' && callScopeEnabled()) observed.downstreams = handlerContext.downstreams = [];
     try {
@@ -97,7 +100,7 @@ export class McpRequestRunner {
         observed.ctx && observed.owned
           ? context.with(observed.ctx, () => route.handler(handlerContext))
           : route.handler(handlerContext);
-      const result = await answerOrAbort(work, call.controller.signal);
+      const result = await call.answer(work);
       if (call.cancelled) {
         this.observer.end(observed, 'cancelled');
         return undefined;
@@ -121,26 +124,26 @@ export class McpRequestRunner {
     }
   }
 
-  /**
-   * What refuses a known method before it runs: a draining replica (`ping` excepted), the caller's request budget
-   * (every request counts, whatever its kind: pings and lists too), a bad progress token, a capability the registry
-   * does not have. The budgets are those of the method's row in admission/request-kinds.ts.
+  /*
+   * What refuses a known method before it runs, in this order: a draining replica (`ping` excepted), the caller's
+   * request budget (every request counts, whatever its kind: pings and lists too), then a bad progress token or a
+   * capability the registry does not have. The budgets are those of the method's row in admission/request-kinds.ts.
+   * Only the budget is asked of a store: the checks around it answer without a promise.
    */
-  private async refusal(
-    request: JsonRpcRequest,
-    route: MethodRoute,
-    peer: McpPeer,
-    caller: McpPrincipal | undefined,
-  ): Promise<JsonRpcRefusal | undefined> {
-    const { method } = request;
+
+  /** A draining replica refuses every method but `ping`. */
+  private refusedBeforeBudget(method: string): JsonRpcRefusal | undefined {
     if (this.sessions.draining && passes(method, 'draining'))
       return {
         code: ErrorCode.UpstreamUnavailable,
         message: 'Unavailable: the server is shutting down; retry on another instance',
         data: { reason: 'shutting_down', retryAfter: 1 },
       };
-    const over = await this.admission.message(peer.transport, caller ?? peer.principal, method);
-    if (over) return over;
+    return undefined;
+  }
+
+  /** A bad progress token; a method of a capability the registry does not have. */
+  private refusedAfterBudget(request: JsonRpcRequest, route: MethodRoute): JsonRpcRefusal | undefined {
     const tokenProblem = progressTokenProblem(request.params);
     if (tokenProblem)
       return {
@@ -159,7 +162,7 @@ export class McpRequestRunner {
     request: JsonRpcRequest,
     peer: McpPeer,
     sink: MessageSink,
-    controller: AbortController,
+    call: InflightCall,
     rid: string | undefined,
     caller: McpPrincipal | undefined,
   ): HandlerContext {
@@ -167,12 +170,12 @@ export class McpRequestRunner {
       requestId: rid,
       // The caller of this request (its token), not whoever last used the session.
       principal: caller,
-      abort: (reason: unknown) => controller.abort(reason),
+      abort: (reason: unknown) => call.abort(reason),
       message: request,
       params: request.params ?? {},
       peer,
       sink,
-      signal: controller.signal,
+      signal: call.controller.signal,
       registry: this.registry,
       options: this.options,
       admission: this.admission,

@@ -21,8 +21,7 @@ export async function drainCalls(sessions: () => Iterable<McpSession>, graceMs: 
   const deadline = Date.now() + graceMs;
   while (inflight(sessions()) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
   if (inflight(sessions()) === 0) return;
-  for (const session of sessions())
-    for (const call of session.inflight.values()) call.controller.abort(shutdownError());
+  for (const session of sessions()) for (const call of session.inflight.values()) call.abort(shutdownError());
   const written = Date.now() + ANSWER_FLUSH_MS;
   while (inflight(sessions()) > 0 && Date.now() < written) await new Promise((r) => setTimeout(r, 10));
 }

@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MCP_MODULE_OPTIONS } from '../../mcp.constants';
 import { ResolvedMcpOptions } from '../../options/mcp-module-options.interface';
 import { PROTECTED_RESOURCE_PATH } from '../../auth/resource-url';
-import { requestIdFor } from '../../observability/request-id';
+import { announceRequestId, requestIdFor } from '../../http-adapter/request-id';
 import { McpHttpTraceMiddleware } from '../../observability/mcp-http-trace.middleware';
 import { McpAccessLog } from '../../observability/access-log.middleware';
 import { runWithRequestId } from '../../observability/log-context';
@@ -75,16 +75,19 @@ export class McpHttpEntryMiddleware {
   use(req: IncomingMessage, res: ServerResponse, next: () => void): void {
     // Express announces itself on every response; nothing outside needs to know the framework.
     res.removeHeader('X-Powered-By');
-    const id = requestIdFor(req, res);
-    if (!this.accessLog) return this.route(req, res, next);
+    const id = requestIdFor(req);
+    if (!this.accessLog) return this.route(req, res, id, next);
     this.accessLog.track(req, res, id);
-    runWithRequestId(id, () => this.route(req, res, next));
+    runWithRequestId(id, () => this.route(req, res, id, next));
   }
 
-  private route(req: IncomingMessage, res: ServerResponse, next: () => void): void {
+  private route(req: IncomingMessage, res: ServerResponse, id: string, next: () => void): void {
     const target = requestTarget(req);
     const path = normalise(pathOf(target));
     const kind = this.kindOf(path);
+    // The MCP endpoints write each answer's head at once: their id goes with it (see announceRequestId).
+    if (kind === 'mcp') announceRequestId(res, id);
+    else requestIdFor(req, res);
     if (kind === undefined) return next();
     // Fastify's router decodes percent-escapes before it matches (`/%6Dcp` is `/mcp` to it), Express's does not (404):
     // a platform path spelled with escapes is 404 here on both, before either router sees it.

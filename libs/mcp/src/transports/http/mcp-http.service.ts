@@ -15,7 +15,7 @@ import { sendHttpError } from '../../errors/send-http-error';
 import { refusedPostHeaders, refusedVersion } from './post-checks';
 import { storeUnavailable } from './http-refusals';
 import { PostResponseChannel } from './post-response.channel';
-import { existingRequestId as requestIdOf } from '../../observability/request-id';
+import { existingRequestId as requestIdOf, responseRequestId } from '../../http-adapter/request-id';
 import { httpStatusFor } from '../../errors/http-status';
 import { bindPrincipal } from '../../sessions/session-binding';
 import { assertAnonymousMayCall } from '../../auth/anonymous-access';
@@ -160,8 +160,8 @@ export class McpHttpService {
   /** A refused initialize: the JSON-RPC error with the profile's status, and `Retry-After` when it has one. */
   private refuse(body: unknown, error: McpError, res: ServerResponse): void {
     const status = httpStatusFor(error.code, this.options.httpStatusProfile, false);
-    const requestId = res.getHeader('X-Request-Id');
-    const data = { ...error.data, ...(typeof requestId === 'string' ? { requestId } : {}) };
+    const requestId = responseRequestId(res);
+    const data = { ...error.data, ...(requestId !== undefined ? { requestId } : {}) };
     const retryAfter = (error.data as { retryAfter?: number } | undefined)?.retryAfter;
     sendJson(
       res,

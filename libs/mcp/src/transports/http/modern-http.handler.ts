@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { McpDispatcher } from '../../protocol/mcp.dispatcher';
 import { modernHttpStatusFor } from '../../errors/http-status';
-import { existingRequestId as requestIdOf } from '../../observability/request-id';
+import { existingRequestId as requestIdOf } from '../../http-adapter/request-id';
 import { principalOf } from '../../auth/mcp-principal';
 import { McpChallenge } from '../../auth/mcp-challenge';
 import { hasModernMeta } from '../../wire/meta-keys';

@@ -18,7 +18,7 @@ import { messagesEndpoint } from './legacy-sse.endpoint';
 import { bindPrincipal } from '../../sessions/session-binding';
 import { assertAnonymousMayCall, isAnonymous } from '../../auth/anonymous-access';
 import { McpAuthError } from '../../auth/mcp-auth.error';
-import { existingRequestId as requestIdOf } from '../../observability/request-id';
+import { existingRequestId as requestIdOf } from '../../http-adapter/request-id';
 import { principalOf } from '../../auth/mcp-principal';
 import { sendJson } from '../../http-adapter/json-response';
 import { sendRefusal } from '../http/http-refusals';
