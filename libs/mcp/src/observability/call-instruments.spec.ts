@@ -2,6 +2,7 @@ import { Counter, Histogram, Registry } from 'prom-client';
 import { SeriesCounter, SeriesHistogram } from './call-instruments';
 
 const BOUNDS = [0.01, 0.1, 1, 10];
+const OP = { name: 'op_seconds', help: 'Duration.', labelNames: ['method'], buckets: BOUNDS };
 
 /** A registry with the service's default label, as McpMetrics makes it. */
 function registry(): Registry {
@@ -14,8 +15,11 @@ describe('call instruments', () => {
   it("write the same Prometheus text as prom-client's Histogram and Counter for the same updates", async () => {
     const ours = registry();
     const theirs = registry();
-    const histogram = new SeriesHistogram('op_seconds', 'Duration.', ['method', 'target', 'status'], BOUNDS, ours);
-    const counter = new SeriesCounter('calls_total', 'Calls.', ['tool', 'status'], ours);
+    const histogram = new SeriesHistogram(
+      { name: 'op_seconds', help: 'Duration.', labelNames: ['method', 'target', 'status'], buckets: BOUNDS },
+      ours,
+    );
+    const counter = new SeriesCounter({ name: 'calls_total', help: 'Calls.', labelNames: ['tool', 'status'] }, ours);
     const reference = new Histogram({
       name: 'op_seconds',
       help: 'Duration.',
@@ -51,7 +55,7 @@ describe('call instruments', () => {
   });
 
   it('keeps one series per label set, made on first use', () => {
-    const histogram = new SeriesHistogram('op_seconds', 'Duration.', ['method'], BOUNDS, registry());
+    const histogram = new SeriesHistogram(OP, registry());
     const series = histogram.labels('ping');
     expect(histogram.labels('ping')).toBe(series);
     series.observe(0.2);
@@ -60,7 +64,7 @@ describe('call instruments', () => {
   });
 
   it('ignores a value that is not a finite number rather than corrupting the series', () => {
-    const series = new SeriesHistogram('op_seconds', 'Duration.', ['method'], BOUNDS, registry()).labels('ping');
+    const series = new SeriesHistogram(OP, registry()).labels('ping');
     series.observe(Number.NaN);
     series.observe(Number.POSITIVE_INFINITY);
     expect(series).toMatchObject({ count: 0, sum: 0 });
@@ -68,7 +72,7 @@ describe('call instruments', () => {
 
   it('is emptied by the registry, as its own instruments are', async () => {
     const r = registry();
-    new SeriesCounter('calls_total', 'Calls.', ['tool'], r).labels('echo').inc();
+    new SeriesCounter({ name: 'calls_total', help: 'Calls.', labelNames: ['tool'] }, r).labels('echo').inc();
     r.resetMetrics();
     expect(await r.metrics()).not.toContain('calls_total{');
   });

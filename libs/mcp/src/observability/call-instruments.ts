@@ -27,16 +27,22 @@ interface Exported {
  * found once, by the caller, which keeps it; an update is an addition. The exposition is prom-client's, the same
  * text as its Counter and Histogram give (checked in the spec against them).
  */
+/** An instrument's description, as prom-client's configuration spells it. */
+interface SeriesOptions {
+  name: string;
+  help: string;
+  labelNames: readonly string[];
+}
+
 abstract class SeriesInstrument<S> {
   readonly aggregator = 'sum';
+  readonly name: string;
+  readonly help: string;
+  private readonly labelNames: readonly string[];
   private readonly series = new Map<string, S>();
 
-  constructor(
-    readonly name: string,
-    readonly help: string,
-    private readonly labelNames: readonly string[],
-    registry: Registry,
-  ) {
+  constructor(options: SeriesOptions, registry: Registry) {
+    ({ name: this.name, help: this.help, labelNames: this.labelNames } = options);
     // Not one of prom-client's classes, but what its registry reads of one (name, help, type, get, reset).
     registry.registerMetric(this as never);
   }
@@ -126,14 +132,10 @@ export class HistogramSeries {
 /** A Prometheus histogram whose series are kept by their callers. @internal */
 export class SeriesHistogram extends SeriesInstrument<HistogramSeries> {
   readonly type = 'histogram';
-  constructor(
-    name: string,
-    help: string,
-    labelNames: readonly string[],
-    private readonly bounds: readonly number[],
-    registry: Registry,
-  ) {
-    super(name, help, labelNames, registry);
+  private readonly bounds: readonly number[];
+  constructor(options: SeriesOptions & { buckets: readonly number[] }, registry: Registry) {
+    super(options, registry);
+    this.bounds = options.buckets;
   }
   protected create(labels: Labels): HistogramSeries {
     return new HistogramSeries(labels, this.bounds);

@@ -30,16 +30,20 @@ export class McpMetrics {
     const registers = [this.registry];
     this.registry.setDefaultLabels({ service: options.name });
     this.toolCalls = new SeriesCounter(
-      'mcp_tool_calls_total',
-      'tools/call requests by tool and outcome (ok, tool_error or the error class).',
-      ['tool', 'status'],
+      {
+        name: 'mcp_tool_calls_total',
+        help: 'tools/call requests by tool and outcome (ok, tool_error or the error class).',
+        labelNames: ['tool', 'status'],
+      },
       this.registry,
     );
     this.operationDuration = new SeriesHistogram(
-      'mcp_server_operation_duration_seconds',
-      'Duration of MCP requests by method, target (tool or prompt name) and outcome.',
-      ['method', 'target', 'status'],
-      DURATION_BUCKETS,
+      {
+        name: 'mcp_server_operation_duration_seconds',
+        help: 'Duration of MCP requests by method, target (tool or prompt name) and outcome.',
+        labelNames: ['method', 'target', 'status'],
+        buckets: DURATION_BUCKETS,
+      },
       this.registry,
     );
     this.authFailures = new Counter({
