@@ -22,11 +22,13 @@ export function storeUnreachable(store: string, reason: string): McpError {
  * a replica that cannot count cannot promise the limit (nor the replay, nor the task).
  * @internal
  */
-export async function failClosed<T>(operation: () => Promise<T>, unreachable: (error: unknown) => Error): Promise<T> {
+export function failClosed<T>(operation: () => Promise<T>, unreachable: (error: unknown) => Error): Promise<T> {
+  // Not an async function: budgets are counted on every request, and one promise (the operation's own, with its
+  // rejection mapped) is all this should cost. A store that throws instead of rejecting fails closed as well.
   try {
-    return await operation();
+    return Promise.resolve(operation()).catch((error: unknown) => Promise.reject(unreachable(error)));
   } catch (error) {
-    throw unreachable(error);
+    return Promise.reject(unreachable(error));
   }
 }
 

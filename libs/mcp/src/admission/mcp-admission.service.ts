@@ -5,12 +5,12 @@ import { McpError, RateLimitedError } from '../errors/mcp.error';
 import { toJsonRpcError } from '../errors/error-mapper';
 import { ErrorCode } from '../wire/json-rpc';
 import { McpPrincipal, callerSubject } from '../auth/mcp-principal';
-import { LimitVerdict, MCP_LIMIT_STORE, McpLimitStore } from '../stores/limit.store';
+import { MCP_LIMIT_STORE, McpLimitStore } from '../stores/limit.store';
 import { RequestBudget } from './request-budget';
 import { StreamLimiter, StreamRelease } from './stream-limiter';
 import { SessionBudget } from './session-budget';
 import { McpAdmissionRefusals, rateLimited } from './admission-refusals';
-import { limitStoreUnreachable } from './fail-closed';
+import { failClosed, limitStoreUnreachable } from './fail-closed';
 
 /** A tool's own limits, from `@McpTool({ rateLimit })`. */
 export interface McpCallLimits {
@@ -119,13 +119,7 @@ export class McpAdmission {
 
   /** Takes a concurrency slot of `key`, or throws the `-32003` (or `-32006` when the store cannot be reached). */
   private async slot(key: string, max: number, target: string, subject: string): Promise<void> {
-    let taken: boolean;
-    try {
-      taken = await this.store.acquire(key, max);
-    } catch {
-      throw limitStoreUnreachable();
-    }
-    if (taken) return;
+    if (await failClosed(() => this.store.acquire(key, max), limitStoreUnreachable)) return;
     rateLimited(this.refusals, target, 'concurrency', subject);
     throw new RateLimitedError(1, 'Rate limited: too many calls at once; retry when one finishes');
   }
@@ -158,12 +152,7 @@ export class McpAdmission {
   }
 
   private async take(key: string, perMinute: number, target: string, subject: string): Promise<void> {
-    let verdict: LimitVerdict;
-    try {
-      verdict = await this.store.consume(key, perMinute, 60);
-    } catch {
-      throw limitStoreUnreachable();
-    }
+    const verdict = await failClosed(() => this.store.consume(key, perMinute, 60), limitStoreUnreachable);
     if (!verdict.ok) {
       rateLimited(this.refusals, target, 'rate', subject);
       throw new RateLimitedError(verdict.retryAfterSec);

@@ -3,7 +3,7 @@ import { MCP_MODULE_OPTIONS } from '../mcp.constants';
 import { ResolvedMcpOptions } from '../options/mcp-module-options.interface';
 import { RateLimitedError } from '../errors/mcp.error';
 import { McpPrincipal, callerSubject } from '../auth/mcp-principal';
-import { LimitVerdict, MCP_LIMIT_STORE, McpLimitStore } from '../stores/limit.store';
+import { MCP_LIMIT_STORE, McpLimitStore } from '../stores/limit.store';
 import { McpAdmissionRefusals, rateLimited } from './admission-refusals';
 import { failClosed, limitStoreUnreachable } from './fail-closed';
 
@@ -33,13 +33,10 @@ export class RequestBudget {
    */
   async admitCaller(transport: string, principal: McpPrincipal | undefined, label: string): Promise<void> {
     const subject = callerSubject(principal, transport);
-    // Counted on every message: the store is awaited here directly (no failClosed wrapper, one promise less).
-    let verdict: LimitVerdict;
-    try {
-      verdict = await this.store.consume(`r:${subject}`, this.options.limits.requestsPerMinute, 60);
-    } catch {
-      throw limitStoreUnreachable();
-    }
+    const verdict = await failClosed(
+      () => this.store.consume(`r:${subject}`, this.options.limits.requestsPerMinute, 60),
+      limitStoreUnreachable,
+    );
     if (verdict.ok) return;
     this.noteOver(subject, verdict.retryAfterSec);
     this.refused(label, 'requests', subject);

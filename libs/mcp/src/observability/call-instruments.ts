@@ -19,6 +19,13 @@ interface Exported {
   aggregator: string;
 }
 
+/** An instrument's description, as prom-client's configuration spells it. */
+interface SeriesOptions {
+  name: string;
+  help: string;
+  labelNames: readonly string[];
+}
+
 /**
  * The two instruments every MCP request updates (`mcp_server_operation_duration_seconds`, `mcp_tool_calls_total`),
  * kept as plain numbers per series and registered in the service's prom-client registry, which writes them out with
@@ -27,13 +34,6 @@ interface Exported {
  * found once, by the caller, which keeps it; an update is an addition. The exposition is prom-client's, the same
  * text as its Counter and Histogram give (checked in the spec against them).
  */
-/** An instrument's description, as prom-client's configuration spells it. */
-interface SeriesOptions {
-  name: string;
-  help: string;
-  labelNames: readonly string[];
-}
-
 abstract class SeriesInstrument<S> {
   readonly aggregator = 'sum';
   readonly name: string;

@@ -80,6 +80,9 @@ export class McpRequestRunner {
       this.observer.end(observed, errorClassOf(code), code);
       return failure(id, code, message, data, rid);
     };
+    // What refuses a known method before it runs, in this order: a draining replica, the caller's request budget (every
+    // request counts, whatever its kind: pings and lists too; the method's row in admission/request-kinds.ts), a bad
+    // progress token or a missing capability. Only the budget asks a store: the checks around it need no promise.
     const refusal =
       this.refusedBeforeBudget(method) ??
       (await this.admission.message(peer.transport, caller ?? peer.principal, method)) ??
@@ -123,13 +126,6 @@ export class McpRequestRunner {
       peer.inflight.delete(key);
     }
   }
-
-  /*
-   * What refuses a known method before it runs, in this order: a draining replica (`ping` excepted), the caller's
-   * request budget (every request counts, whatever its kind: pings and lists too), then a bad progress token or a
-   * capability the registry does not have. The budgets are those of the method's row in admission/request-kinds.ts.
-   * Only the budget is asked of a store: the checks around it answer without a promise.
-   */
 
   /** A draining replica refuses every method but `ping`. */
   private refusedBeforeBudget(method: string): JsonRpcRefusal | undefined {
