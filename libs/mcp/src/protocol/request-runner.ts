@@ -80,9 +80,7 @@ export class McpRequestRunner {
       this.observer.end(observed, errorClassOf(code), code);
       return failure(id, code, message, data, rid);
     };
-    // What refuses a known method before it runs, in this order: a draining replica, the caller's request budget (every
-    // request counts, whatever its kind: pings and lists too; the method's row in admission/request-kinds.ts), a bad
-    // progress token or a missing capability. Only the budget asks a store: the checks around it need no promise.
+    // Refused before it runs, in this order: draining, the request budget (the one check that asks a store), the rest.
     const refusal =
       this.refusedBeforeBudget(method) ??
       (await this.admission.message(peer.transport, caller ?? peer.principal, method)) ??
@@ -127,7 +125,10 @@ export class McpRequestRunner {
     }
   }
 
-  /** A draining replica refuses every method but `ping`. */
+  /**
+   * A draining replica refuses every method but `ping`. Then comes the request budget (every request counts, whatever
+   * its kind: pings and lists too; the method's row in admission/request-kinds.ts), then {@link refusedAfterBudget}.
+   */
   private refusedBeforeBudget(method: string): JsonRpcRefusal | undefined {
     if (this.sessions.draining && passes(method, 'draining'))
       return {
