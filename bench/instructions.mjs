@@ -27,6 +27,10 @@ const CALLS = Number(process.env.BENCH_INSTR_CALLS ?? 2000);
 // build): the event loop's count is the call's cost, repeatable to 0.1%. BENCH_INSTR_THREADS=all counts every thread
 // (then raise BENCH_INSTR_WARMUP to 16000).
 const MAIN_ONLY = process.env.BENCH_INSTR_THREADS !== 'all';
+// BENCH_INSTR_NODE_FLAGS='--single-threaded': flags for the server's node (V8's, which NODE_OPTIONS refuses). With
+// --single-threaded V8 compiles and collects garbage on the event loop's thread, so its count is all of a call's work.
+// It does not make production counts repeatable: two counts of one build on Fastify were 6.5% apart (bench/HISTORY.md).
+const NODE_FLAGS = (process.env.BENCH_INSTR_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 const THREAD = MAIN_ONLY ? '-01' : '';
 // One folder per run, so that two counts (one per adapter, say) can run side by side.
 const dir = resolve(TMP, 'instructions', String(process.pid));
@@ -63,6 +67,7 @@ function start(label, serve) {
       `--callgrind-out-file=${out}`,
       ...(MAIN_ONLY ? ['--separate-threads=yes'] : []),
       NODE,
+      ...NODE_FLAGS,
       serve,
       config.startsWith('ceiling') ? 'ceiling' : 'mcp',
     ],

@@ -260,4 +260,18 @@ describe('JWT authentication (passport-jwt + JWKS)', () => {
       );
     expect(issuer.jwksFetches).toBe(fetches);
   });
+
+  it('holds a cached token to the header syntax: only "Bearer <token>" (the scheme in any case) finds its verdict', async () => {
+    const token = await issuer.mint();
+    expect((await attemptCreate(token)).res.status).toBe(200);
+    const ping = (authorization: string) =>
+      post({ jsonrpc: '2.0', id: 10, method: 'ping' }, undefined, { 'mcp-session-id': session, authorization });
+    expect((await ping(`bEaReR ${token}`)).status).toBe(200);
+    for (const malformed of [`Bearer  ${token}`, `Bearer\t${token}`, `Bearer ${token} x`, `Token ${token}`]) {
+      const res = await ping(malformed);
+      expect(res.status).toBe(401);
+      expect(res.headers.get('www-authenticate')).toContain('error="invalid_request"');
+    }
+    await expectRefused(`${token}x`, 401, 'invalid_token');
+  });
 });

@@ -20,7 +20,7 @@ export const envSettings = (value = '') =>
     value
       .split(',')
       .filter(Boolean)
-      .map((kv) => kv.split('=')),
+      .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]), // a value may hold '='
   );
 
 export const DURATION = Number(process.env.BENCH_DURATION ?? 5);

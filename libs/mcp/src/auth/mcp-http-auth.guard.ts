@@ -65,6 +65,12 @@ export class McpHttpAuthGuard extends AuthGuard('mcp-jwt') {
       return true;
     }
     if (!header) this.fail(401, undefined, 'Authentication required', 'missing token');
+    // A token verified before passed the syntax check below as this exact string: a hit needs only the prefix checked.
+    const seen = hasBearerPrefix(header!) ? this.verdictOf(header!.slice(7)) : undefined;
+    if (seen) {
+      req.user = seen;
+      return true;
+    }
     const match = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/i.exec(header!);
     if (!match)
       this.fail(
@@ -74,12 +80,7 @@ export class McpHttpAuthGuard extends AuthGuard('mcp-jwt') {
         'malformed Authorization header',
         'malformed_header',
       );
-    const token = match![1];
-    const cached = this.cache.get(token) ?? this.introspected.get(token);
-    if (cached) {
-      req.user = cached;
-      return true;
-    }
+    const token = match![1]; // header.slice(7): not in the caches (looked up above)
     const isJwt = token.split('.').length === 3;
     if (this.introspector.enabled && (!isJwt || (!this.config.jwks && !this.config.hs256Secret))) {
       req.user = await this.introspect(token);
@@ -99,6 +100,10 @@ export class McpHttpAuthGuard extends AuthGuard('mcp-jwt') {
    */
   override getRequest(context: ExecutionContext): IncomingMessage & { user?: McpPrincipal } {
     return nodeRequest(context.switchToHttp().getRequest());
+  }
+
+  private verdictOf(token: string): McpPrincipal | undefined {
+    return this.cache.get(token) ?? this.introspected.get(token);
   }
 
   private readonly refused = new Map<string, number>();
@@ -174,6 +179,11 @@ function hasQueryToken(url: string): boolean {
   if (q < 0) return false;
   const params = new URLSearchParams(url.slice(q + 1));
   return TOKEN_QUERY_PARAMS.some((p) => params.has(p));
+}
+
+/** `Bearer ` (any case, one space) in front: the scheme part of the syntax check, without the token's. */
+function hasBearerPrefix(header: string): boolean {
+  return header.length > 7 && header.charCodeAt(6) === 32 && header.slice(0, 6).toLowerCase() === 'bearer';
 }
 
 /** How many Authorization headers the request carried (Node's `headers` object shows only the first). */
