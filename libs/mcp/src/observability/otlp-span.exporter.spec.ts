@@ -1,12 +1,9 @@
-import { context, propagation, trace } from '@opentelemetry/api';
 import { ExportResult, ExportResultCode } from '@opentelemetry/core';
 import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { InMemorySpanExporter, ReadableSpan, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { createServer, IncomingHttpHeaders, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
-import { startMcpTelemetry, stopMcpTelemetry } from './mcp-telemetry';
 import { OtlpProtobufSpanExporter, wantsOtlpProtobuf } from './otlp-span.exporter';
-import * as serializer from './otlp-span.serializer';
 
 interface Received {
   path: string;
@@ -101,34 +98,5 @@ describe('wantsOtlpProtobuf', () => {
     for (const key of KEYS) delete process.env[key];
     Object.assign(process.env, env);
     expect(wantsOtlpProtobuf()).toBe(wanted);
-  });
-});
-
-describe('startMcpTelemetry with the default exporter', () => {
-  const saved = { ...process.env };
-  afterEach(() => {
-    trace.disable();
-    context.disable();
-    propagation.disable();
-    for (const key of Object.keys(process.env)) if (!(key in saved)) delete process.env[key];
-    Object.assign(process.env, saved);
-  });
-
-  it("exports the app's spans over OTLP/HTTP protobuf to OTEL_EXPORTER_OTLP_ENDPOINT, encoded by our serializer", async () => {
-    const encode = jest.spyOn(serializer, 'encodeTraceExportRequest');
-    const sink = await collector();
-    for (const key of ['OTEL_TRACES_EXPORTER', 'OTEL_EXPORTER_OTLP_PROTOCOL', 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL'])
-      delete process.env[key];
-    process.env.OTEL_EXPORTER_OTLP_ENDPOINT = sink.url;
-    const sdk = startMcpTelemetry({ serviceName: 'exporter-spec', serviceVersion: '9.9.9' });
-    trace.getTracer('spec').startSpan('tools/call lookup').end();
-    await stopMcpTelemetry(sdk, 5_000);
-    await sink.close();
-    expect(sink.received.map((r) => r.path)).toEqual(['/v1/traces']);
-    expect(encode).toHaveBeenCalledTimes(1);
-    encode.mockRestore();
-    const body = sink.received[0].body;
-    for (const text of ['tools/call lookup', 'exporter-spec', '9.9.9'])
-      expect(body.includes(Buffer.from(text))).toBe(true);
   });
 });

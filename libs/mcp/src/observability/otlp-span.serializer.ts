@@ -71,15 +71,20 @@ function writeScope(w: ProtoWriter, scope: Scope & { attributes?: Attributes; dr
 const spanFlags = (traceFlags: number, isRemote: boolean | undefined): number =>
   (traceFlags & 0xff) | 0x100 | (isRemote ? 0x200 : 0);
 
+/** trace_id = 1, span_id = 2, trace_state = 3: the first fields of a Span and of a Link alike. */
+function writeIds(w: ProtoWriter, ctx: SpanContext): void {
+  w.hex(0x0a, ctx.traceId);
+  w.hex(0x12, ctx.spanId);
+  const traceState = ctx.traceState?.serialize();
+  if (traceState) w.string(0x1a, traceState);
+}
+
 /** ScopeSpans.spans = 2: one Span (fields 1-16 of trace/v1 Span, in field order). */
 function writeSpan(w: ProtoWriter, span: ReadableSpan): void {
   const ctx = span.spanContext();
   w.tag(0x12);
   const start = w.open(2);
-  w.hex(0x0a, ctx.traceId);
-  w.hex(0x12, ctx.spanId);
-  const traceState = ctx.traceState?.serialize();
-  if (traceState) w.string(0x1a, traceState);
+  writeIds(w, ctx);
   const parent = span.parentSpanContext;
   if (parent?.spanId) w.hex(0x22, parent.spanId);
   w.string(0x2a, span.name);
@@ -115,10 +120,7 @@ function writeLink(w: ProtoWriter, link: Link & { droppedAttributesCount?: numbe
   const ctx: SpanContext = link.context;
   w.tag(0x6a);
   const start = w.open(1);
-  w.hex(0x0a, ctx.traceId);
-  w.hex(0x12, ctx.spanId);
-  const traceState = ctx.traceState?.serialize();
-  if (traceState) w.string(0x1a, traceState);
+  writeIds(w, ctx);
   if (link.attributes) w.attributes(0x22, link.attributes);
   w.varintField(0x28, link.droppedAttributesCount ?? 0);
   w.fixed32(0x35, undefined, spanFlags(ctx.traceFlags, ctx.isRemote));
