@@ -25,8 +25,8 @@ export interface McpTelemetryOptions {
 /**
  * Starts the OpenTelemetry Node SDK, configured by the standard `OTEL_*` variables (exporter,
  * endpoint, sampler, resource attributes, propagators; `OTEL_SDK_DISABLED=true` turns it off).
- * Traces follow the SDK's defaults (OTLP over HTTP/protobuf, encoded by our one-pass serializer, byte for byte what
- * the SDK's exporter sends, at a fifth of its cost). Metrics and logs have their own channels here
+ * Traces follow the SDK's defaults (OTLP over HTTP/protobuf, encoded by our one-pass serializer: byte for byte what
+ * the SDK's exporter sends, for 40% of its encoding cost). Metrics and logs have their own channels here
  * (Prometheus `/metrics`, pino JSON), so their OTel exporters default to `none` unless
  * `OTEL_METRICS_EXPORTER` / `OTEL_LOGS_EXPORTER` ask for one; spans are exported in batches of at most 128
  * (`OTEL_BSP_MAX_EXPORT_BATCH_SIZE`). Call it first in `main.ts`, before
