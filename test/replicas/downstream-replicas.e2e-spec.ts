@@ -4,7 +4,7 @@ import { OidcIssuer, startOidcIssuer } from '../support/oidc-issuer';
 import { startTokenDownstream } from '../support/token-downstream';
 import { messagesOf, modernPost } from '../support/modern-post';
 import { FINAL, WITH_TASKS } from '../support/task-replicas';
-import { sleep } from '../support/wait';
+import { sleep, waitFor } from '../support/wait';
 
 const TOKEN_EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
 // Written out rather than imported from the fixture: the replicas must ask for what the desk declares.
@@ -245,13 +245,13 @@ describe('downstream token exchange across three replicas on Redis', () => {
       replicas.reduce((n, r) => n + (`${r.stdout?.() ?? ''}\n${r.stderr()}`.match(what)?.length ?? 0), 0);
     // A grant is logged when the issuer's answer arrives, in the replica's batched log, which a loaded machine may
     // write a moment after the test that caused it ended: the counts get a few seconds to catch up, never more.
-    for (
-      const until = Date.now() + 5_000;
-      Date.now() < until &&
-      (lines(/token exchanged for a caller/g) < asked[TOKEN_EXCHANGE] ||
-        lines(/client_credentials token obtained/g) < asked.client_credentials);
-      await sleep(100)
-    );
+    // Past that, the exact counts below say what is missing (or what is logged too often).
+    await waitFor(
+      () =>
+        lines(/token exchanged for a caller/g) >= asked[TOKEN_EXCHANGE] &&
+        lines(/client_credentials token obtained/g) >= asked.client_credentials,
+      5_000,
+    ).catch(() => undefined);
     // Each grant is logged by the one replica that asked: the sum over the replicas is what the issuer counted.
     expect(lines(/token exchanged for a caller/g)).toBe(asked[TOKEN_EXCHANGE]);
     expect(lines(/client_credentials token obtained/g)).toBe(asked.client_credentials);

@@ -66,7 +66,7 @@ export class McpHttpAuthGuard extends AuthGuard('mcp-jwt') {
     }
     if (!header) this.fail(401, undefined, 'Authentication required', 'missing token');
     // A token verified before passed the syntax check below as this exact string: a hit needs only the prefix checked.
-    const seen = hasBearerPrefix(header!) ? this.verdictOf(header!.slice(7)) : undefined;
+    const seen = BEARER_PREFIX.test(header!) ? this.verdictOf(header!.slice(7)) : undefined;
     if (seen) {
       req.user = seen;
       return true;
@@ -182,9 +182,7 @@ function hasQueryToken(url: string): boolean {
 }
 
 /** `Bearer ` (any case, one space) in front: the scheme part of the syntax check, without the token's. */
-function hasBearerPrefix(header: string): boolean {
-  return header.length > 7 && header.charCodeAt(6) === 32 && header.slice(0, 6).toLowerCase() === 'bearer';
-}
+const BEARER_PREFIX = /^Bearer /i;
 
 /** How many Authorization headers the request carried (Node's `headers` object shows only the first). */
 function authorizationHeaders(raw: string[]): number {
