@@ -265,7 +265,8 @@ describe.each([
     expect(await breaker()).toBe(2);
     expect(await ready()).toMatchObject({ status: 503, checks: { downstream_fragile: 'down' } });
     downstream.down = false;
-    await sleep(350);
+    // The fixture half-opens after 1 s: long enough that a loaded machine still sees it open above (300 ms was not).
+    await sleep(1_050);
     // Half-open: the next request is its trial, and the replica is ready to take it.
     expect(await breaker()).toBe(1);
     expect(await ready()).toMatchObject({ status: 200, checks: { downstream_fragile: 'ok' } });
