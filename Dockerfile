@@ -37,4 +37,5 @@ EXPOSE 3000 9464
 # Liveness from /health (no auth, no dependency probes); orchestrators should use /ready for traffic.
 HEALTHCHECK --interval=30s --timeout=3s --start-period=10s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
-CMD ["node", "dist/main.js"]
+# V8 flags: the list in scripts/lib/node-flags.mjs (why each one is there), which `npm start` uses too.
+CMD ["node", "--no-allocation-site-pretenuring", "dist/main.js"]

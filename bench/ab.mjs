@@ -6,6 +6,8 @@
 //   BENCH_AB_SERVE=$PWD/.bench/ab-old/bench/fixture/serve.js BENCH_ROUNDS=8 BENCH_DURATION=3 node bench/ab.mjs
 // BENCH_AB_ENV='K=V,K=V' sets variables on a only (a setting's A/B; without BENCH_AB_SERVE both run this build);
 // BENCH_AB_ENV_BOTH the same on both (e.g. 'MCP_STORE=redis,MCP_REDIS_PREFIX=bench:ab:' to compare the Redis path).
+// BENCH_AB_NODE_FLAGS='--allocation-site-pretenuring': Node or V8 flags for a only, after the image's (a runtime flag's
+// A/B; V8 takes the last of two opposite flags).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { startIssuer } from './lib/issuer.mjs';
@@ -17,8 +19,11 @@ import { ROUNDS, TMP, envSettings, productionEnv } from './lib/settings.mjs';
 const other = process.env.BENCH_AB_SERVE;
 const onlyA = envSettings(process.env.BENCH_AB_ENV);
 const both = envSettings(process.env.BENCH_AB_ENV_BOTH);
-if (!other && !process.env.BENCH_AB_ENV)
-  throw new Error('set BENCH_AB_SERVE (another build) or BENCH_AB_ENV (a setting)');
+const flagsA = (process.env.BENCH_AB_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+if (!other && !process.env.BENCH_AB_ENV && flagsA.length === 0)
+  throw new Error(
+    'set BENCH_AB_SERVE (another build), BENCH_AB_ENV (a setting) or BENCH_AB_NODE_FLAGS (a runtime flag)',
+  );
 mkdirSync(TMP, { recursive: true });
 const c = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const issuer = await startIssuer();
@@ -29,7 +34,7 @@ const env = (name) => {
   return { ...productionEnv({ jwksUri: issuer.jwksUri, logFile, otlpUrl: sink.url }), ...both };
 };
 const servers = {
-  a: await startServer('ab-a', 'mcp', { ...env('a'), ...onlyA }),
+  a: await startServer('ab-a', 'mcp', { ...env('a'), ...onlyA }, undefined, flagsA),
   b: await startServer('ab-b', 'mcp', env('b'), other),
 };
 const headers = { ...BASE_HEADERS, authorization: `Bearer ${issuer.token}` };

@@ -15,7 +15,7 @@ import { startIssuer } from './lib/issuer.mjs';
 import { startOtlpSink } from './lib/otlp-sink.mjs';
 import { BASE_HEADERS, CALL_BODY, openSession } from './lib/mcp-client.mjs';
 import { runChild, startPinned } from './lib/servers.mjs';
-import { DURATION, LOAD, ROOT, ROUNDS, SERVE, TMP, WARMUP, productionEnv } from './lib/settings.mjs';
+import { DURATION, LOAD, NODE_FLAGS, ROOT, ROUNDS, SERVE, TMP, WARMUP, productionEnv } from './lib/settings.mjs';
 import { profileBuckets } from './lib/profile-buckets.mjs';
 
 const adapter = process.env.MCP_HTTP_ADAPTER ?? 'express';
@@ -58,7 +58,7 @@ async function start(name, config, profiled = false) {
   const file = name.replace(/\W+/g, '-');
   const probeFile = resolve(dir, `${file}.probe.json`);
   const prof = profiled ? ['--cpu-prof', `--cpu-prof-dir=${resolve(dir, `${file}.prof`)}`] : [];
-  const server = await startPinned(name, ['--import', PROBE, ...prof, SERVE, 'mcp'], {
+  const server = await startPinned(name, ['--import', PROBE, ...NODE_FLAGS, ...prof, SERVE, 'mcp'], {
     MCP_HTTP_ADAPTER: adapter,
     BENCH_PROBE_FILE: probeFile,
     ...CONFIGS[config].env,

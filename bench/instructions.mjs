@@ -14,7 +14,7 @@ import { resolve } from 'node:path';
 import { startIssuer } from './lib/issuer.mjs';
 import { startOtlpSink } from './lib/otlp-sink.mjs';
 import { BASE_HEADERS, CALL_BODY, newId, openSession, post } from './lib/mcp-client.mjs';
-import { NODE, SERVE, TMP, envSettings, productionEnv } from './lib/settings.mjs';
+import { NODE, NODE_FLAGS as IMAGE_FLAGS, SERVE, TMP, envSettings, productionEnv } from './lib/settings.mjs';
 
 const config = process.env.BENCH_INSTR_CONFIG ?? 'prod';
 const adapter = process.env.MCP_HTTP_ADAPTER ?? 'express';
@@ -67,6 +67,7 @@ function start(label, serve) {
       `--callgrind-out-file=${out}`,
       ...(MAIN_ONLY ? ['--separate-threads=yes'] : []),
       NODE,
+      ...IMAGE_FLAGS,
       ...NODE_FLAGS,
       serve,
       config.startsWith('ceiling') ? 'ceiling' : 'mcp',

@@ -10,7 +10,7 @@ import { startIssuer } from './lib/issuer.mjs';
 import { startOtlpSink } from './lib/otlp-sink.mjs';
 import { BASE_HEADERS, CALL_BODY, newId, openSession, post } from './lib/mcp-client.mjs';
 import { load, startPinned } from './lib/servers.mjs';
-import { DURATION, SERVE, TMP, productionEnv } from './lib/settings.mjs';
+import { DURATION, NODE_FLAGS, SERVE, TMP, productionEnv } from './lib/settings.mjs';
 import { profileBuckets } from './lib/profile-buckets.mjs';
 
 const adapter = process.env.MCP_HTTP_ADAPTER ?? 'express';
@@ -24,7 +24,7 @@ const log = resolve(TMP, 'prof-buckets.log');
 writeFileSync(log, '');
 
 const profiled = (name, which, env) =>
-  startPinned(name, ['--cpu-prof', `--cpu-prof-dir=${resolve(root, name)}`, SERVE, which], {
+  startPinned(name, [...NODE_FLAGS, '--cpu-prof', `--cpu-prof-dir=${resolve(root, name)}`, SERVE, which], {
     MCP_HTTP_ADAPTER: adapter,
     ...env,
   });
@@ -54,7 +54,7 @@ results.push(
   ),
 );
 // The ceiling serves our own answer verbatim, as in the bench.
-const probe = await startPinned('probe', [SERVE, 'mcp'], {
+const probe = await startPinned('probe', [...NODE_FLAGS, SERVE, 'mcp'], {
   NODE_ENV: 'development',
   BENCH_AUTH: 'off',
   BENCH_LOGS: 'off',

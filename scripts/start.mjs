@@ -7,6 +7,7 @@ import { constants } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fingerprint, upToDate, writeStamp } from './lib/build-stamp.mjs';
+import { NODE_FLAGS } from './lib/node-flags.mjs';
 import { buildViews } from './lib/build-views.mjs';
 import {
   appsUnderApps,
@@ -53,7 +54,8 @@ if (flags.has('--watch')) {
 } else {
   for (const target of targets) await buildIfChanged(target);
   if (!flags.has('--build-only')) {
-    const args = [entryOf(root, cli, name), ...(flags.has('--stdio') ? ['--stdio'] : [])];
+    // The image's Node flags (lib/node-flags.mjs), so that a server started here runs as it does in a container.
+    const args = [...NODE_FLAGS, entryOf(root, cli, name), ...(flags.has('--stdio') ? ['--stdio'] : [])];
     exitWith(spawn(process.execPath, args, { cwd: root, stdio: 'inherit' }));
   }
 }

@@ -4,7 +4,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { BASE_HEADERS } from './mcp-client.mjs';
-import { CPU_PROF, DURATION, LOAD, NODE, SERVE, TMP, WARMUP } from './settings.mjs';
+import { CPU_PROF, DURATION, LOAD, NODE, NODE_FLAGS, SERVE, TMP, WARMUP } from './settings.mjs';
 
 function hasTaskset() {
   return spawnSync('taskset', ['-c', '0', 'true']).status === 0;
@@ -21,12 +21,13 @@ function childEnv(env) {
 }
 
 /**
- * Starts `serve.js <which>` (mcp | ceiling) pinned to core 0; `name` labels it (and its CPU profiles). `serve` names
- * another build's serve.js (quick.mjs's A/B of two builds).
+ * Starts `serve.js <which>` (mcp | ceiling) pinned to core 0, with the image's Node flags (NODE_FLAGS) and then
+ * `nodeFlags`; `name` labels it (and its CPU profiles). `serve` names another build's serve.js (quick.mjs's A/B of
+ * two builds).
  */
-export function startServer(name, which, env, serve = SERVE) {
+export function startServer(name, which, env, serve = SERVE, nodeFlags = []) {
   const flags = which === 'mcp' && CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${resolve(TMP, 'prof', name)}`] : [];
-  return startPinned(name, [...flags, serve, which], env);
+  return startPinned(name, [...NODE_FLAGS, ...nodeFlags, ...flags, serve, which], env);
 }
 
 /**

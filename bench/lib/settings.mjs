@@ -5,6 +5,8 @@ import { fileURLToPath } from 'node:url';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const SERVE = resolve(ROOT, 'dist/bench/bench/fixture/serve.js');
+/** The Node flags our servers (and the ceilings, the same Nest apps) run with, as the image runs them. */
+export { NODE_FLAGS } from '../../scripts/lib/node-flags.mjs';
 // The peer frameworks' servers (bench/peers/*.ts, built by the same tsc run as the fixture).
 export const PEERS_DIR = resolve(ROOT, 'dist/bench/bench/peers');
 export const LOAD = resolve(ROOT, 'bench/load.mjs');

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { NODE_FLAGS } from '../../scripts/lib/node-flags.mjs';
 
 /**
  * The Dockerfile, read as text (no container engine here): one image for any app of the monorepo, chosen by
@@ -52,6 +53,13 @@ describe('Dockerfile', () => {
     expect(final.instructions.some((i) => i.keyword === 'EXPOSE' && /\b3000\b/.test(i.args))).toBe(true);
   });
 
+  it("runs the server with the project's Node flags, which this Node accepts (an unknown one would stop it)", () => {
+    // scripts/lib/node-flags.mjs is the one list: `npm start` and the bench use it, the image's CMD must match it.
+    expect(NODE_FLAGS).toContain('--no-allocation-site-pretenuring');
+    const run = spawnSync(process.execPath, [...NODE_FLAGS, '-e', 'process.stdout.write("ok")'], { encoding: 'utf8' });
+    expect({ status: run.status, out: run.stdout, err: run.stderr }).toEqual({ status: 0, out: 'ok', err: '' });
+  });
+
   it('requires the build argument APP and refuses to build without it', () => {
     const build = stages[0].instructions;
     expect(build.some((i) => i.keyword === 'ARG' && i.args.trim() === 'APP')).toBe(true);
@@ -65,7 +73,7 @@ describe('Dockerfile', () => {
   it('starts the entry point that `npm run build -- $APP` produces for any app under apps/', () => {
     const cmds = final.instructions.filter((i) => i.keyword === 'CMD');
     const cmd = JSON.parse(cmds[cmds.length - 1].args) as string[];
-    expect(cmd).toEqual(['node', 'dist/main.js']);
+    expect(cmd).toEqual(['node', ...NODE_FLAGS, 'dist/main.js']);
     const link = stages[0].instructions.find((i) => i.keyword === 'RUN' && /\bln -s\b/.test(i.args))!;
     const target = /ln -s "([^"]+)" dist\/main\.js/.exec(link.args)![1];
     for (const [app, project] of Object.entries(NEST_CLI.projects).filter(([, p]) => p.root.startsWith('apps/'))) {
