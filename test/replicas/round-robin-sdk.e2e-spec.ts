@@ -78,6 +78,9 @@ describe('one session across three replicas behind a round-robin proxy (official
       const routes = answerRoutes(proxy, s.sessionId);
       expect(routes.map((r) => r.tool)).toEqual(['draft_reply', 'close_ticket']);
       for (const r of routes) expect(r.answer).not.toBe(r.call);
+      // Whichever replicas asked, each from its own copy of the session, the ids differ (MCP requires a session's
+      // request ids to be unique; a late bus echo of the first answer must not resolve the second).
+      expect(new Set(s.answeredIds).size).toBe(2);
     });
 
     it('delivers a resource update from the replica that ran the change to the one holding the GET stream', async () => {

@@ -21,6 +21,8 @@ export interface SdkSession {
   updated: string[];
   /** The server requests the client answered (`elicitation/create`, `sampling/createMessage`), in order. */
   answered: string[];
+  /** The JSON-RPC ids of those server requests, in the same order. */
+  answeredIds: string[];
   listTools(): Promise<string[]>;
   call(name: string, args: Record<string, unknown>, options?: CallOptions): Promise<ToolResult>;
   subscribe(uri: string): Promise<void>;
@@ -50,9 +52,17 @@ export const connectSdk1: ConnectSdk = async (endpoint, token) => {
   const client = new Client({ name: 'replicas-1x', version: '1.0.0' }, { capabilities });
   const updated: string[] = [];
   const answered: string[] = [];
+  const answeredIds: string[] = [];
+  const answer = (method: string, id: unknown) => (answered.push(method), answeredIds.push(String(id)));
   client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updated.push(n.params.uri));
-  client.setRequestHandler(ElicitRequestSchema, async () => (answered.push('elicitation/create'), CONFIRM));
-  client.setRequestHandler(CreateMessageRequestSchema, async () => (answered.push('sampling/createMessage'), DRAFT));
+  client.setRequestHandler(
+    ElicitRequestSchema,
+    async (_, extra) => (answer('elicitation/create', extra.requestId), CONFIRM),
+  );
+  client.setRequestHandler(
+    CreateMessageRequestSchema,
+    async (_, extra) => (answer('sampling/createMessage', extra.requestId), DRAFT),
+  );
   const transport = new StreamableHTTPClientTransport(endpoint, {
     requestInit: { headers: { authorization: `Bearer ${token}` } },
   });
@@ -61,6 +71,7 @@ export const connectSdk1: ConnectSdk = async (endpoint, token) => {
     sessionId: transport.sessionId!,
     updated,
     answered,
+    answeredIds,
     listTools: async () => (await client.listTools()).tools.map((t) => t.name),
     // 1.x types a result as the current shape or the old `toolResult` one; these servers send the current one.
     call: async (name, args, options) =>
@@ -76,15 +87,24 @@ export const connectSdk2: ConnectSdk = async (endpoint, token) => {
   const client = new Client2({ name: 'replicas-2x', version: '2.0.0' }, { capabilities });
   const updated: string[] = [];
   const answered: string[] = [];
+  const answeredIds: string[] = [];
+  const answer = (method: string, id: unknown) => (answered.push(method), answeredIds.push(String(id)));
   client.setNotificationHandler('notifications/resources/updated', (n) => void updated.push(n.params.uri));
-  client.setRequestHandler('elicitation/create', async () => (answered.push('elicitation/create'), CONFIRM));
-  client.setRequestHandler('sampling/createMessage', async () => (answered.push('sampling/createMessage'), DRAFT));
+  client.setRequestHandler(
+    'elicitation/create',
+    async (_, ctx) => (answer('elicitation/create', ctx.mcpReq.id), CONFIRM),
+  );
+  client.setRequestHandler(
+    'sampling/createMessage',
+    async (_, ctx) => (answer('sampling/createMessage', ctx.mcpReq.id), DRAFT),
+  );
   const transport = new StreamableHTTPClientTransport2(endpoint, { authProvider: { token: async () => token } });
   await client.connect(transport);
   return {
     sessionId: transport.sessionId!,
     updated,
     answered,
+    answeredIds,
     listTools: async () => (await client.listTools()).tools.map((t) => t.name),
     call: (name, args, options) => client.callTool({ name, arguments: args }, options),
     subscribe: async (uri) => void (await client.subscribeResource({ uri })),

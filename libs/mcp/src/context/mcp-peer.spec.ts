@@ -37,6 +37,27 @@ describe('McpPeer', () => {
     expect(peer.resolveResponse({ jsonrpc: '2.0', id: sent.id as string, result: {} })).toBe(false);
   });
 
+  it('gives each server request an id no other copy of the session uses, here or in another replica', async () => {
+    // Two copies of one session in this process, and one in a fresh module instance (another replica's process).
+    const [a, b] = [peerOf(), peerOf()];
+    let Other!: typeof McpPeer;
+    jest.isolateModules(() => ({ McpPeer: Other } = jest.requireActual<typeof import('./mcp-peer')>('./mcp-peer')));
+    const c = Other.forRequest('http', '2026-07-28', undefined, {}, undefined, undefined);
+    const sinks = [recording(), recording(), recording()];
+    const answers = [a, b, c].map((peer, i) => peer.request(sinks[i], 'elicitation/create', {}, 1_000));
+    const ids = sinks.map((s) => s.sent[0].id as string);
+    expect(new Set(ids).size).toBe(3);
+    for (const id of ids) expect(id).toMatch(/^srv-[\w-]{8}-\d+$/);
+    // An answer forwarded to every copy resolves only the request that asked it.
+    expect(b.resolveResponse({ jsonrpc: '2.0', id: ids[0], result: { action: 'decline' } })).toBe(false);
+    expect(c.resolveResponse({ jsonrpc: '2.0', id: ids[0], result: { action: 'decline' } })).toBe(false);
+    expect(a.resolveResponse({ jsonrpc: '2.0', id: ids[0], result: { action: 'accept' } })).toBe(true);
+    await expect(answers[0]).resolves.toEqual({ action: 'accept' });
+    b.close();
+    c.close();
+    await Promise.allSettled(answers);
+  });
+
   it('fails a server request the client answered with an error, keeping its code in data', async () => {
     const peer = peerOf();
     const sink = recording();
