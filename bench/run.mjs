@@ -81,6 +81,7 @@ import {
   HEAP,
   IDLE,
   LIST_CONNECTIONS,
+  NODE_FLAGS,
   ONLY,
   RESULTS,
   ROUNDS,
@@ -272,7 +273,7 @@ async function main() {
   // --- idle sessions memory -----------------------------------------------------------------------
   process.stdout.write('  idle sessions ...');
   // It boots the fixture in-process with authentication off, hence NODE_ENV=development (see above).
-  const idle = await runChild(0, ['--expose-gc', IDLE], 'idle sessions probe', undefined, {
+  const idle = await runChild(0, [...NODE_FLAGS, '--expose-gc', IDLE], 'idle sessions probe', undefined, {
     NODE_ENV: 'development',
     BENCH_AUTH: 'off',
   });
@@ -280,7 +281,7 @@ async function main() {
 
   // --- heap under load: the settled heap after 5,000 and 45,000 calls, logs on ---------------------
   process.stdout.write('  heap under load ...');
-  const heap = await runChild(0, ['--expose-gc', HEAP], 'heap probe', undefined, {
+  const heap = await runChild(0, [...NODE_FLAGS, '--expose-gc', HEAP], 'heap probe', undefined, {
     NODE_ENV: 'development',
     BENCH_AUTH: 'off',
   });

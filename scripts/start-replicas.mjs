@@ -12,6 +12,7 @@ import { createServer, request } from 'node:http';
 import { createConnection } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { NODE_FLAGS } from './lib/node-flags.mjs';
 import { defaultApp, entryOf, readCli } from './lib/projects.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -74,7 +75,11 @@ function startReplica(i) {
   const env = { ...process.env, HOST: '127.0.0.1', PORT: '0', MCP_METRICS_PORT: '0', MCP_STORE: 'redis' };
   env.REDIS_URL = redisUrl.href;
   env.OTEL_RESOURCE_ATTRIBUTES ??= `service.instance.id=replica-${i}`;
-  const child = spawn(process.execPath, [entry], { cwd: root, env, stdio: ['ignore', 'inherit', 'pipe'] });
+  const child = spawn(process.execPath, [...NODE_FLAGS, entry], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'inherit', 'pipe'],
+  });
   children.push(child);
   return new Promise((ok) => {
     let seen = '';

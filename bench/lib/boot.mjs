@@ -4,7 +4,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { runChild } from './servers.mjs';
-import { RESULTS, ROOT } from './settings.mjs';
+import { NODE_FLAGS, RESULTS, ROOT } from './settings.mjs';
 
 export const BOOT = { counts: [50, 1000], runs: 3, targetMs: 1000 };
 const PROBE = resolve(ROOT, 'dist/bench/bench/fixture/boot.js');
@@ -17,7 +17,7 @@ export async function runBoot() {
   for (const count of BOOT.counts) {
     const runs = [];
     for (let i = 0; i < BOOT.runs; i++) {
-      const r = await runChild(0, [PROBE, String(count)], `boot probe (${count} tools)`, undefined, {
+      const r = await runChild(0, [...NODE_FLAGS, PROBE, String(count)], `boot probe (${count} tools)`, undefined, {
         NODE_ENV: 'development',
       });
       if (r.tools !== count) throw new Error(`boot probe registered ${r.tools} tools, expected ${count}`);

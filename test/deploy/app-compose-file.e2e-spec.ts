@@ -76,6 +76,8 @@ describe.each(eachApp())('docker-compose.yml deploying %s', (app) => {
       expect(env.MCP_ALLOWED_HOSTS.split(',')).toEqual(expect.arrayContaining(['localhost', '127.0.0.1']));
       // Replicas publish no port: clients reach them through the load balancer, Prometheus over the network.
       expect(service.ports ?? []).toEqual([]);
+      // The image's own command runs, with the project's Node flags (scripts/lib/node-flags.mjs).
+      expect(service.command).toBeUndefined();
       expect(Object.keys(service.depends_on ?? {})).toEqual(expect.arrayContaining(['redis', 'keycloak']));
     }
   });

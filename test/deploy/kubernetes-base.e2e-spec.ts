@@ -98,6 +98,9 @@ describe('Kubernetes base (deploy/kubernetes/base)', () => {
     expect(pod.spec.securityContext.runAsNonRoot).toBe(true);
     expect(pod.spec.automountServiceAccountToken).toBe(false);
     expect(server.securityContext).toMatchObject({ readOnlyRootFilesystem: true, allowPrivilegeEscalation: false });
+    // The image's own command runs, with the project's Node flags (scripts/lib/node-flags.mjs): nothing overrides it.
+    expect(server).not.toHaveProperty('command');
+    expect(server).not.toHaveProperty('args');
   });
 
   it('routes only the MCP port through the Service and Ingress, with no session affinity', () => {

@@ -114,6 +114,9 @@ describe('Kubernetes: the task-workers component', () => {
     for (const probe of ['startupProbe', 'livenessProbe', 'readinessProbe'] as const)
       expect(worker[probe]).toEqual(server[probe]);
     expect(worker.readinessProbe.httpGet).toEqual({ path: '/ready', port: 'management' });
+    // The image's own command, with the project's Node flags, as the server's: nothing overrides it.
+    expect(worker).not.toHaveProperty('command');
+    expect(worker).not.toHaveProperty('args');
     expect(worker.ports?.find((p) => p.name === 'management')?.containerPort).toBe(Number(config.MCP_METRICS_PORT));
     // SIGTERM: runs under way get MCP_SHUTDOWN_GRACE_MS, the server exits at most its margin later; the kubelet's
     // SIGKILL must come after that. No preStop: no endpoint list has to forget the worker first.

@@ -47,15 +47,19 @@ describe('McpPeer', () => {
     const answers = [a, b, c].map((peer, i) => peer.request(sinks[i], 'elicitation/create', {}, 1_000));
     const ids = sinks.map((s) => s.sent[0].id as string);
     expect(new Set(ids).size).toBe(3);
-    for (const id of ids) expect(id).toMatch(/^srv-[\w-]{8}-\d+$/);
+    for (const id of ids) expect(id).toMatch(/^srv-[\w-]{8}-1$/);
+    // A copy's next request keeps its tag and counts on, so one copy never repeats an id either.
+    const next = a.request(sinks[0], 'roots/list', {}, 1_000);
+    expect(sinks[0].sent[1].id).toBe(ids[0].replace(/-1$/, '-2'));
     // An answer forwarded to every copy resolves only the request that asked it.
     expect(b.resolveResponse({ jsonrpc: '2.0', id: ids[0], result: { action: 'decline' } })).toBe(false);
     expect(c.resolveResponse({ jsonrpc: '2.0', id: ids[0], result: { action: 'decline' } })).toBe(false);
     expect(a.resolveResponse({ jsonrpc: '2.0', id: ids[0], result: { action: 'accept' } })).toBe(true);
     await expect(answers[0]).resolves.toEqual({ action: 'accept' });
+    a.close();
     b.close();
     c.close();
-    await Promise.allSettled(answers);
+    await Promise.allSettled([...answers, next]);
   });
 
   it('fails a server request the client answered with an error, keeping its code in data', async () => {

@@ -8,17 +8,6 @@ import { McpPrincipal } from '../auth/mcp-principal';
 import { InflightCall } from './inflight-call';
 import { randomBytes } from 'node:crypto';
 
-/**
- * Server-to-client request ids (`srv-<process tag>-<n>`) are unique within a session across every replica that
- * serves it, as MCP requires of a session's request ids: each replica holds its own copy of a session, and a client's
- * answer that reaches another replica is forwarded over the bus to all of them, where it may only resolve the request
- * that asked it. A counter per peer would make every replica's first request `srv-1`, and a late answer to one
- * replica's `srv-1` would resolve another's (an elicitation given a sampling result). A random tag per process and
- * one counter per process: never reused while the process lives, never shared between processes.
- */
-const PROCESS_TAG = randomBytes(6).toString('base64url');
-let sentRequests = 0;
-
 interface PendingRequest {
   resolve(result: Record<string, unknown>): void;
   reject(error: Error): void;
@@ -43,6 +32,17 @@ export class McpPeer {
   closed = false;
   readonly inflight = new Map<string, InflightCall>();
   private readonly pending = new Map<string, PendingRequest>();
+  /**
+   * Server-to-client request ids are `srv-<tag>-<n>`, the tag random per copy of the peer (made on its first request):
+   * unique within a session across every replica that serves it, as MCP requires of a session's request ids. Each
+   * replica holds its own copy of a session, and a client's answer that reaches another replica is forwarded over the
+   * bus to all of them, where it may only resolve the request that asked it: with a bare counter every replica's
+   * first request was `srv-1`, and a late answer to one replica's `srv-1` resolved another's (an elicitation given a
+   * sampling result). A copy rebuilt in the same process gets a new tag; nothing in an id tells a client about other
+   * sessions or which process asked.
+   */
+  private idTag: string | undefined;
+  private sentRequests = 0;
 
   constructor(readonly transport: 'http' | 'stdio') {}
 
@@ -98,7 +98,7 @@ export class McpPeer {
   ): Promise<Record<string, unknown>> {
     if (this.closed) return Promise.reject(new McpError(ErrorCode.ServerError, 'Session closed'));
     if (signal?.aborted) return Promise.reject(new McpError(ErrorCode.ServerError, 'Call cancelled'));
-    const id = `srv-${PROCESS_TAG}-${++sentRequests}`;
+    const id = `srv-${(this.idTag ??= randomBytes(6).toString('base64url'))}-${++this.sentRequests}`;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
