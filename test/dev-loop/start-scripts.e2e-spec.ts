@@ -8,6 +8,7 @@ import { freeAppName } from '../support/free-app-name';
 import { copyRepository, run } from '../support/repo-copy';
 import { RunningServer, startHttpServer } from '../support/server-process';
 import { serverEnv } from '../support/stdio-clients';
+import { NODE_FLAGS } from '../../scripts/lib/node-flags.mjs';
 
 /**
  * The README's start commands, run exactly as documented (through npm, on the project's Node 24), against the
@@ -70,10 +71,12 @@ describe('npm start scripts', () => {
   });
 
   it('a SIGINT sent to `npm start`’s own process id stops the server, and npm exits', async () => {
+    // Its own process group, so that a failed test can stop the script and the server too (below).
     const npm = spawn('npm', ['start', '--', 'desk'], {
       cwd: ROOT,
       env: serverEnv({ PORT: '0', MCP_METRICS_PORT: 'false', FORCE_COLOR: '0' }),
       stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
     });
     let output = '';
     npm.stdout.on('data', (d: Buffer) => (output += d.toString()));
@@ -88,6 +91,9 @@ describe('npm start scripts', () => {
       );
       const health = /listening on (http:\/\/[^\s]+)/.exec(output)![1].replace('/mcp', '/health');
       expect((await fetch(health)).status).toBe(200);
+      // The server runs with the image's Node flags (scripts/lib/node-flags.mjs), as the container's CMD does.
+      const server = descendants(npm.pid!).find((argv) => argv.some((a) => a.endsWith('main.js')));
+      expect(server).toEqual(expect.arrayContaining([...NODE_FLAGS]));
       process.kill(npm.pid!, 'SIGINT'); // npm only: not its process group, as a terminal's Ctrl-C would
       await waitFor(
         () => exited,
@@ -96,7 +102,7 @@ describe('npm start scripts', () => {
       // npm waits for its script, which waits for the server: nothing answers any more.
       await expect(fetch(health)).rejects.toThrow();
     } finally {
-      if (!exited) npm.kill('SIGKILL');
+      if (!exited) process.kill(-npm.pid!, 'SIGKILL');
     }
   });
 
@@ -194,4 +200,26 @@ async function waitFor(done: () => boolean, context: () => string, timeoutMs = 6
     if (Date.now() - start > timeoutMs) throw new Error(`timed out; stderr:\n${context()}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/** The command lines of every process below `pid` (Linux: read from /proc). */
+function descendants(pid: number): string[][] {
+  const parentOf = new Map<number, number>();
+  for (const entry of readdirSync('/proc').filter((e) => /^\d+$/.test(e))) {
+    try {
+      // The command name in parentheses may hold spaces: the parent id is the second field after it.
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      parentOf.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // The process ended while the list was read.
+    }
+  }
+  const below = (p: number): boolean => p > 1 && (parentOf.get(p) === pid || below(parentOf.get(p) ?? 0));
+  return [...parentOf.keys()].filter(below).flatMap((p) => {
+    try {
+      return [readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0').filter(Boolean)];
+    } catch {
+      return [];
+    }
+  });
 }

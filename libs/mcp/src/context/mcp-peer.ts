@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { LOGGING_LEVELS, LoggingLevel } from '../wire/logging-level';
 import { McpClientInfo } from '../wire/client-info';
 import { McpError } from '../errors/mcp.error';
@@ -6,7 +7,6 @@ import { MessageSink } from '../wire/message-sink';
 import { EraFeatures, ProtocolVersion, eraFeatures } from '../wire/protocol-version';
 import { McpPrincipal } from '../auth/mcp-principal';
 import { InflightCall } from './inflight-call';
-import { randomBytes } from 'node:crypto';
 
 interface PendingRequest {
   resolve(result: Record<string, unknown>): void;
